@@ -1,0 +1,193 @@
+"""The game protocol every game implements.
+
+A :class:`Game` is a stateless rules object; all mutable facts live in a state value owned by the
+engine. The checked path (:meth:`Game.apply`) is the only one reachable from outside: it validates
+the seat and the action and raises a typed error *before* anything changes. The unchecked path
+(:meth:`Game.apply_unchecked`) is for search and playouts that take actions from
+:meth:`Game.legal_actions` (as ``push`` is to ``push_san`` in python-chess).
+
+Information leaves the engine only through :meth:`Game.view`. Worlds for search are rebuilt from a
+view (:meth:`Game.world_from_view`), so a bot that plans on sampled worlds cannot see more than its
+seat, by construction.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+
+from coven.core.codec import Codec, TaggedCodec
+from coven.core.errors import GameOverError, IllegalActionError, NotYourTurnError
+from coven.core.events import Event
+from coven.core.spec import Bounds, GameSpec
+from coven.core.types import JSONValue, Options, Seat
+
+if TYPE_CHECKING:
+    from coven.core.bot import BotFactory
+    from coven.core.metrics import Metrics
+
+S = TypeVar("S")
+A = TypeVar("A", bound=Hashable)
+V = TypeVar("V")
+
+
+class Game(ABC, Generic[S, A, V]):
+    """Rules of one game. Subclasses set the class attributes and implement the abstract methods."""
+
+    spec: ClassVar[GameSpec]
+    action_classes: ClassVar[tuple[type, ...]]
+    """Every concrete action class; their union is the action type ``A``."""
+    view_class: ClassVar[type]
+    """The (frozen dataclass) type that :meth:`view` returns."""
+
+    def __init__(self) -> None:
+        self._action_codec: TaggedCodec[A] = TaggedCodec(self.action_classes)
+        self._view_codec: Codec[V] = Codec(self.view_class)
+
+    # ------------------------------------------------------------------ setup
+    def new_game(
+        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
+    ) -> S:
+        """A fresh state; validates the player count and options first."""
+        self.spec.check_players(players)
+        resolved = self.spec.resolve_options(options)
+        self.validate_options(players, resolved)
+        return self.setup(players, resolved, seed)
+
+    def validate_options(self, players: int, options: Options) -> None:
+        """Checks that need several options or the player count; raise InvalidOptionError."""
+
+    @abstractmethod
+    def setup(self, players: int, options: Options, seed: int) -> S:
+        """The initial state; ``options`` are resolved and valid. All chance flows from ``seed``."""
+
+    @abstractmethod
+    def bounds(self, players: int, options: Options) -> Bounds: ...
+
+    @abstractmethod
+    def num_players(self, state: S) -> int: ...
+
+    @abstractmethod
+    def options(self, state: S) -> Options: ...
+
+    @abstractmethod
+    def clone(self, state: S) -> S:
+        """An independent copy (cheap: search clones often)."""
+
+    # ------------------------------------------------------------------ turns
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[Seat]:
+        """The seats the game waits for; empty exactly when the game is over."""
+
+    def may_act(self, state: S) -> frozenset[Seat]:
+        """Seats that may act now without having to (disjoint from :meth:`to_act`)."""
+        return frozenset()
+
+    def is_over(self, state: S) -> bool:
+        return not self.to_act(state)
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> Sequence[A]:
+        """The legal actions of ``seat`` (empty if it may not act).
+
+        Where the action space is open-ended (free words, huge placements), this enumerates a
+        representative family and :meth:`illegal_reason` decides the rest.
+        """
+
+    def illegal_reason(self, state: S, seat: Seat, action: A) -> str | None:
+        """Why ``action`` is illegal for ``seat`` now, or ``None`` if it is legal.
+
+        Called only for a seat that may act. The default checks membership in the legal actions;
+        games override it to explain *why* (e.g. which neighbour an entry fails to exceed).
+        """
+        if action in self.legal_actions(state, seat):
+            return None
+        return f"{self.format_action(action)} is not a legal action now"
+
+    def check(self, state: S, seat: Seat, action: object) -> None:
+        """Raise the typed error that applying ``action`` would raise; change nothing."""
+        if self.is_over(state):
+            raise GameOverError("the game is over")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise NotYourTurnError(f"{seat!r} is not a seat")
+        if seat not in self.to_act(state) and seat not in self.may_act(state):
+            raise NotYourTurnError(f"seat {seat} may not act now")
+        if not isinstance(action, self.action_classes):
+            raise IllegalActionError(f"{action!r} is not an action of {self.spec.title}")
+        reason = self.illegal_reason(state, seat, action)  # type: ignore[arg-type]
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def apply(self, state: S, seat: Seat, action: A) -> list[Event]:
+        """Apply a checked action: returns its events, or raises and leaves ``state`` untouched."""
+        self.check(state, seat, action)
+        return self.apply_unchecked(state, seat, action)
+
+    @abstractmethod
+    def apply_unchecked(self, state: S, seat: Seat, action: A) -> list[Event]:
+        """Apply an action known to be legal (from :meth:`legal_actions`)."""
+
+    # ------------------------------------------------------------ information
+    @abstractmethod
+    def view(self, state: S, seat: Seat | None) -> V:
+        """Everything ``seat`` knows (perfect recall); ``None`` is a spectator."""
+
+    @abstractmethod
+    def world_from_view(self, view: V, rng: random.Random) -> S:
+        """A full state consistent with ``view``, hidden parts and future chance drawn from ``rng``."""
+
+    def sample_world(self, state: S, seat: Seat, rng: random.Random) -> S:
+        """A world consistent with what ``seat`` knows in ``state``; built from its view alone."""
+        return self.world_from_view(self.view(state, seat), rng)
+
+    # ---------------------------------------------------------------- outcome
+    @abstractmethod
+    def scores(self, state: S) -> tuple[float, ...]:
+        """Each seat's score (final once the game is over)."""
+
+    def winners(self, state: S) -> frozenset[Seat]:
+        """The seats that share the victory (default: highest score). Empty if nobody wins."""
+        scores = self.scores(state)
+        best = max(scores)
+        return frozenset(s for s, v in enumerate(scores) if v == best)
+
+    # --------------------------------------------------------------- notation
+    @abstractmethod
+    def format_action(self, action: A) -> str:
+        """The compact text notation of an action."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> A:
+        """The inverse of :meth:`format_action`; raises NotationError."""
+
+    def action_to_json(self, action: A) -> dict[str, JSONValue]:
+        return self._action_codec.to_json(action)
+
+    def action_from_json(self, raw: object) -> A:
+        return self._action_codec.from_json(raw)
+
+    def view_to_json(self, view: V) -> JSONValue:
+        return self._view_codec.to_json(view)
+
+    def view_from_json(self, raw: object) -> V:
+        return self._view_codec.from_json(raw)
+
+    # ----------------------------------------------------------- presentation
+    def render(self, view: V) -> str:
+        """A text picture of a view for the terminal (Rich markup allowed)."""
+        return repr(view)
+
+    # ------------------------------------------------------------------- bots
+    def bots(self) -> Mapping[str, BotFactory]:
+        """Bots by name; every game offers ``random``, ``greedy`` and ``best``."""
+        from coven.core.bot import RandomBot
+
+        return {"random": RandomBot}
+
+    def new_metrics(self) -> Metrics:
+        """An accumulator of game-specific figures for ``coven simulate``."""
+        from coven.core.metrics import NoMetrics
+
+        return NoMetrics()
