@@ -47,9 +47,7 @@ class Game(ABC, Generic[S, A, V]):
         self._view_codec: Codec[V] = Codec(self.view_class)
 
     # ------------------------------------------------------------------ setup
-    def new_game(
-        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
-    ) -> S:
+    def new_game(self, players: int, options: Mapping[str, object] | None = None, seed: int = 0) -> S:
         """A fresh state; validates the player count and options first."""
         self.spec.check_players(players)
         resolved = self.spec.resolve_options(options)

@@ -10,9 +10,7 @@ from coven.core.registry import Registry
 REGISTRY = Registry()
 """Every game Coven knows. Third-party games call ``REGISTRY.register(game)``."""
 
-_BUILTIN = {
-    "namaste": "coven.games.namaste:GAME",
-}
+_BUILTIN: dict[str, str] = {}
 for _id, _target in _BUILTIN.items():
     REGISTRY.register_lazy(_id, _target)
 

@@ -1,0 +1,1 @@
+"""Reusable checks for games: the conformance suite every registered game must pass."""

@@ -1,0 +1,272 @@
+"""The conformance suite: what every game promises, checked on random play.
+
+A game gets all of this by registering. :func:`check_game` plays one random game and checks, along the
+way and at the end:
+
+- the game ends within ``bounds.max_decisions`` and its scores stay within the declared range;
+- replaying its record reproduces every view (every seat and the spectator) and every event;
+- actions round-trip through notation and JSON; views through JSON; the record through JSON;
+- seats outside ``to_act | may_act`` have no legal actions and their attempts raise NotYourTurnError;
+- illegal actions raise IllegalActionError and change nothing; so do wrong seats and foreign objects;
+- a clone is independent of its original;
+- a world sampled for a seat gives that seat an identical view, and (for games with hidden information)
+  the other seats' views vary across samples somewhere in the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from coven.core.errors import GameError, GameOverError, IllegalActionError, NotYourTurnError
+from coven.core.events import Event
+from coven.core.game import Game
+from coven.core.record import Move, Record, replay_steps
+from coven.core.types import JSONValue, Seat
+
+AnyGame = Game[Any, Any, Any]
+
+
+class ConformanceError(AssertionError):
+    """A game broke one of its promises; the message says which, where."""
+
+
+@dataclass
+class Report:
+    decisions: int = 0
+    checked_steps: int = 0
+    worlds_sampled: int = 0
+    hidden_varied: bool = False
+    illegal_tried: int = 0
+    record: Record | None = None
+    final_scores: tuple[float, ...] = ()
+    notes: list[str] = field(default_factory=list)
+
+
+def all_views(game: AnyGame, state: Any) -> list[Any]:
+    players = game.num_players(state)
+    return [game.view(state, s) for s in range(players)] + [game.view(state, None)]
+
+
+def _fail(where: str, message: str) -> ConformanceError:
+    return ConformanceError(f"{where}: {message}")
+
+
+def _choose_actor(game: AnyGame, state: Any, rng: random.Random, optional_rate: float) -> tuple[Seat, bool]:
+    required = sorted(game.to_act(state))
+    optional = sorted(game.may_act(state))
+    if optional and rng.random() < optional_rate:
+        return optional[rng.randrange(len(optional))], False
+    return required[rng.randrange(len(required))], True
+
+
+def _expect_unchanged(game: AnyGame, state: Any, before: list[Any], where: str) -> None:
+    if all_views(game, state) != before:
+        raise _fail(where, "a refused action changed the state")
+
+
+def _check_step(
+    game: AnyGame,
+    state: Any,
+    rng: random.Random,
+    report: Report,
+    foreign_actions: list[Hashable],
+    where: str,
+) -> None:
+    """The per-state checks (expensive ones; run on a sample of steps)."""
+    players = game.num_players(state)
+    to_act, may_act = game.to_act(state), game.may_act(state)
+    if to_act & may_act:
+        raise _fail(where, f"to_act {sorted(to_act)} and may_act {sorted(may_act)} overlap")
+    before = all_views(game, state)
+
+    # Views round-trip through JSON.
+    for seat, view in zip([*range(players), None], before, strict=True):
+        raw = game.view_to_json(view)
+        if game.view_from_json(raw) != view:
+            raise _fail(where, f"view of seat {seat} does not round-trip through JSON")
+
+    # Seats that may not act.
+    for seat in range(players):
+        if seat in to_act or seat in may_act:
+            continue
+        if len(game.legal_actions(state, seat)) != 0:
+            raise _fail(where, f"seat {seat} is not to act but has legal actions")
+        probe = foreign_actions[rng.randrange(len(foreign_actions))] if foreign_actions else None
+        if probe is not None:
+            try:
+                game.apply(state, seat, probe)
+            except NotYourTurnError:
+                pass
+            else:
+                raise _fail(where, f"seat {seat} acted out of turn")
+            _expect_unchanged(game, state, before, where)
+    for bad_seat in (-1, players, "0"):
+        try:
+            game.apply(state, bad_seat, foreign_actions[0] if foreign_actions else object())  # type: ignore[arg-type]
+        except NotYourTurnError:
+            pass
+        else:
+            raise _fail(where, f"{bad_seat!r} acted although it is no seat")
+        _expect_unchanged(game, state, before, where)
+
+    # Acting seats: notation and JSON round trips; illegal actions refused.
+    for seat in sorted(to_act | may_act):
+        legal = game.legal_actions(state, seat)
+        if seat in to_act and len(legal) == 0:
+            raise _fail(where, f"seat {seat} must act but has no legal action")
+        sample = [legal[rng.randrange(len(legal))] for _ in range(min(len(legal), 6))]
+        for action in sample:
+            text = game.format_action(action)
+            if game.parse_action(text) != action:
+                raise _fail(where, f"notation {text!r} does not round-trip")
+            if game.action_from_json(game.action_to_json(action)) != action:
+                raise _fail(where, f"action {text!r} does not round-trip through JSON")
+            if game.illegal_reason(state, seat, action) is not None:
+                raise _fail(where, f"legal action {text!r} is called illegal")
+        try:
+            game.apply(state, seat, object())
+        except IllegalActionError:
+            pass
+        else:
+            raise _fail(where, "a foreign object was accepted as an action")
+        _expect_unchanged(game, state, before, where)
+        for probe in rng.sample(foreign_actions, min(len(foreign_actions), 8)):
+            if game.illegal_reason(state, seat, probe) is None:
+                continue
+            report.illegal_tried += 1
+            try:
+                game.apply(state, seat, probe)
+            except IllegalActionError as exc:
+                if not str(exc):
+                    raise _fail(where, "an illegal action was refused without a reason") from None
+            else:
+                raise _fail(where, f"illegal {game.format_action(probe)!r} was accepted")
+            _expect_unchanged(game, state, before, where)
+
+    # Clones are independent.
+    seat = sorted(to_act)[0]
+    copy = game.clone(state)
+    if all_views(game, copy) != before:
+        raise _fail(where, "a clone does not look like its original")
+    legal = game.legal_actions(copy, seat)
+    game.apply(copy, seat, legal[rng.randrange(len(legal))])
+    _expect_unchanged(game, state, before, where + " (clone)")
+
+    # Sampled worlds keep the seat's view; hidden parts vary.
+    for seat in range(players):
+        others: set[str] = set()
+        for _ in range(4):
+            world = game.sample_world(state, seat, random.Random(rng.getrandbits(64)))
+            report.worlds_sampled += 1
+            if game.view(world, seat) != before[seat]:
+                raise _fail(where, f"a world sampled for seat {seat} changes that seat's view")
+            others.add(repr([game.view(world, s) for s in range(players) if s != seat]))
+        if len(others) > 1:
+            report.hidden_varied = True
+    _expect_unchanged(game, state, before, where + " (sampling)")
+    report.checked_steps += 1
+
+
+def check_game(
+    game: AnyGame,
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    max_checked_steps: int = 30,
+    optional_rate: float = 0.05,
+) -> Report:
+    """Play one random game with every check on; raise ConformanceError on the first broken promise."""
+    rng = random.Random(f"conformance/{game.spec.id}/{players}/{seed}")
+    state = game.new_game(players, options, seed)
+    resolved = game.options(state)
+    bounds = game.bounds(players, resolved)
+    report = Report()
+    trail: list[tuple[list[Any], list[Event]]] = [(all_views(game, state), [])]
+    moves: list[Move] = []
+    foreign: list[Hashable] = []
+    # Decide which steps get the expensive checks: spread them over the expected length.
+    stride = max(1, bounds.max_decisions // max(1, max_checked_steps * 3))
+
+    while not game.is_over(state):
+        where = f"{game.spec.id} players={players} seed={seed} step={report.decisions}"
+        if report.decisions >= bounds.max_decisions:
+            raise _fail(where, f"still running after the declared {bounds.max_decisions} decisions")
+        if report.decisions % stride == 0 and report.checked_steps < max_checked_steps:
+            _check_step(game, state, rng, report, foreign, where)
+        seat, _ = _choose_actor(game, state, rng, optional_rate)
+        legal: Sequence[Hashable] = game.legal_actions(state, seat)
+        action = legal[rng.randrange(len(legal))]
+        if len(foreign) < 400:
+            foreign.append(action)
+        else:
+            foreign[rng.randrange(len(foreign))] = action
+        events = game.apply(state, seat, action)
+        moves.append(Move(seat, game.format_action(action)))
+        trail.append((all_views(game, state), events))
+        report.decisions += 1
+
+    where = f"{game.spec.id} players={players} seed={seed} end"
+    # Over: nobody acts, every attempt is GameOverError.
+    if game.to_act(state) or game.may_act(state):
+        raise _fail(where, "the game is over but seats may still act")
+    for seat in range(players):
+        if len(game.legal_actions(state, seat)) != 0:
+            raise _fail(where, f"seat {seat} has legal actions after the end")
+        if foreign:
+            try:
+                game.apply(state, seat, foreign[0])
+            except GameOverError:
+                pass
+            else:
+                raise _fail(where, "an action was accepted after the end")
+    scores = game.scores(state)
+    if len(scores) != players:
+        raise _fail(where, f"{len(scores)} scores for {players} players")
+    for s, value in enumerate(scores):
+        if not bounds.min_score <= value <= bounds.max_score:
+            raise _fail(where, f"seat {s} scored {value}, outside [{bounds.min_score}, {bounds.max_score}]")
+    winners = game.winners(state)
+    if not winners <= set(range(players)):
+        raise _fail(where, f"winners {sorted(winners)} are not seats")
+
+    # The record round-trips and replays to identical views and events.
+    record = Record(
+        game.spec.id, players, dict(resolved), seed, tuple(f"random{s}" for s in range(players)), tuple(moves)
+    )
+    if Record.loads(record.dumps()) != record:
+        raise _fail(where, "the record does not round-trip through JSON")
+    for index, step in enumerate(replay_steps(game, Record.loads(record.dumps()))):
+        views, events = trail[index]
+        if all_views(game, step.state) != views:
+            raise _fail(where, f"replay differs in the views after move {index}")
+        if [e.to_json() for e in step.events] != [e.to_json() for e in events]:
+            raise _fail(where, f"replay differs in the events of move {index}")
+        for event in events:
+            raw: JSONValue = event.to_json()
+            if Event.from_json(raw) != event:
+                raise _fail(where, f"event {raw!r} does not round-trip through JSON")
+    report.record = record
+    report.final_scores = scores
+    return report
+
+
+def check_bad_setup(game: AnyGame) -> None:
+    """Bad player counts and options raise InvalidOptionError (a GameError)."""
+    spec = game.spec
+    for players in (spec.min_players - 1, spec.max_players + 1):
+        try:
+            game.new_game(players, None, 0)
+        except GameError:
+            pass
+        else:
+            raise ConformanceError(f"{spec.id}: {players} players were accepted")
+    try:
+        game.new_game(spec.min_players, {"no such option": 1}, 0)
+    except GameError:
+        pass
+    else:
+        raise ConformanceError(f"{spec.id}: an unknown option was accepted")
