@@ -10,7 +10,9 @@ from coven.core.registry import Registry
 REGISTRY = Registry()
 """Every game Coven knows. Third-party games call ``REGISTRY.register(game)``."""
 
-_BUILTIN: dict[str, str] = {}
+_BUILTIN: dict[str, str] = {
+    "namaste": "coven.games.namaste:GAME",
+}
 for _id, _target in _BUILTIN.items():
     REGISTRY.register_lazy(_id, _target)
 

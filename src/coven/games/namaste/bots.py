@@ -1,0 +1,7 @@
+"""Namaste bots (placeholder)."""
+
+from __future__ import annotations
+
+from coven.core import BotFactory, RandomBot
+
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": RandomBot, "best": RandomBot}
