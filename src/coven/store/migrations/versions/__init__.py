@@ -1,0 +1,1 @@
+"""Alembic revision files."""

@@ -1,0 +1,267 @@
+"""The store: a thin, synchronous layer over SQLAlchemy 2 for tables, seats and action logs."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
+
+from coven.store.models import ActionRow, SeatRow, TableRow
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class ConflictError(Exception):
+    """Another writer committed that step (or changed the table) first; reload and retry."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat's secret token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def default_database_url(data_dir: Path) -> str:
+    """The embedded default: an SQLite file in ``data_dir`` (created if missing)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(data_dir / 'coven.sqlite3').as_posix()}"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    seat: int
+    kind: str
+    name: str
+    bot: str | None = None
+    token_hash: str | None = None
+    claimed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    id: str
+    game: str
+    players: int
+    options: dict[str, bool | int | str]
+    seed: int
+    status: str
+    number: int
+    created_at: datetime
+    seats: tuple[StoredSeat, ...] = ()
+    actions: tuple[tuple[int, str], ...] = field(default=())
+    """``(seat, notation)`` of steps 1..number, in order (only when loaded with the log)."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _normalize_url(url: str) -> str:
+    # `postgresql://` means psycopg 3 here (the driver Coven ships), not psycopg2.
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+class Store:
+    """Tables, seats and logs in one SQL database. Every method is one transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = _normalize_url(url)
+        kwargs: dict[str, Any] = {}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            if ":memory:" in self.url or self.url in {"sqlite://", "sqlite:///"}:
+                kwargs["poolclass"] = StaticPool
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (Alembic, programmatically)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def revision(self) -> str | None:
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- writes
+    def create_table(self, table: StoredTable) -> None:
+        now = _now()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(TableRow).values(
+                    id=table.id,
+                    game=table.game,
+                    players=table.players,
+                    options=dict(table.options),
+                    seed=table.seed,
+                    status=table.status,
+                    number=0,
+                    created_at=table.created_at,
+                    updated_at=now,
+                )
+            )
+            if table.seats:
+                conn.execute(
+                    insert(SeatRow),
+                    [
+                        {
+                            "table_id": table.id,
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "name": s.name,
+                            "bot": s.bot,
+                            "token_hash": s.token_hash,
+                            "claimed": s.claimed,
+                        }
+                        for s in table.seats
+                    ],
+                )
+
+    def append_action(self, table_id: str, number: int, seat: int, action: str, status: str) -> None:
+        """Commit step ``number`` (the table must be at ``number - 1``); raises ConflictError otherwise."""
+        now = _now()
+        try:
+            with self.engine.begin() as conn:
+                result = conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.number == number - 1)
+                    .values(number=number, status=status, updated_at=now)
+                )
+                if result.rowcount != 1:
+                    raise ConflictError(f"table {table_id} is not at step {number - 1}")
+                conn.execute(
+                    insert(ActionRow).values(
+                        table_id=table_id, number=number, seat=seat, action=action, created_at=now
+                    )
+                )
+        except IntegrityError as exc:
+            raise ConflictError(f"step {number} of table {table_id} exists already") from exc
+
+    def claim_seat(self, table_id: str, seat: int) -> tuple[bool, str]:
+        """Mark a seat claimed; start the table when every human seat is. Returns (changed, status)."""
+        with self.engine.begin() as conn:
+            changed = (
+                conn.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.claimed.is_(False))
+                    .values(claimed=True)
+                ).rowcount
+                == 1
+            )
+            waiting = conn.execute(
+                select(func.count())
+                .select_from(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.claimed.is_(False))
+            ).scalar_one()
+            if waiting == 0:
+                conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.status == "waiting")
+                    .values(status="playing", updated_at=_now())
+                )
+            status = conn.execute(select(TableRow.status).where(TableRow.id == table_id)).scalar_one()
+        return changed, str(status)
+
+    # ----------------------------------------------------------------- reads
+    def load_table(self, table_id: str, with_log: bool = True) -> StoredTable | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(TableRow).where(TableRow.id == table_id)).first()
+            if row is None:
+                return None
+            seats = conn.execute(
+                select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            ).all()
+            actions: Sequence[Any] = ()
+            if with_log:
+                actions = conn.execute(
+                    select(ActionRow.seat, ActionRow.action)
+                    .where(ActionRow.table_id == table_id)
+                    .order_by(ActionRow.number)
+                ).all()
+        return _stored(row, seats, actions)
+
+    def actions_after(self, table_id: str, number: int) -> list[tuple[int, int, str]]:
+        """``(number, seat, notation)`` of the steps after ``number``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ActionRow.number, ActionRow.seat, ActionRow.action)
+                .where(ActionRow.table_id == table_id, ActionRow.number > number)
+                .order_by(ActionRow.number)
+            ).all()
+        return [(int(n), int(s), str(a)) for n, s, a in rows]
+
+    def list_tables(self, limit: int = 50) -> list[StoredTable]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TableRow).order_by(TableRow.created_at.desc(), TableRow.id).limit(limit)
+            ).all()
+            ids = [r.id for r in rows]
+            seats = conn.execute(
+                select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)
+            ).all()
+        by_table: dict[str, list[Any]] = {}
+        for s in seats:
+            by_table.setdefault(s.table_id, []).append(s)
+        return [_stored(r, by_table.get(r.id, []), ()) for r in rows]
+
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TableRow.id).where(TableRow.status != "over").order_by(TableRow.created_at)
+            ).all()
+        return [str(r[0]) for r in rows]
+
+
+def _stored(t: Any, seats: Sequence[Any], actions: Sequence[Any]) -> StoredTable:
+    return StoredTable(
+        id=t.id,
+        game=t.game,
+        players=t.players,
+        options=dict(t.options),
+        seed=int(t.seed),
+        status=t.status,
+        number=int(t.number),
+        created_at=_aware(t.created_at),
+        seats=tuple(StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, bool(s.claimed)) for s in seats),
+        actions=tuple((int(s), str(a)) for s, a in actions),
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    # WAL + NORMAL: a committed transaction survives a crash of the process (not of the machine's
+    # power); writes no longer wait for a full fsync each.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
