@@ -26,6 +26,10 @@ class Registry:
         self._games[game_id] = game
         self._lazy.pop(game_id, None)
 
+    def unregister(self, game_id: str) -> None:
+        self._games.pop(game_id, None)
+        self._lazy.pop(game_id, None)
+
     def register_lazy(self, game_id: str, target: str) -> None:
         if game_id not in self._games:
             self._lazy[game_id] = target

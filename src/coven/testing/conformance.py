@@ -120,7 +120,11 @@ def _check_step(
         sample = [legal[rng.randrange(len(legal))] for _ in range(min(len(legal), 6))]
         for action in sample:
             text = game.format_action(action)
-            if game.parse_action(text) != action:
+            try:
+                parsed = game.parse_action(text)
+            except GameError as exc:
+                raise _fail(where, f"notation {text!r} does not round-trip: {exc}") from None
+            if parsed != action:
                 raise _fail(where, f"notation {text!r} does not round-trip")
             if game.action_from_json(game.action_to_json(action)) != action:
                 raise _fail(where, f"action {text!r} does not round-trip through JSON")

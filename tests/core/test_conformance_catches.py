@@ -1,0 +1,92 @@
+"""The conformance suite must fail on games that break their promises (a check that cannot fail is
+no check)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from coven.core import Bounds, Event, Options, Seat
+from coven.testing.conformance import ConformanceError, check_game
+from tests.core.toygame import Play, ToyGame, ToyState, ToyView
+
+
+class LeakyWorlds(ToyGame):
+    """Samples worlds that change the seat's own hand."""
+
+    def world_from_view(self, view: ToyView, rng: random.Random) -> ToyState:
+        world = super().world_from_view(view, rng)
+        if view.seat is not None and world.hands[view.seat]:
+            world.hands[view.seat][0] = 0
+        return world
+
+
+class MutatesOnRefusal(ToyGame):
+    """Discards a card before refusing an illegal play."""
+
+    def illegal_reason(self, state: ToyState, seat: Seat, action: Play) -> str | None:
+        reason = super().illegal_reason(state, seat, action)
+        if reason is not None and state.hands[seat]:
+            state.hands[seat].pop()
+        return reason
+
+
+class NeverEnds(ToyGame):
+    def bounds(self, players: int, options: Options) -> Bounds:
+        return Bounds(max_decisions=2, min_score=0, max_score=27)
+
+
+class ScoresOutOfBounds(ToyGame):
+    def bounds(self, players: int, options: Options) -> Bounds:
+        return Bounds(max_decisions=9, min_score=0, max_score=1)
+
+
+class LegalForEveryone(ToyGame):
+    def legal_actions(self, state: ToyState, seat: Seat) -> Sequence[Play]:
+        return [Play(c) for c in state.hands[seat]]
+
+
+class NondeterministicDeal(ToyGame):
+    def setup(self, players: int, options: Options, seed: int) -> ToyState:
+        return super().setup(players, options, random.randrange(10**9))
+
+
+class SloppyNotation(ToyGame):
+    def format_action(self, action: Play) -> str:
+        return f"card {action.card}"
+
+
+class SecretInPublicEvent(ToyGame):
+    """Reports a random card in the play event, so replay events differ (chance outside the state)."""
+
+    def apply_unchecked(self, state: ToyState, seat: Seat, action: Play) -> list[Event]:
+        events = super().apply_unchecked(state, seat, action)
+        return [*events, Event("noise", {"value": random.random()})]
+
+
+@pytest.mark.parametrize(
+    ("broken", "message"),
+    [
+        (LeakyWorlds(), "changes that seat's view"),
+        (MutatesOnRefusal(), "changed the state"),
+        (NeverEnds(), "still running"),
+        (ScoresOutOfBounds(), "outside"),
+        (LegalForEveryone(), "not to act but has legal actions"),
+        (NondeterministicDeal(), "replay differs"),
+        (SloppyNotation(), "round-trip"),
+        (SecretInPublicEvent(), "replay differs in the events"),
+    ],
+    ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
+)
+def test_broken_games_are_caught(broken: ToyGame, message: str) -> None:
+    with pytest.raises(ConformanceError, match=message):
+        check_game(broken, 2, 1)
+
+
+def test_the_honest_toy_passes() -> None:
+    report = check_game(ToyGame(), 3, 1)
+    assert report.decisions == 9
+    assert report.hidden_varied
+    assert report.illegal_tried > 0
