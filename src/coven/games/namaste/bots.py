@@ -1,7 +1,357 @@
-"""Namaste bots (placeholder)."""
+"""Namaste bots: ``random``, ``greedy`` and ``best``.
+
+All of them see only their view and the legal actions.
+
+- ``greedy`` looks one decision ahead with a simple sheet heuristic: every circle has a natural value
+  growing from the top-left tips to the bottom-right ones; an entry is worth the points it scores now
+  minus its distance from that natural value. It passes or takes bad karma when no entry is close
+  enough, and rolls the number of white dice whose mean total best fits its open circles.
+- ``best`` plays for expected final score. Its evaluation of a sheet is the points already earned plus,
+  for every unfinished symbol line, the (expected) pink number times the estimated chance of completing
+  the line before the game ends (halved once another player completed it first, discounted when an
+  opponent is closer to it), plus the expected truth points. The chance of filling a circle comes from
+  its *tight* interval (the values it can still take while every circle between it and its filled
+  neighbours can still be filled too), the chance a future roll lands there, and the rolls left (from
+  the leader's pace towards 25 circles). It chooses entries, passes and bad karma by that evaluation,
+  and the number of dice by expectimax over the roll: for each total it precomputes the best entry,
+  then averages over all outcomes of 1, 2 or 3 white dice plus the turquoise one.
+"""
 
 from __future__ import annotations
 
-from coven.core import BotFactory, RandomBot
+import math
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from typing import Any
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": RandomBot, "best": RandomBot}
+from coven.core import BotFactory, Game, RandomBot, Seat
+from coven.games.namaste.rules import (
+    CHOOSE,
+    DECIDE,
+    KARMA,
+    PASS,
+    ROLLS,
+    WILD,
+    Karma,
+    NamasteView,
+    Pass,
+    Roll,
+    Write,
+    options_of,
+    sums,
+)
+from coven.games.namaste.sheet import (
+    BOTTOM,
+    CELLS,
+    COLS,
+    KARMA_SPACES,
+    LEFT_TIP,
+    LINES,
+    LINES_OF_CELL,
+    MAX_VALUE,
+    NCELLS,
+    PINK,
+    RIGHT_TIP,
+    ROWS,
+    TOP,
+    bounds_of,
+    half_up,
+)
+
+FACES = (WILD, 2, 3, 4, 5, 6)
+ORDERS = tuple(ROWS) + tuple(COLS)
+"""Every row and column (including the single-circle ones), in increasing order."""
+
+
+# ------------------------------------------------------------------------------------ dice tables
+@lru_cache(maxsize=None)
+def outcomes(white: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int, float], ...]:
+    """Grouped outcomes of ``white`` white dice plus the turquoise die:
+    (totals for the roller, totals for the others, karma value, probability)."""
+    table: dict[tuple[tuple[int, ...], tuple[int, ...], int], float] = {}
+    p = 1.0 / 6 ** (white + 1)
+    for faces in product(FACES, repeat=white + 1):
+        key = (sums(faces), sums(faces[:-1]), 1 if faces[-1] == WILD else faces[-1])
+        table[key] = table.get(key, 0.0) + p
+    return tuple((a, b, k, q) for (a, b, k), q in sorted(table.items()))
+
+
+def _hit_table() -> list[list[float]]:
+    """HIT[lo][hi]: the chance that one future opportunity can write a value in [lo, hi].
+
+    An opportunity is, half the time, an own roll (the best of 1-3 white dice for that interval) and,
+    half the time, another player's roll of two white dice.
+    """
+    active: list[list[tuple[tuple[int, ...], float]]] = []
+    for w in (1, 2, 3):
+        active.append([(a, q) for a, _, _, q in outcomes(w)])
+    passive = [(b, q) for _, b, _, q in outcomes(2)]
+    hit = [[0.0] * (MAX_VALUE + 2) for _ in range(MAX_VALUE + 2)]
+    for lo in range(1, MAX_VALUE + 1):
+        for hi in range(lo, MAX_VALUE + 1):
+            own = max(sum(q for tot, q in dist if any(lo <= t <= hi for t in tot)) for dist in active)
+            other = sum(q for tot, q in passive if any(lo <= t <= hi for t in tot))
+            hit[lo][hi] = 0.5 * own + 0.5 * other
+    return hit
+
+
+HIT = _hit_table()
+
+
+# ------------------------------------------------------------------------------------- evaluation
+@dataclass(frozen=True, slots=True)
+class Weights:
+    gamma: float = 1.0
+    """Scale of the fill chance: p = 1 - exp(-gamma * hit * opportunities / empty circles)."""
+    pace: float = 1.6
+    """Circles a player fills per round, to estimate the rounds left."""
+    karma_space: float = 2.0
+    """Extra cost of using a bad-karma space (flexibility lost, the tie-break, the end coming)."""
+    race: float = 0.5
+    """Discount on an unclaimed line for an opponent closer to completing it."""
+
+
+def tight_intervals(sheet: Sequence[int]) -> list[tuple[int, int]]:
+    """For each cell, [lo, hi] (inclusive) of values it may take so that its whole row and column can
+    still be completed; filled cells get (v, v)."""
+    lo = [1] * NCELLS
+    hi = [MAX_VALUE] * NCELLS
+    for order in ORDERS:
+        prev = 0
+        gap = 0
+        for cell in order:
+            v = sheet[cell]
+            if v:
+                prev, gap = v, 0
+            else:
+                gap += 1
+                if prev + gap > lo[cell]:
+                    lo[cell] = prev + gap
+        nxt = MAX_VALUE + 1
+        gap = 0
+        for cell in reversed(order):
+            v = sheet[cell]
+            if v:
+                nxt, gap = v, 0
+            else:
+                gap += 1
+                if nxt - gap < hi[cell]:
+                    hi[cell] = nxt - gap
+    return [(sheet[c], sheet[c]) if sheet[c] else (lo[c], hi[c]) for c in range(NCELLS)]
+
+
+def banked(sheet: Sequence[int], karma: Sequence[int], line_points: Sequence[int]) -> int:
+    return (
+        sum(line_points)
+        + sheet[TOP]
+        + sheet[LEFT_TIP]
+        + half_up(sheet[BOTTOM])
+        + half_up(sheet[RIGHT_TIP])
+        - sum(karma)
+    )
+
+
+class Context:
+    """What the evaluation needs besides the own sheet, computed once per decision."""
+
+    def __init__(self, view: NamasteView, seat: Seat, w: Weights) -> None:
+        self.w = w
+        players = view.players
+        filled = [sum(1 for v in s if v) for s in view.sheets]
+        lead = max(filled)
+        # Rounds left: the leader fills about `pace` circles a round; karma can end it too.
+        most_karma = max(len(k) for k in view.karma)
+        rounds = max(0.5, (NCELLS - lead) / w.pace)
+        if most_karma >= 3:
+            rounds = min(rounds, 3.0)
+        if view.ending:
+            rounds = 0.5
+        self.opportunities = rounds * players
+        self.claimed = view.claimed
+        # Opponents' closeness to each unclaimed line: fewest empty circles among them.
+        self.rival_gap = []
+        for k, line in enumerate(LINES):
+            best = 99
+            for s in range(players):
+                if s != seat:
+                    sheet = view.sheets[s]
+                    if view.line_points[s][k] == 0:
+                        best = min(best, sum(1 for c in line if not sheet[c]))
+            self.rival_gap.append(best)
+
+    def potential(self, sheet: Sequence[int]) -> float:
+        """Expected future points of ``sheet`` (beyond what is banked)."""
+        iv = tight_intervals(sheet)
+        empties = sum(1 for v in sheet if not v) or 1
+        scale = self.w.gamma * self.opportunities / empties
+        p = [1.0] * NCELLS
+        for c in range(NCELLS):
+            if not sheet[c]:
+                lo, hi = iv[c]
+                if lo > hi:
+                    p[c] = 0.0
+                else:
+                    p[c] = 1.0 - math.exp(-scale * HIT[lo][hi])
+        total = 0.0
+        for k, line in enumerate(LINES):
+            q = 1.0
+            missing = 0
+            for c in line:
+                if not sheet[c]:
+                    q *= p[c]
+                    missing += 1
+            if missing == 0 or q <= 0.0:
+                continue
+            pink = PINK[k]
+            lo, hi = iv[pink]
+            value = float(sheet[pink]) if sheet[pink] else (lo + hi) / 2.0
+            if self.claimed[k]:
+                value = half_up(int(value + 0.5))
+            elif self.rival_gap[k] < missing:
+                value *= 1.0 - self.w.race * 0.5
+            total += q * value
+        for cell, full in ((TOP, True), (LEFT_TIP, True), (BOTTOM, False), (RIGHT_TIP, False)):
+            if not sheet[cell]:
+                lo, hi = iv[cell]
+                if lo <= hi:
+                    mid = (lo + hi) / 2.0
+                    total += p[cell] * (mid if full else mid / 2.0)
+        return total
+
+
+def entry_gain(sheet: list[int], value: int, cell: int, claimed: Sequence[bool]) -> int:
+    """Points scored at once by writing ``value`` in ``cell`` (completed lines, truth circles)."""
+    gain = 0
+    sheet[cell] = value
+    for k in LINES_OF_CELL[cell]:
+        if all(sheet[c] for c in LINES[k]):
+            pink = sheet[PINK[k]]
+            gain += half_up(pink) if claimed[k] else pink
+    sheet[cell] = 0
+    if cell in (TOP, LEFT_TIP):
+        gain += value
+    elif cell in (BOTTOM, RIGHT_TIP):
+        gain += half_up(value)
+    return gain
+
+
+# -------------------------------------------------------------------------------------------- bots
+class GreedyBot:
+    """One decision of lookahead with a distance-from-natural-value heuristic."""
+
+    tolerance = 4.0
+
+    def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    @staticmethod
+    def natural(cell: int) -> float:
+        r, c = CELLS[cell]
+        return 3.0 + (r + c - 5) * 21.0 / 6.0
+
+    def score(self, view: NamasteView, action: Write) -> float:
+        sheet = list(view.sheets[self.seat])
+        gain = entry_gain(sheet, action.value, action.cell, view.claimed)
+        return gain - abs(action.value - self.natural(action.cell))
+
+    def act(self, view: NamasteView, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        if not legal:
+            return None
+        if view.phase == CHOOSE:
+            sheet = view.sheets[self.seat]
+            targets = sorted(self.natural(c) for c in range(NCELLS) if not sheet[c])
+            want = targets[len(targets) // 2] if targets else 14.0
+            # mean total of w white dice and the turquoise one, a 1/7 read as 4
+            return min(ROLLS, key=lambda r: abs(4.0 * (r.white + 1) - want))
+        writes = [a for a in legal if isinstance(a, Write)]
+        if writes:
+            best = max(writes, key=lambda a: (self.score(view, a), -a.cell))
+            if self.score(view, best) >= -self.tolerance:
+                return best
+        for a in legal:
+            if isinstance(a, Karma | Pass):
+                return a
+        return writes[0] if writes else legal[0]
+
+
+class BestBot:
+    """Expected-score play: a completion-chance evaluation and expectimax over the next roll."""
+
+    def __init__(
+        self, game: Game[Any, Any, Any], seat: Seat, seed: int, weights: Weights | None = None
+    ) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.w = weights or Weights()
+
+    def best_entries(self, view: NamasteView, ctx: Context) -> tuple[float, list[float]]:
+        """The evaluation now, and for each total 1-28 the best gain over it from writing that total."""
+        sheet = list(view.sheets[self.seat])
+        base = ctx.potential(sheet)
+        best = [-math.inf] * (MAX_VALUE + 1)
+        for cell in range(NCELLS):
+            if sheet[cell]:
+                continue
+            lo, hi = bounds_of(sheet, cell)
+            for v in range(lo + 1, min(hi, MAX_VALUE + 1)):
+                gain = entry_gain(sheet, v, cell, view.claimed)
+                sheet[cell] = v
+                value = gain + ctx.potential(sheet) - base
+                sheet[cell] = 0
+                if value > best[v]:
+                    best[v] = value
+        return base, best
+
+    def act(self, view: NamasteView, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        if not legal:
+            return None
+        if len(legal) == 1:
+            return legal[0]
+        ctx = Context(view, self.seat, self.w)
+        if view.phase == CHOOSE:
+            _, best = self.best_entries(view, ctx)
+            karma_left = KARMA_SPACES - len(view.karma[self.seat])
+            choice, top = ROLLS[1], -math.inf
+            for roll in ROLLS:
+                expect = 0.0
+                for mine, _, tv, q in outcomes(roll.white):
+                    value = max(best[t] for t in mine)
+                    if karma_left:
+                        value = max(value, -tv - self.w.karma_space)
+                    expect += q * value
+                if expect > top:
+                    choice, top = roll, expect
+            return choice
+        if view.phase != DECIDE:
+            return legal[0]
+        sheet = list(view.sheets[self.seat])
+        base = ctx.potential(sheet)
+        choice_action: Hashable = legal[0]
+        top = -math.inf
+        for action in legal:
+            if isinstance(action, Write):
+                gain = entry_gain(sheet, action.value, action.cell, view.claimed)
+                sheet[action.cell] = action.value
+                value = gain + ctx.potential(sheet) - base
+                sheet[action.cell] = 0
+            elif isinstance(action, Karma):
+                tv = 1 if view.turquoise == WILD else view.turquoise
+                value = -tv - self.w.karma_space
+            else:
+                value = 0.0
+            if value > top:
+                choice_action, top = action, value
+        return choice_action
+
+
+def _best(game: Game[Any, Any, Any], seat: Seat, seed: int) -> BestBot:
+    return BestBot(game, seat, seed)
+
+
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "best": _best}
+
+__all__ = ["BOTS", "KARMA", "PASS", "BestBot", "Context", "GreedyBot", "Roll", "Weights", "options_of"]
