@@ -23,7 +23,7 @@ import math
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -67,7 +67,7 @@ ORDERS = tuple(ROWS) + tuple(COLS)
 
 
 # ------------------------------------------------------------------------------------ dice tables
-@lru_cache(maxsize=None)
+@cache
 def outcomes(white: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int, float], ...]:
     """Grouped outcomes of ``white`` white dice plus the turquoise die:
     (totals for the roller, totals for the others, karma value, probability)."""
@@ -128,8 +128,7 @@ def tight_intervals(sheet: Sequence[int]) -> list[tuple[int, int]]:
                 prev, gap = v, 0
             else:
                 gap += 1
-                if prev + gap > lo[cell]:
-                    lo[cell] = prev + gap
+                lo[cell] = max(lo[cell], prev + gap)
         nxt = MAX_VALUE + 1
         gap = 0
         for cell in reversed(order):
@@ -138,8 +137,7 @@ def tight_intervals(sheet: Sequence[int]) -> list[tuple[int, int]]:
                 nxt, gap = v, 0
             else:
                 gap += 1
-                if nxt - gap < hi[cell]:
-                    hi[cell] = nxt - gap
+                hi[cell] = min(hi[cell], nxt - gap)
     return [(sheet[c], sheet[c]) if sheet[c] else (lo[c], hi[c]) for c in range(NCELLS)]
 
 
@@ -302,8 +300,7 @@ class BestBot:
                 sheet[cell] = v
                 value = gain + ctx.potential(sheet) - base
                 sheet[cell] = 0
-                if value > best[v]:
-                    best[v] = value
+                best[v] = max(best[v], value)
         return base, best
 
     def act(self, view: NamasteView, legal: Sequence[Hashable], required: bool) -> Hashable | None:
