@@ -11,6 +11,8 @@ REGISTRY = Registry()
 """Every game Coven knows. Third-party games call ``REGISTRY.register(game)``."""
 
 _BUILTIN: dict[str, str] = {
+    "amulets": "coven.games.amulets:GAME",
+    "brujas": "coven.games.brujas:GAME",
     "namaste": "coven.games.namaste:GAME",
 }
 for _id, _target in _BUILTIN.items():

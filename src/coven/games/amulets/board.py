@@ -1,0 +1,193 @@
+"""The altar, the amulets, the spirits' answers and the notation of Amulets.
+
+Rulebook 004 ("Asking the spirits", "The spirits' answers") with the project's rulings: the answer is
+the first true condition of ``*`` (my amulet is on my field), ``o`` (another amulet is on my field),
+``+`` (my amulet is in my field's row or column: same letter or same number), ``-`` (none of these).
+
+Encoding, built once at import:
+
+- a *field* is ``0 .. 24``: letter ``A-E`` is ``field // 5``, number ``1-5`` is ``field % 5 + 1``;
+- an *amulet* is ``0 .. 4`` in the spell book's order Red, Yellow, Green, Blue, Black (``R Y G B K``);
+- a *pair* (a wizard's secret: one field and one amulet) is ``amulet * 25 + field``, ``0 .. 124``, and
+  a set of pairs is an int bitmask over those 125 bits;
+- a *placement* is a tuple of five distinct fields, ``placement[amulet]`` being that amulet's field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from coven.core import NotationError
+
+FIELDS = 25
+AMULETS = 5
+PAIRS = FIELDS * AMULETS
+LETTERS = "ABCDE"
+AMULET_CODES = "RYGBK"
+AMULET_NAMES = ("Red", "Yellow", "Green", "Blue", "Black")
+
+STAR, HOME, FEEL, NOTHING = "*", "o", "+", "-"
+ANSWERS = (STAR, HOME, FEEL, NOTHING)
+"""Answers in priority order; an answer's *code* is its index here."""
+YES, NO, SILENT = "y", "n", "."
+"""A spirit's check of a cast; ``.`` for the caster, the asker, or a spirit not reached."""
+
+FULL_FIELDS = (1 << FIELDS) - 1
+ALL_PAIRS = (1 << PAIRS) - 1
+AMULET_PAIRS = tuple(FULL_FIELDS << (a * FIELDS) for a in range(AMULETS))
+"""The pairs holding amulet ``a``."""
+FIELD_PAIRS = tuple(sum(1 << (a * FIELDS + f) for a in range(AMULETS)) for f in range(FIELDS))
+"""The pairs on field ``f``."""
+LINE = tuple(
+    sum(1 << g for g in range(FIELDS) if g != f and (g // 5 == f // 5 or g % 5 == f % 5))
+    for f in range(FIELDS)
+)
+"""Fields sharing a letter or a number with ``f`` (``f`` itself excluded), as a 25-bit mask."""
+LINE_FIELDS = tuple(tuple(g for g in range(FIELDS) if LINE[f] >> g & 1) for f in range(FIELDS))
+
+
+def field_name(field: int) -> str:
+    return f"{LETTERS[field // 5]}{field % 5 + 1}"
+
+
+def parse_field(text: str) -> int:
+    t = text.strip().upper()
+    if len(t) != 2 or t[0] not in LETTERS or t[1] not in "12345":
+        raise NotationError(f"a field is A1 to E5, not {text!r}")
+    return LETTERS.index(t[0]) * 5 + int(t[1]) - 1
+
+
+def pair_name(pair: int) -> str:
+    """``R@A1``: an amulet on a field."""
+    return f"{AMULET_CODES[pair // FIELDS]}@{field_name(pair % FIELDS)}"
+
+
+def pair_of(field: int, amulet: int) -> int:
+    return amulet * FIELDS + field
+
+
+def bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def placement_problem(fields: object) -> str | None:
+    """Why ``fields`` is not a placement of the five amulets on distinct fields, or None."""
+    if not isinstance(fields, tuple) or len(fields) != AMULETS:
+        return "a placement puts all five amulets on the altar"
+    for f in fields:
+        if not isinstance(f, int) or isinstance(f, bool) or not 0 <= f < FIELDS:
+            return f"{f!r} is not a field of the altar"
+    if len(set(fields)) != AMULETS:
+        twice = next(f for f in fields if fields.count(f) > 1)
+        return f"two amulets on {field_name(twice)}: at most one amulet per field"
+    return None
+
+
+def format_placement(fields: Sequence[int]) -> str:
+    """``RA1 YB3 GC2 BD4 KE5``: each amulet's code and field, in amulet order."""
+    return " ".join(f"{AMULET_CODES[a]}{field_name(f)}" for a, f in enumerate(fields))
+
+
+def parse_placement(text: str) -> tuple[int, ...]:
+    """Inverse of :func:`format_placement`; also takes five bare fields in amulet order.
+
+    Distinct fields are not checked here (that is a rule: see :func:`placement_problem`).
+    """
+    tokens = text.replace(",", " ").split()
+    if len(tokens) != AMULETS:
+        raise NotationError(f"a placement names the five amulets' fields, not {text!r}")
+    if all(len(t) == 2 for t in tokens):
+        return tuple(parse_field(t) for t in tokens)
+    fields: list[int | None] = [None] * AMULETS
+    for token in tokens:
+        t = token.upper().replace("@", "").replace(":", "").replace("=", "")
+        if len(t) != 3 or t[0] not in AMULET_CODES:
+            raise NotationError(f"{token!r} is not an amulet (R Y G B K) and a field (A1-E5)")
+        a = AMULET_CODES.index(t[0])
+        if fields[a] is not None:
+            raise NotationError(f"amulet {t[0]} is placed twice in {text!r}")
+        fields[a] = parse_field(t[1:])
+    return tuple(f for f in fields if f is not None)
+
+
+def answer(placement: Sequence[int], field: int, amulet: int) -> str:
+    """The spirit's answer (``* o + -``) to a placement, given its secret field and amulet."""
+    mine = placement[amulet]
+    if mine == field:
+        return STAR
+    if field in placement:
+        return HOME
+    if mine // 5 == field // 5 or mine % 5 == field % 5:
+        return FEEL
+    return NOTHING
+
+
+def answer_masks(placement: Sequence[int]) -> tuple[int, int, int, int]:
+    """For each answer (``* o + -``), the set of pairs that would give it to ``placement``."""
+    occupied = 0
+    for f in placement:
+        occupied |= 1 << f
+    star = home = feel = 0
+    for a, f in enumerate(placement):
+        shift = a * FIELDS
+        star |= 1 << (shift + f)
+        home |= occupied << shift
+        feel |= (LINE[f] & ~occupied) << shift
+    home &= ~star
+    return star, home, feel, ALL_PAIRS & ~(star | home | feel)
+
+
+def answer_codes(placement: Sequence[int]) -> list[int]:
+    """``codes[pair]``: the answer code (0-3, index in :data:`ANSWERS`) of every pair."""
+    codes = [3] * PAIRS
+    for a, f in enumerate(placement):
+        base = a * FIELDS
+        for g in LINE_FIELDS[f]:
+            codes[base + g] = 2
+    for f in placement:
+        for a in range(AMULETS):
+            codes[a * FIELDS + f] = 1
+    for a, f in enumerate(placement):
+        codes[a * FIELDS + f] = 0
+    return codes
+
+
+def cast_pairs(placement: Sequence[int]) -> int:
+    """The pairs a cast's placement satisfies: a spirit says yes iff its pair is among them."""
+    mask = 0
+    for a, f in enumerate(placement):
+        mask |= 1 << (a * FIELDS + f)
+    return mask
+
+
+# ------------------------------------------------------------------ placements as indices
+_RADICES = (25, 24, 23, 22, 21)
+PLACEMENT_COUNT = 25 * 24 * 23 * 22 * 21
+"""How many placements of five amulets on distinct fields exist (6,375,600)."""
+
+
+def placement_at(index: int) -> tuple[int, ...]:
+    """The ``index``-th placement (mixed radix: each digit picks among the fields still free)."""
+    digits = []
+    for radix in reversed(_RADICES):
+        index, digit = divmod(index, radix)
+        digits.append(digit)
+    free = list(range(FIELDS))
+    return tuple(free.pop(d) for d in reversed(digits))
+
+
+def placement_index(fields: Sequence[int]) -> int:
+    """Inverse of :func:`placement_at`."""
+    free = list(range(FIELDS))
+    index = 0
+    for radix, f in zip(_RADICES, fields, strict=True):
+        d = free.index(f)
+        free.pop(d)
+        index = index * radix + d
+    return index

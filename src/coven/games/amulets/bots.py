@@ -1,0 +1,332 @@
+"""Bots for Amulets: ``random``, ``greedy`` and ``best``.
+
+All three read only their view (own secret + the public spell book) and plan with the exact deduction
+engine (:mod:`.deduction`); none sees the state.
+
+- ``random`` asks uniformly random questions and casts only when certain.
+- ``greedy`` scores a few dozen candidate questions by a cheap heuristic (the sum over the other
+  wizards of the entropy of each one's answer, from the engine's exact per-wizard marginals, i.e.
+  ignoring how the answers correlate) and casts only when certain.
+- ``best`` scores a few hundred candidates (random, drawn from likely worlds, then improved by local
+  search) by the exact entropy of the joint answer over all remaining worlds (or a uniform sample of
+  them early on); once few worlds remain it looks one step further and prefers the question after
+  which the best cast is most likely to succeed. It casts at a risk judged against the rivals: it
+  estimates, from each rival's possible secrets, how likely a rival is to cast successfully before
+  its own next chance, and casts when its exact success probability beats waiting.
+
+A cast places all five amulets: the bot hedges, putting the amulets it thinks nobody holds where they
+catch the most remaining worlds (see :func:`best_cast`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
+
+from coven.core import BotFactory, Game, Seat
+from coven.games.amulets.board import (
+    AMULETS,
+    ANSWERS,
+    FIELDS,
+    PLACEMENT_COUNT,
+    answer_codes,
+    placement_at,
+)
+from coven.games.amulets.deduction import Knowledge, public_domains
+from coven.games.amulets.rules import Ask, AmuletsView, Cast
+
+World = tuple[int, ...]
+
+CAST_WORLDS = 64
+"""Above this many remaining worlds a hedged cast succeeds too rarely to consider (<= 4/64)."""
+
+
+def best_cast(worlds: Sequence[World], own: int | None) -> tuple[tuple[int, ...], int]:
+    """The placement that satisfies the most of ``worlds``, and how many it satisfies.
+
+    A world is satisfied when every wizard's pair (amulet on field) is in the placement. Each world is
+    tried as a seed; the amulets it leaves free (held by nobody in that world) are then placed where
+    they complete the most other worlds. ``own`` is the caster's pair (its amulet goes home).
+    """
+    best: tuple[tuple[int, ...], int] = ((0, 1, 2, 3, 4), -1)
+    own_amulet = -1 if own is None else own // FIELDS
+    sets = [frozenset(w) for w in worlds]
+    for seed in worlds:
+        chosen = {p // FIELDS: p % FIELDS for p in seed}
+        used = set(chosen.values())
+        diffs: Counter[tuple[int, ...]] = Counter()
+        for w in worlds:
+            extra = tuple(p for p in w if chosen.get(p // FIELDS) != p % FIELDS)
+            if not extra:
+                continue
+            amulets = {p // FIELDS for p in extra}
+            fields = {p % FIELDS for p in extra}
+            if (
+                len(amulets) == len(extra)
+                and len(fields) == len(extra)
+                and not amulets & chosen.keys()
+                and own_amulet not in amulets
+                and not fields & used
+            ):
+                diffs[extra] += 1
+        placed = dict(chosen)
+        taken = set(used)
+        for extra, _ in diffs.most_common():
+            if all(placed.get(p // FIELDS, p % FIELDS) == p % FIELDS for p in extra) and all(
+                p % FIELDS not in taken or placed.get(p // FIELDS) == p % FIELDS for p in extra
+            ):
+                for p in extra:
+                    placed[p // FIELDS] = p % FIELDS
+                    taken.add(p % FIELDS)
+        pairs = {a * FIELDS + f for a, f in placed.items()}
+        covered = sum(1 for s in sets if s <= pairs)
+        if covered > best[1]:
+            if own is not None and own_amulet not in placed:
+                placed[own_amulet] = own % FIELDS
+                taken.add(own % FIELDS)
+            spare = (f for f in range(FIELDS) if f not in taken)
+            placement = tuple(placed[a] if a in placed else next(spare) for a in range(AMULETS))
+            best = (placement, covered)
+    return best
+
+
+def _entropy_score(keys: list[int]) -> float:
+    """Minus the sum of c*log(c) over answer classes (larger = more informative)."""
+    return -sum(c * math.log(c) for c in Counter(keys).values())
+
+
+def _keys(codes: list[int], worlds: Sequence[World]) -> list[int]:
+    k = len(worlds[0]) if worlds else 0
+    if k == 1:
+        return [codes[a] for (a,) in worlds]
+    if k == 2:
+        return [codes[a] | codes[b] << 2 for a, b in worlds]
+    if k == 3:
+        return [codes[a] | codes[b] << 2 | codes[c] << 4 for a, b, c in worlds]
+    if k == 4:
+        return [codes[a] | codes[b] << 2 | codes[c] << 4 | codes[d] << 6 for a, b, c, d in worlds]
+    out = []
+    for w in worlds:
+        key = 0
+        for i, p in enumerate(w):
+            key |= codes[p] << (2 * i)
+        out.append(key)
+    return out
+
+
+class AmuletsBot:
+    """Shared machinery: knowledge cached per spell-book length, casting, the act() protocol."""
+
+    candidates = 0
+
+    def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self._cache_key: tuple[int, int] | None = None
+        self._knowledge: Knowledge | None = None
+        self._worlds: list[World] | None = None
+
+    # ------------------------------------------------------------ knowledge
+    def knowledge(self, view: AmuletsView) -> Knowledge:
+        key = (len(view.book), view.field * 5 + view.amulet)
+        if self._cache_key != key or self._knowledge is None:
+            self._cache_key = key
+            self._public = public_domains(view.players, (e.as_tuple() for e in view.book))
+            self._knowledge = Knowledge.from_public(self._public, self.seat, view.amulet * FIELDS + view.field)
+            self._worlds = None
+            self._count = self._knowledge.count()
+            self._decision: tuple[tuple[int, ...], float] | None = None
+        return self._knowledge
+
+    def worlds(self, view: AmuletsView, limit: int) -> list[World] | None:
+        k = self.knowledge(view)
+        if self._worlds is None and self._count <= limit:
+            self._worlds = k.worlds(limit)
+        return self._worlds if self._worlds is not None and len(self._worlds) <= limit else None
+
+    def sample_worlds(self, view: AmuletsView, size: int) -> list[World]:
+        exact = self.worlds(view, size * 3)
+        if exact is not None:
+            return exact
+        k = self.knowledge(view)
+        return [k.sample(self.rng) for _ in range(size)]
+
+    # ------------------------------------------------------------ the protocol
+    def act(self, view: AmuletsView, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        if view.over or view.out[self.seat] or len(legal) == 0:
+            return None
+        self.knowledge(view)
+        cast = self.cast_decision(view, required)
+        if cast is not None:
+            return cast
+        if not required:
+            return None
+        if Ask((0, 1, 2, 3, 4)) not in legal:
+            return self.forced_cast(view)
+        return Ask(self.question(view))
+
+    def own_pair(self, view: AmuletsView) -> int:
+        return view.amulet * FIELDS + view.field
+
+    def certain_cast(self, view: AmuletsView) -> tuple[tuple[int, ...], float]:
+        """The best cast and its exact probability of success (0 when too many worlds remain)."""
+        if self._decision is None:
+            worlds = self.worlds(view, CAST_WORLDS)
+            if not worlds:
+                self._decision = ((0, 1, 2, 3, 4), 0.0)
+            else:
+                placement, covered = best_cast(worlds, self.own_pair(view))
+                self._decision = (placement, covered / len(worlds))
+        return self._decision
+
+    def cast_decision(self, view: AmuletsView, required: bool) -> Cast | None:
+        placement, p = self.certain_cast(view)
+        return Cast(placement) if p >= 1.0 else None
+
+    def forced_cast(self, view: AmuletsView) -> Cast:
+        worlds = self.sample_worlds(view, 48)
+        placement, _ = best_cast(worlds, self.own_pair(view))
+        return Cast(placement)
+
+    def question(self, view: AmuletsView) -> tuple[int, ...]:
+        return self.random_placement()
+
+    def random_placement(self) -> tuple[int, ...]:
+        return tuple(self.rng.sample(range(FIELDS), AMULETS))
+
+    def world_placement(self, world: World) -> tuple[int, ...]:
+        """A question putting each wizard's amulet of ``world`` on its field; the rest at random."""
+        placed = {p // FIELDS: p % FIELDS for p in world}
+        free = [f for f in range(FIELDS) if f not in placed.values()]
+        self.rng.shuffle(free)
+        return tuple(placed[a] if a in placed else free.pop() for a in range(AMULETS))
+
+
+class RandomBot(AmuletsBot):
+    """Random questions; casts only when certain."""
+
+
+class GreedyBot(AmuletsBot):
+    """Questions scored by the summed entropy of each wizard's own answer (exact marginals)."""
+
+    candidates = 40
+
+    def question(self, view: AmuletsView) -> tuple[int, ...]:
+        k = self.knowledge(view)
+        marginals = [list(m.items()) for m in k.marginals()]
+        pool = [self.random_placement() for _ in range(self.candidates // 2)]
+        pool += [self.world_placement(k.sample(self.rng)) for _ in range(self.candidates - len(pool))]
+        best, best_score = pool[0], -1.0
+        for q in pool:
+            codes = answer_codes(q)
+            score = 0.0
+            for tally in marginals:
+                split = [0, 0, 0, 0]
+                for p, n in tally:
+                    split[codes[p]] += n
+                total = sum(split)
+                score -= sum(c / total * math.log(c / total) for c in split if c)
+            if score > best_score:
+                best, best_score = q, score
+        return best
+
+
+class BestBot(AmuletsBot):
+    """Exact joint-answer entropy, a look-ahead to the cast once few worlds remain, judged risks."""
+
+    samples = 500
+    pool_random = 40
+    pool_worlds = 40
+    climb_steps = 60
+    lookahead_worlds = 400
+
+    def question(self, view: AmuletsView) -> tuple[int, ...]:
+        k = self.knowledge(view)
+        worlds = self.sample_worlds(view, self.samples)
+        if len(worlds) <= 1:
+            return self.world_placement(worlds[0]) if worlds else self.random_placement()
+        score: Callable[[tuple[int, ...]], float]
+        if self._count <= self.lookahead_worlds:
+            exact = self.worlds(view, self.lookahead_worlds) or worlds
+            own = self.own_pair(view)
+
+            def score(q: tuple[int, ...]) -> float:
+                codes = answer_codes(q)
+                classes: dict[int, list[World]] = {}
+                for key, w in zip(_keys(codes, exact), exact, strict=True):
+                    classes.setdefault(key, []).append(w)
+                win = 0
+                ent = 0.0
+                for members in classes.values():
+                    n = len(members)
+                    ent -= n * math.log(n)
+                    win += best_cast(members, own)[1] if n <= CAST_WORLDS else 0
+                return win + ent * 1e-3
+
+        else:
+
+            def score(q: tuple[int, ...]) -> float:
+                return _entropy_score(_keys(answer_codes(q), worlds))
+
+        pool = [self.random_placement() for _ in range(self.pool_random)]
+        pool += [self.world_placement(k.sample(self.rng)) for _ in range(self.pool_worlds)]
+        scored = sorted(((score(q), q) for q in pool), reverse=True)
+        best_score, best = scored[0]
+        for _ in range(self.climb_steps):
+            q = list(best)
+            a = self.rng.randrange(AMULETS)
+            if self.rng.random() < 0.3:
+                b = self.rng.randrange(AMULETS)
+                q[a], q[b] = q[b], q[a]
+            else:
+                free = [f for f in range(FIELDS) if f not in q]
+                q[a] = free[self.rng.randrange(len(free))]
+            cand = tuple(q)
+            s = score(cand)
+            if s > best_score:
+                best, best_score = cand, s
+        return best
+
+    def rival_threat(self, view: AmuletsView) -> float:
+        """The chance that some rival still in casts successfully at its next chance.
+
+        For each rival, over its possible secrets weighted by the engine's exact marginals, the rival's
+        own knowledge is rebuilt (its view: the same public book, its secret) and its chance is taken
+        as 1 / (worlds it still has), counted only if that is high enough for it to cast.
+        """
+        k = self.knowledge(view)
+        marginals = k.marginals()
+        survive = 1.0
+        for seat, tally in zip(k.seats, marginals, strict=True):
+            if view.out[seat]:
+                continue
+            total = sum(tally.values())
+            risk = 0.0
+            for pair, n in tally.items():
+                rival = Knowledge.from_public(self._public, seat, pair)
+                count = rival.count()
+                p = 1.0 / count if count else 0.0
+                if p >= 0.5:
+                    risk += n * p
+            survive *= 1.0 - risk / total
+        return 1.0 - survive
+
+    def cast_decision(self, view: AmuletsView, required: bool) -> Cast | None:
+        placement, p = self.certain_cast(view)
+        if p >= 1.0:
+            return Cast(placement)
+        if p < 0.3:
+            return None
+        threat = self.rival_threat(view)
+        # Waiting keeps my chance only if no rival wins first; after one more round of answers my
+        # success chance is at best 1. Cast when the chance now beats that.
+        return Cast(placement) if p >= 1.0 - threat else None
+
+
+BOTS: Mapping[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "best": BestBot}
+
+__all__ = ["BOTS", "BestBot", "GreedyBot", "RandomBot", "best_cast"]

@@ -1,0 +1,115 @@
+"""The terminal picture of an Amulets view: the altar, the spell book and (if on) the assistant.
+
+The spell book follows the rulebook's layout: one row per question or cast, the five amulets' fields,
+then one column per wizard beginning with the viewer and proceeding clockwise.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from coven.games.amulets.board import (
+    AMULET_CODES,
+    AMULET_NAMES,
+    AMULETS,
+    FIELDS,
+    LETTERS,
+    bits,
+    field_name,
+)
+
+if TYPE_CHECKING:
+    from coven.games.amulets.rules import AmuletsView
+
+_ASSISTANT_LIST = 8
+"""Show a wizard's possible fields for an amulet one by one up to this many."""
+
+
+def _altar(view: AmuletsView) -> list[str]:
+    last = view.book[-1] if view.book else None
+    on: dict[int, str] = {}
+    if last is not None:
+        for a, f in enumerate(last.fields):
+            on[f] = AMULET_CODES[a]
+    title = "The altar"
+    if last is not None:
+        title += f" ({'question' if last.kind == 'ask' else 'cast'} of wizard {last.seat})"
+    lines = [f"[bold]{title}[/bold]", "     " + "   ".join(LETTERS)]
+    for number in range(5):
+        cells = []
+        for letter in range(5):
+            f = letter * 5 + number
+            mark = on.get(f, ".")
+            if f == view.field:
+                mark = f"[reverse]{mark}[/reverse]"
+            cells.append(mark)
+        lines.append(f"  {number + 1}  " + "   ".join(cells))
+    if view.seat is not None:
+        lines.append(
+            f"You are wizard {view.seat}: your home is {field_name(view.field)} (shown reversed), "
+            f"your amulet {AMULET_NAMES[view.amulet]} ({AMULET_CODES[view.amulet]})."
+        )
+    return lines
+
+
+def _spell_book(view: AmuletsView) -> list[str]:
+    n = view.players
+    start = view.seat if view.seat is not None else 0
+    seats = [(start + i) % n for i in range(n)]
+    head = " #  who  what  " + " ".join(f"{c:>2}" for c in AMULET_CODES) + " ||" + "".join(f" w{s}" for s in seats)
+    lines = ["[bold]The spell book[/bold]", head, "-" * len(head)]
+    for i, e in enumerate(view.book, 1):
+        what = "ask " if e.kind == "ask" else "cast"
+        placed = " ".join(field_name(f) for f in e.fields)
+        answers = "".join(f"  {e.answers[s]}" for s in seats)
+        lines.append(f"{i:>2}  w{e.seat:<3} {what}  {placed} ||{answers}")
+    if not view.book:
+        lines.append("   (no question asked yet)")
+    return lines
+
+
+def _status(view: AmuletsView) -> list[str]:
+    failed = [s for s in range(view.players) if view.out[s]]
+    lines = []
+    if view.over:
+        lines.append(
+            f"[bold]Wizard {view.winner} cast the freeing spell and wins.[/bold]"
+            if view.winner >= 0
+            else "[bold]Every wizard failed: no winner, only misery.[/bold]"
+        )
+    else:
+        lines.append(f"Wizard {view.turn} asks the spirits (question {view.questions + 1}).")
+    if failed:
+        lines.append("Failed casters (still answering): " + ", ".join(f"w{s}" for s in failed))
+    return lines
+
+
+def _assistant(view: AmuletsView) -> list[str]:
+    from coven.games.amulets.rules import knowledge_of
+
+    knowledge = knowledge_of(view)
+    total = knowledge.count()
+    lines = [f"[bold]Deduction assistant[/bold]: {total} joint assignment(s) remain"]
+    for seat, tally in zip(knowledge.seats, knowledge.marginals(), strict=True):
+        lines.append(f"  wizard {seat}: {len(tally)} possible (field, amulet) pair(s)")
+        for a in range(AMULETS):
+            mask = sum(1 << (p % FIELDS) for p in tally if p // FIELDS == a)
+            if not mask:
+                continue
+            fields = bits(mask)
+            weight = sum(c for p, c in tally.items() if p // FIELDS == a)
+            share = f"{100 * weight / total:.0f}%" if total else "-"
+            where = (
+                " ".join(field_name(f) for f in fields)
+                if len(fields) <= _ASSISTANT_LIST
+                else f"{len(fields)} fields"
+            )
+            lines.append(f"    {AMULET_NAMES[a]:<6} {share:>4}: {where}")
+    return lines
+
+
+def render_view(view: AmuletsView) -> str:
+    parts = [_altar(view), _spell_book(view), _status(view)]
+    if view.options.get("assistant"):
+        parts.append(_assistant(view))
+    return "\n\n".join("\n".join(p) for p in parts)
