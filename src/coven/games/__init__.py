@@ -13,6 +13,7 @@ REGISTRY = Registry()
 _BUILTIN: dict[str, str] = {
     "amulets": "coven.games.amulets:GAME",
     "brujas": "coven.games.brujas:GAME",
+    "commandments": "coven.games.commandments:GAME",
     "namaste": "coven.games.namaste:GAME",
 }
 for _id, _target in _BUILTIN.items():

@@ -1,0 +1,163 @@
+"""Cards of The 3 Commandments: definitions as data, compiled once, and custom cards from an option.
+
+A card is ``(id, type, value, en, fr, expr)``. Artefact cards (red backs) are always judged by the
+engine on the board; action cards (green backs) on the performance (by the engine, or by a human High
+Priestess when the table says so). A fixed card earns its value when its condition holds; a "?" card
+earns one karma per unit counted (capped at :data:`COUNT_CAP`, our choice so that karma stays bounded
+for custom cards), and a count of 0 or less leaves it unmarked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Final
+
+from coven.core import InvalidOptionError
+from coven.games.commandments.deck import ACTION_ROWS, ARTEFACT_ROWS
+from coven.games.commandments.lang import CardError, Ctx, Fn, compile_card_expr
+
+ARTEFACT: Final = "artefact"
+ACTION: Final = "action"
+CARD_TYPES: Final = (ARTEFACT, ACTION)
+COUNT_CAP: Final = 20
+"""The most karma one "?" card can give on one move."""
+MAX_FIXED: Final = 9
+MAX_CUSTOM_CARDS: Final = 60
+_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    type: str
+    value: int | None
+    """The fixed karma, or None for a "?" card."""
+    en: str
+    fr: str
+    expr: str
+    fn: Fn = field(compare=False, repr=False)
+
+    @property
+    def counting(self) -> bool:
+        return self.value is None
+
+    @property
+    def value_text(self) -> str:
+        return "?" if self.value is None else str(self.value)
+
+    def judge(self, ctx: Ctx) -> int:
+        """The karma this card gives on a move (0 = not marked)."""
+        result = self.fn(ctx)
+        if self.value is None:
+            return max(0, min(COUNT_CAP, int(result)))
+        return self.value if result else 0
+
+    def text(self, lang: str = "en") -> str:
+        return self.fr if lang == "fr" else self.en
+
+
+def make_card(card_id: str, card_type: str, value: int | str, en: str, fr: str, expr: str) -> Card:
+    """A compiled card; raises CardError saying what is wrong."""
+    if not isinstance(card_id, str) or not _ID.match(card_id):
+        raise CardError(
+            f"id {card_id!r} must be a letter then up to 15 letters, digits, '_' or '-'"
+        )
+    if card_type not in CARD_TYPES:
+        raise CardError(f"type must be 'artefact' or 'action', not {card_type!r}")
+    if value == "?":
+        number: int | None = None
+    elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_FIXED:
+        number = value
+    else:
+        raise CardError(f'value must be a whole number 1-{MAX_FIXED} or "?", not {value!r}')
+    for name, text in (("en", en), ("fr", fr)):
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise CardError(f"text {name!r} must be a non-empty text of at most 200 characters")
+    if not isinstance(expr, str):
+        raise CardError(f"expr must be a text, not {expr!r}")
+    domain = "board" if card_type == ARTEFACT else "performance"
+    try:
+        fn = compile_card_expr(expr, domain, number is None)
+    except CardError as exc:
+        raise CardError(f"expr {expr!r}: {exc}") from None
+    return Card(card_id, card_type, number, en.strip(), fr.strip(), expr, fn)
+
+
+def _builtin() -> tuple[Card, ...]:
+    cards: list[Card] = []
+    for rows, card_type in ((ARTEFACT_ROWS, ARTEFACT), (ACTION_ROWS, ACTION)):
+        for card_id, value, en, fr, expr in rows:
+            cards.append(make_card(card_id, card_type, value, en, fr, expr))
+    return tuple(cards)
+
+
+BUILTIN: Final[tuple[Card, ...]] = _builtin()
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """All the cards of a table (the box plus any custom ones), indexed by position."""
+
+    cards: tuple[Card, ...]
+    index: dict[str, int]
+    artefact: tuple[int, ...]
+    action: tuple[int, ...]
+
+    @classmethod
+    def of(cls, cards: Sequence[Card]) -> Deck:
+        cards = tuple(cards)
+        return cls(
+            cards,
+            {c.id: i for i, c in enumerate(cards)},
+            tuple(i for i, c in enumerate(cards) if c.type == ARTEFACT),
+            tuple(i for i, c in enumerate(cards) if c.type == ACTION),
+        )
+
+
+def parse_custom_cards(text: str) -> tuple[Card, ...]:
+    """Cards from the ``custom_cards`` option (a JSON list); raises InvalidOptionError."""
+    if not text.strip():
+        return ()
+    try:
+        raw: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidOptionError(f"custom_cards must be a JSON list of cards: {exc.msg}") from None
+    if not isinstance(raw, list):
+        raise InvalidOptionError("custom_cards must be a JSON list of cards")
+    if len(raw) > MAX_CUSTOM_CARDS:
+        raise InvalidOptionError(f"custom_cards holds at most {MAX_CUSTOM_CARDS} cards, not {len(raw)}")
+    known = {c.id for c in BUILTIN}
+    cards: list[Card] = []
+    for number, item in enumerate(raw, 1):
+        label = f"custom card {number}"
+        if not isinstance(item, dict):
+            raise InvalidOptionError(f"{label} must be an object with id, type, value, en, expr")
+        if isinstance(item.get("id"), str):
+            label += f" ({item['id']})"
+        unknown = set(item) - {"id", "type", "value", "en", "fr", "expr"}
+        if unknown:
+            raise InvalidOptionError(f"{label}: unknown field(s) {', '.join(sorted(unknown))}")
+        missing = [k for k in ("id", "type", "value", "en", "expr") if k not in item]
+        if missing:
+            raise InvalidOptionError(f"{label}: missing field(s) {', '.join(missing)}")
+        try:
+            card = make_card(
+                item["id"], item["type"], item["value"], item["en"], item.get("fr", item["en"]), item["expr"]
+            )
+        except CardError as exc:
+            raise InvalidOptionError(f"{label}: {exc}") from None
+        if card.id in known:
+            raise InvalidOptionError(f"{label}: id {card.id!r} is already taken")
+        known.add(card.id)
+        cards.append(card)
+    return tuple(cards)
+
+
+@lru_cache(maxsize=64)
+def deck_for(custom: str) -> Deck:
+    """The deck of a table whose ``custom_cards`` option is ``custom``."""
+    return Deck.of(BUILTIN + parse_custom_cards(custom))

@@ -1,0 +1,626 @@
+"""The rules of The 3 Commandments: rituals, karma, destiny cards, views and sampled worlds.
+
+Rulebook reading: the English rulebook (000_708e26b8f05d0e2f.txt, pages 5-6 first) checked against
+the complete French one (001_59840cbc350a48b0.txt), with the project's rulings (shared/rules/README.md,
+"The 3 Commandments") standing where they speak:
+
+- Seat 0 is the first High Priestess; the office passes to the left (seat + 1). Novices move in turn
+  clockwise from her left; rounds per ritual: 3 players 4, 4-5 players 3, 6-7 players 2.
+- She draws the top two artefact (red) and two action (green) cards, discards one unseen
+  (:class:`Ordain`), the rest being the taboo (slot 0) and two commandments (slots 1-2), then places
+  all fifteen artefacts (:class:`Place`). Novices see each slot's card type, never its text.
+- After a move every matched card is marked (markers are hidden from novices in the expert variant);
+  only the total is announced. Total > 0: recorded, destiny cards back to neutral. Total <= 0: one
+  destiny card flips; the fourth flip disempowers her: the ritual ends at once, every novice gets 20
+  karma and she gets nothing for this ritual.
+- A ritual that ends regularly gives her the karma of the best novice of this ritual. Our choice where
+  rulebook and rulings are silent: "karma of this ritual" is everything tallied for the novice in it,
+  including the 2 karma from other novices' forfeits.
+- A forfeit (an illegal move, e.g. on a timeout, as an explicit :class:`Forfeit` action) gives the
+  mover nothing and every other novice 2 karma; no destiny card flips and the board is unchanged.
+- Cards used in a ritual go back into the box (never reshuffled). The three cards are revealed to all
+  when the ritual ends, unless the ``reveal`` option says ``never`` (as in the box).
+- With ``judge=priestess`` a human High Priestess marks the action cards herself after each move
+  (:class:`Judge`); artefact cards are always judged by the engine.
+- The highest total wins; ties share the victory.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from coven.core import (
+    Bounds,
+    Event,
+    JSONValue,
+    Game,
+    GameSpec,
+    InvalidOptionError,
+    Option,
+    Options,
+    Seat,
+    private,
+    public,
+)
+from coven.games.commandments.actions import (
+    ACTION_CLASSES,
+    FORFEIT,
+    MOVE_FAMILY,
+    Action,
+    Forfeit,
+    Judge,
+    Move,
+    Ordain,
+    Place,
+    format_action,
+    move_problem,
+    parse_action,
+)
+from coven.games.commandments.board import (
+    AREA_NAMES,
+    COLOUR_OF,
+    NUM_AREAS,
+    NUM_ARTEFACTS,
+    counts_of,
+)
+from coven.games.commandments.cards import ACTION, ARTEFACT, COUNT_CAP, MAX_FIXED, Card, Deck, deck_for
+from coven.games.commandments.lang import Ctx
+
+if TYPE_CHECKING:
+    from coven.core import BotFactory, Metrics
+
+ORDAIN, PLACE, MOVE, JUDGE, OVER = range(5)
+PHASE_NAMES: Final = ("ordain", "place", "move", "judge", "over")
+DESTINY_CARDS: Final = 4
+DISEMPOWER_BONUS: Final = 20
+FORFEIT_BONUS: Final = 2
+TABOO: Final = 0
+
+
+def rounds_for(players: int) -> int:
+    return 4 if players == 3 else 3 if players <= 5 else 2
+
+
+@dataclass(frozen=True, slots=True)
+class MoveLog:
+    """One novice's turn as everyone saw it. ``move`` is None for a forfeit; ``marks`` holds one
+    0/1 per slot (empty when hidden: the expert variant); ``total`` is as announced (see
+    :func:`announce`); ``flips`` counts the negative destiny cards after the move."""
+
+    seat: int
+    move: Move | None
+    start: int
+    marks: tuple[int, ...]
+    total: int
+    flips: int
+
+
+@dataclass(slots=True)
+class Ritual:
+    priestess: int
+    hand: list[int]
+    discard: int = -1
+    slots: list[int] = field(default_factory=list)
+    placement: tuple[int, ...] = ()
+    moves: list[MoveLog] = field(default_factory=list)
+    gains: list[int] = field(default_factory=list)
+    disempowered: bool = False
+    ended: bool = False
+
+    def copy(self) -> Ritual:
+        return Ritual(
+            self.priestess,
+            list(self.hand),
+            self.discard,
+            list(self.slots),
+            self.placement,
+            list(self.moves),
+            list(self.gains),
+            self.disempowered,
+            self.ended,
+        )
+
+
+@dataclass(slots=True)
+class CommandmentsState:
+    players: int
+    options: Options
+    deck: Deck
+    rng: random.Random
+    red: list[int]
+    green: list[int]
+    rituals: list[Ritual]
+    phase: int
+    board: list[int]
+    flips: int
+    karma: list[int]
+    turn: int
+    pending: Move | None = None
+    pending_start: int = -1
+
+    @property
+    def ritual(self) -> Ritual:
+        return self.rituals[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class SlotView:
+    type: str
+    """``artefact`` (red back) or ``action`` (green back)."""
+    role: str
+    """``taboo`` or ``commandment``."""
+    card: str
+    """The card's id when this seat knows it, else ``""``."""
+
+
+@dataclass(frozen=True, slots=True)
+class RitualView:
+    priestess: int
+    hand: tuple[str, ...]
+    """Her four cards: only in her own view."""
+    discard: str
+    slots: tuple[SlotView, ...]
+    placement: tuple[int, ...]
+    moves: tuple[MoveLog, ...]
+    gains: tuple[int, ...]
+    disempowered: bool
+    ended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CommandmentsView:
+    seat: int | None
+    players: int
+    options: dict[str, bool | int | str]
+    phase: str
+    to_move: int
+    """The seat the game waits for, -1 when it is over."""
+    rituals: tuple[RitualView, ...]
+    board: tuple[int, ...]
+    flips: int
+    karma: tuple[int, ...]
+    pending: Move | None
+    """Judge mode: the move waiting for the High Priestess's marks."""
+    pending_start: int
+
+
+def novice_order(players: int, priestess: int) -> list[int]:
+    return [(priestess + k) % players for k in range(1, players)]
+
+
+def mover_of(players: int, priestess: int, turn: int) -> int:
+    return (priestess + 1 + turn % (players - 1)) % players
+
+
+def move_context(board: Sequence[int], move: Move) -> Ctx:
+    """The context a card judges ``move`` in, on ``board`` (the areas before the move)."""
+    before = counts_of(board)
+    after = [row[:] for row in before]
+    start = board[move.artefact]
+    colour = COLOUR_OF[move.artefact]
+    after[start][colour] -= 1
+    after[move.to][colour] += 1
+    return Ctx(
+        colour,
+        start,
+        move.to,
+        before,
+        after,
+        frozenset(move.gestures),
+        frozenset(move.said),
+        frozenset(move.touches),
+        move.words,
+        move.path,
+        move.seconds,
+    )
+
+
+def judge_cards(cards: Sequence[Card], ctx: Ctx) -> list[int]:
+    """Each card's karma on this move (0 = unmarked)."""
+    return [card.judge(ctx) for card in cards]
+
+
+def announce(total: int) -> int:
+    """What the novices learn of a total: the karma when positive, 0 for "no karma", -1 for "bad
+    karma" (its amount is never announced)."""
+    return total if total > 0 else (0 if total == 0 else -1)
+
+
+def karma_total(values: Sequence[int]) -> int:
+    """Slot 0 is the taboo."""
+    return sum(values[1:]) - values[0]
+
+
+class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
+    spec = GameSpec(
+        id="commandments",
+        title="The 3 Commandments",
+        summary="Each player is High Priestess once, secretly sets two commandments and a taboo; "
+        "the novices guess them from the karma their moves earn.",
+        min_players=3,
+        max_players=7,
+        options=(
+            Option("expert", False, "expert variant: no markers on the matched cards, only the total"),
+            Option(
+                "judge",
+                "engine",
+                "who judges the action cards: the engine, or the High Priestess herself after each move",
+                choices=("engine", "priestess"),
+            ),
+            Option(
+                "reveal",
+                "ritual_end",
+                "when the priestess's three cards are shown to all: at the end of her ritual, or never",
+                choices=("ritual_end", "never"),
+            ),
+            Option(
+                "custom_cards",
+                "",
+                'extra cards as a JSON list of {"id","type","value","en","fr","expr"} '
+                '(type artefact/action, value 1-9 or "?", expr in the cards\' expression language)',
+            ),
+        ),
+        hidden_information=True,
+        rules_file="000_708e26b8f05d0e2f.txt",
+    )
+    action_classes = ACTION_CLASSES
+    view_class = CommandmentsView
+
+    # ------------------------------------------------------------------------------------- setup
+    def validate_options(self, players: int, options: Options) -> None:
+        deck_for(str(options["custom_cards"]))  # raises InvalidOptionError
+        if players < 3:
+            raise InvalidOptionError("The 3 Commandments takes 3 to 7 players")
+
+    def setup(self, players: int, options: Options, seed: int) -> CommandmentsState:
+        deck = deck_for(str(options["custom_cards"]))
+        rng = random.Random(seed)
+        red = list(deck.artefact)
+        green = list(deck.action)
+        rng.shuffle(red)
+        rng.shuffle(green)
+        state = CommandmentsState(
+            players, dict(options), deck, rng, red, green, [], ORDAIN, [], 0, [0] * players, 0
+        )
+        self._start_ritual(state, 0)
+        return state
+
+    def _start_ritual(self, state: CommandmentsState, priestess: int) -> list[Event]:
+        hand = [state.red.pop(), state.red.pop(), state.green.pop(), state.green.pop()]
+        state.rituals.append(Ritual(priestess, hand, gains=[0] * state.players))
+        state.phase = ORDAIN
+        state.board = []
+        state.flips = 0
+        state.turn = 0
+        return [
+            public("ritual", priestess=priestess, number=len(state.rituals)),
+            private("hand", [priestess], cards=[state.deck.cards[c].id for c in hand]),
+        ]
+
+    def bounds(self, players: int, options: Options) -> Bounds:
+        rounds = rounds_for(players)
+        moves = (players - 1) * rounds
+        per_ritual = 2 + moves * (2 if options.get("judge") == "priestess" else 1)
+        per_move = 2 * max(COUNT_CAP, MAX_FIXED) + FORFEIT_BONUS * (players - 2)
+        top = players * (rounds * per_move + DISEMPOWER_BONUS)
+        return Bounds(max_decisions=players * per_ritual, min_score=0, max_score=top)
+
+    def num_players(self, state: CommandmentsState) -> int:
+        return state.players
+
+    def options(self, state: CommandmentsState) -> Options:
+        return state.options
+
+    def clone(self, state: CommandmentsState) -> CommandmentsState:
+        rng = random.Random()
+        rng.setstate(state.rng.getstate())
+        rituals = state.rituals[:-1]
+        rituals.append(state.rituals[-1].copy())
+        return CommandmentsState(
+            state.players,
+            state.options,
+            state.deck,
+            rng,
+            list(state.red),
+            list(state.green),
+            rituals,
+            state.phase,
+            list(state.board),
+            state.flips,
+            list(state.karma),
+            state.turn,
+            state.pending,
+            state.pending_start,
+        )
+
+    # ------------------------------------------------------------------------------------- turns
+    def current_seat(self, state: CommandmentsState) -> int:
+        if state.phase == OVER:
+            return -1
+        ritual = state.ritual
+        if state.phase == MOVE:
+            return mover_of(state.players, ritual.priestess, state.turn)
+        return ritual.priestess
+
+    def to_act(self, state: CommandmentsState) -> frozenset[Seat]:
+        seat = self.current_seat(state)
+        return frozenset() if seat < 0 else frozenset((seat,))
+
+    def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
+        if seat != self.current_seat(state):
+            return ()
+        if state.phase == MOVE:
+            return _NOVICE_ACTIONS
+        ritual = state.ritual
+        if state.phase == ORDAIN:
+            ids = [state.deck.cards[c].id for c in ritual.hand]
+            return [Ordain(d, t) for d in ids for t in ids if t != d]
+        if state.phase == PLACE:
+            return _PLACEMENTS
+        return [Judge(m) for m in _judge_choices(self.action_slots(state))]
+
+    def action_slots(self, state: CommandmentsState) -> list[Card]:
+        """The action cards among the slots, in slot order (what :class:`Judge` marks)."""
+        cards = state.deck.cards
+        return [cards[c] for c in state.ritual.slots if cards[c].type == ACTION]
+
+    def illegal_reason(self, state: CommandmentsState, seat: Seat, action: Action) -> str | None:
+        phase = state.phase
+        ritual = state.ritual
+        if isinstance(action, (Move, Forfeit)):
+            if phase != MOVE:
+                return f"it is not a novice's move now (the High Priestess must {PHASE_NAMES[phase]})"
+            if isinstance(action, Forfeit):
+                return None
+            return move_problem(action)
+        if isinstance(action, Ordain):
+            if phase != ORDAIN:
+                return "the cards have already been ordained for this ritual"
+            ids = [state.deck.cards[c].id for c in ritual.hand]
+            for what, card in (("discard", action.discard), ("taboo", action.taboo)):
+                if card not in ids:
+                    return f"you do not hold {card!r} to {what} (your hand: {', '.join(ids)})"
+            if action.discard == action.taboo:
+                return "the discarded card cannot also be the taboo"
+            return None
+        if isinstance(action, Place):
+            if phase != PLACE:
+                return "the artefacts are placed once, after ordaining the cards"
+            if len(action.areas) != NUM_ARTEFACTS:
+                return f"place all {NUM_ARTEFACTS} artefacts, not {len(action.areas)}"
+            if any(not 0 <= a < NUM_AREAS for a in action.areas):
+                return "every artefact goes into an area of the Holy Circle (C, H1-H5, T1-T5, R)"
+            return None
+        if phase != JUDGE:
+            return "there is no move waiting for your judgement"
+        slots = self.action_slots(state)
+        if len(action.marks) != len(slots):
+            return f"mark each of your {len(slots)} action card(s), in slot order"
+        for card, mark in zip(slots, action.marks, strict=True):
+            if card.counting and not 0 <= mark <= COUNT_CAP:
+                return f"{card.id} counts 0 to {COUNT_CAP}, not {mark}"
+            if not card.counting and mark not in (0, 1):
+                return f"{card.id} is marked 1 or left 0, not {mark}"
+        return None
+
+    # ------------------------------------------------------------------------------------- apply
+    def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
+        ritual = state.ritual
+        cards = state.deck.cards
+        if isinstance(action, Ordain):
+            by_id = {cards[c].id: c for c in ritual.hand}
+            ritual.discard = by_id[action.discard]
+            taboo = by_id[action.taboo]
+            ritual.slots = [taboo] + [c for c in ritual.hand if c not in (ritual.discard, taboo)]
+            state.phase = PLACE
+            return [
+                public("ordained", priestess=seat, slots=[cards[c].type for c in ritual.slots]),
+                private("discarded", [seat], card=action.discard),
+            ]
+        if isinstance(action, Place):
+            state.board = list(action.areas)
+            ritual.placement = tuple(action.areas)
+            state.phase = MOVE
+            return [public("placed", action=format_action(action))]
+        if isinstance(action, Forfeit):
+            for novice in novice_order(state.players, ritual.priestess):
+                if novice != seat:
+                    state.karma[novice] += FORFEIT_BONUS
+                    ritual.gains[novice] += FORFEIT_BONUS
+            ritual.moves.append(MoveLog(seat, None, -1, (), 0, state.flips))
+            events = [public("forfeit", seat=seat, bonus=FORFEIT_BONUS)]
+            return events + self._next_turn(state)
+        if isinstance(action, Move):
+            ctx = move_context(state.board, action)
+            slot_cards = [cards[c] for c in ritual.slots]
+            start = state.board[action.artefact]
+            state.board[action.artefact] = action.to
+            events = [public("move", seat=seat, action=format_action(action), start=AREA_NAMES[start])]
+            if state.options["judge"] == "priestess" and any(c.type == ACTION for c in slot_cards):
+                state.pending = action
+                state.pending_start = start
+                state.phase = JUDGE
+                return events
+            values = judge_cards(slot_cards, ctx)
+            return events + self._resolve(state, seat, action, start, values)
+        # Judge
+        move = state.pending
+        assert move is not None
+        board = list(state.board)
+        board[move.artefact] = state.pending_start
+        ctx = move_context(board, move)
+        marks = iter(action.marks)
+        values = []
+        for c in ritual.slots:
+            card = cards[c]
+            if card.type == ARTEFACT:
+                values.append(card.judge(ctx))
+            else:
+                mark = next(marks)
+                values.append(min(mark, COUNT_CAP) if card.counting else (card.value or 0) * mark)
+        start = state.pending_start
+        state.pending = None
+        state.pending_start = -1
+        state.phase = MOVE
+        mover = mover_of(state.players, ritual.priestess, state.turn)
+        return self._resolve(state, mover, move, start, values)
+
+    def _resolve(
+        self, state: CommandmentsState, seat: int, move: Move, start: int, values: list[int]
+    ) -> list[Event]:
+        ritual = state.ritual
+        total = karma_total(values)
+        marks = tuple(1 if v > 0 else 0 for v in values)
+        events: list[Event] = []
+        if total > 0:
+            state.karma[seat] += total
+            ritual.gains[seat] += total
+            state.flips = 0
+            verdict = "karma"
+        else:
+            state.flips += 1
+            verdict = "no karma" if total == 0 else "bad karma"
+        announced = announce(total)
+        ritual.moves.append(MoveLog(seat, move, start, marks, announced, state.flips))
+        data: dict[str, JSONValue] = {"seat": seat, "verdict": verdict, "total": announced}
+        data["flips"] = state.flips
+        if not state.options["expert"]:
+            data["marks"] = list(marks)
+        events.append(public("karma", **data))
+        if state.flips >= DESTINY_CARDS:
+            ritual.disempowered = True
+            for novice in novice_order(state.players, ritual.priestess):
+                state.karma[novice] += DISEMPOWER_BONUS
+                ritual.gains[novice] += DISEMPOWER_BONUS
+            events.append(public("disempowered", priestess=ritual.priestess, bonus=DISEMPOWER_BONUS))
+            return events + self._end_ritual(state)
+        return events + self._next_turn(state)
+
+    def _next_turn(self, state: CommandmentsState) -> list[Event]:
+        state.turn += 1
+        if state.turn >= (state.players - 1) * rounds_for(state.players):
+            ritual = state.ritual
+            best = max(ritual.gains[s] for s in novice_order(state.players, ritual.priestess))
+            state.karma[ritual.priestess] += best
+            ritual.gains[ritual.priestess] += best
+            return [public("ritual_end", priestess=ritual.priestess, gain=best), *self._end_ritual(state)]
+        return []
+
+    def _end_ritual(self, state: CommandmentsState) -> list[Event]:
+        ritual = state.ritual
+        ritual.ended = True
+        cards = [state.deck.cards[c].id for c in ritual.slots]
+        events: list[Event]
+        if state.options["reveal"] == "never":
+            events = [private("revealed", [ritual.priestess], cards=cards)]
+        else:
+            events = [public("revealed", cards=cards)]
+        nxt = ritual.priestess + 1
+        if nxt >= state.players:
+            state.phase = OVER
+            events.append(public("game_over", karma=list(state.karma)))
+            return events
+        return events + self._start_ritual(state, nxt)
+
+    # ------------------------------------------------------------------------------- information
+    def view(self, state: CommandmentsState, seat: Seat | None) -> CommandmentsView:
+        cards = state.deck.cards
+        expert = bool(state.options["expert"])
+        never = state.options["reveal"] == "never"
+        rituals = []
+        for ritual in state.rituals:
+            own = seat == ritual.priestess
+            known = own or (ritual.ended and not never)
+            slots = tuple(
+                SlotView(cards[c].type, "taboo" if i == TABOO else "commandment", cards[c].id if known else "")
+                for i, c in enumerate(ritual.slots)
+            )
+            moves = tuple(ritual.moves)
+            if expert and not own:
+                moves = tuple(MoveLog(m.seat, m.move, m.start, (), m.total, m.flips) for m in moves)
+            rituals.append(
+                RitualView(
+                    ritual.priestess,
+                    tuple(cards[c].id for c in ritual.hand) if own else (),
+                    cards[ritual.discard].id if own and ritual.discard >= 0 else "",
+                    slots,
+                    ritual.placement,
+                    moves,
+                    tuple(ritual.gains),
+                    ritual.disempowered,
+                    ritual.ended,
+                )
+            )
+        return CommandmentsView(
+            seat,
+            state.players,
+            dict(state.options),
+            PHASE_NAMES[state.phase],
+            self.current_seat(state),
+            tuple(rituals),
+            tuple(state.board),
+            state.flips,
+            tuple(state.karma),
+            state.pending,
+            state.pending_start,
+        )
+
+    def world_from_view(self, view: CommandmentsView, rng: random.Random) -> CommandmentsState:
+        from coven.games.commandments.worlds import build_world
+
+        return build_world(self, view, rng)
+
+    # ----------------------------------------------------------------------------------- outcome
+    def scores(self, state: CommandmentsState) -> tuple[float, ...]:
+        return tuple(float(k) for k in state.karma)
+
+    # ---------------------------------------------------------------------------------- notation
+    def format_action(self, action: Action) -> str:
+        return format_action(action)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def render(self, view: CommandmentsView) -> str:
+        from coven.games.commandments.render import render
+
+        return render(view)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from coven.games.commandments.bots import BOTS
+
+        return BOTS
+
+    def new_metrics(self) -> Metrics:
+        from coven.games.commandments.metrics import CommandmentsMetrics
+
+        return CommandmentsMetrics()
+
+
+def _judge_choices(slots: Sequence[Card]) -> list[tuple[int, ...]]:
+    choices: list[tuple[int, ...]] = [()]
+    for card in slots:
+        options = range(COUNT_CAP + 1) if card.counting else range(2)
+        choices = [c + (m,) for c in choices for m in options]
+    return choices
+
+
+def _placements() -> tuple[Place, ...]:
+    """A representative family of placements (the space is 12^15): structured and seeded ones."""
+    out: list[Place] = []
+    out.append(Place(tuple([0] * 5 + [11] * 5 + [6, 7, 8, 9, 10])))
+    out.append(Place(tuple(1 + i % 5 for i in range(5)) * 3))
+    out.append(Place(tuple(6 + i % 5 for i in range(5)) + (0,) * 5 + (11,) * 5))
+    out.append(Place(tuple(i % 12 for i in range(15))))
+    out.append(Place(tuple(1 + i % 5 if i < 10 else 6 + i % 5 for i in range(15))))
+    rng = random.Random(3)
+    while len(out) < 24:
+        out.append(Place(tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS))))
+    return tuple(out)
+
+
+_PLACEMENTS: Final[tuple[Place, ...]] = _placements()
+_NOVICE_ACTIONS: Final[tuple[Action, ...]] = (*MOVE_FAMILY, FORFEIT)
