@@ -126,8 +126,15 @@ def move_problem(move: Move) -> str | None:
 # ------------------------------------------------------------------------------------------ notation
 def format_action(action: Action) -> str:
     if isinstance(action, Move):
-        parts = [">".join([ARTEFACT_NAMES[action.artefact], *(PATH_NAMES[a] for a in action.path),
-                           PATH_NAMES[action.to]])]
+        parts = [
+            ">".join(
+                [
+                    ARTEFACT_NAMES[action.artefact],
+                    *(PATH_NAMES[a] for a in action.path),
+                    PATH_NAMES[action.to],
+                ]
+            )
+        ]
         parts += [f"+{g}" for g in action.gestures]
         parts += [f"!{s}" for s in action.said]
         parts += [f"@{t}" for t in action.touches]
@@ -211,8 +218,8 @@ def _parse_judge(text: str) -> Judge:
     if rest == "-":
         return Judge(())
     marks: list[int] = []
-    for part in rest.split(","):
-        part = part.strip()
+    for raw in rest.split(","):
+        part = raw.strip()
         if not part.isdigit():
             raise NotationError(f"judge takes the marks of the action cards, e.g. judge 1,0 (not {rest!r})")
         marks.append(int(part))
@@ -222,7 +229,7 @@ def _parse_judge(text: str) -> Judge:
 def _parse_move(text: str) -> Move:
     words_found = _WORDS.findall(text)
     if len(words_found) > 1:
-        raise NotationError('give the free words once, in one pair of double quotes')
+        raise NotationError("give the free words once, in one pair of double quotes")
     words = words_found[0].strip() if words_found else ""
     rest = _WORDS.sub(" ", text)
     if '"' in rest:
@@ -257,7 +264,7 @@ def _parse_move(text: str) -> Move:
             seen_seconds = True
         else:
             raise NotationError(
-                f"unexpected {token!r}: use +gesture, !said, @touch, \"free words\" or a time like 12s"
+                f'unexpected {token!r}: use +gesture, !said, @touch, "free words" or a time like 12s'
             )
     move = Move(
         artefact, areas[-1], tuple(areas[:-1]), tuple(gestures), tuple(said), tuple(touches), words, seconds
@@ -269,8 +276,9 @@ def _parse_move(text: str) -> Move:
 
 
 # --------------------------------------------------------------------------- representative family
-PERFORMANCES: Final[tuple[tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str, int],
-                          ...]] = (
+PERFORMANCES: Final[
+    tuple[tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str, int], ...]
+] = (
     ((), (), (), (), "", 8),
     ((), (), ("permission",), (), "", 10),
     ((), ("bow",), ("thanks",), (), "", 10),
@@ -294,9 +302,8 @@ def _family() -> tuple[Move, ...]:
     for artefact in range(NUM_ARTEFACTS):
         for to in range(OUTSIDE):
             for path, gestures, said, touches, words, seconds in PERFORMANCES:
-                if path == (to,):
-                    path = (OUTSIDE,) if to == 0 else path
-                moves.append(Move(artefact, to, path, gestures, said, touches, words, seconds))
+                carried = (OUTSIDE,) if path == (to,) else path
+                moves.append(Move(artefact, to, carried, gestures, said, touches, words, seconds))
     return tuple(moves)
 
 

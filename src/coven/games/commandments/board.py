@@ -7,6 +7,7 @@ each other. Everything here is data built once at import.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 Area = int
@@ -99,7 +100,7 @@ Counts = tuple[tuple[int, int, int], ...]
 """Per area (12), the number of white, black and brown artefacts."""
 
 
-def counts_of(board: tuple[int, ...] | list[int]) -> list[list[int]]:
+def counts_of(board: Sequence[int]) -> list[list[int]]:
     """Per area, the artefacts of each colour; ``board[a]`` is the area of artefact ``a``."""
     table = [[0, 0, 0] for _ in range(NUM_AREAS)]
     for artefact, area in enumerate(board):

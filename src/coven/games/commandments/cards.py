@@ -63,9 +63,7 @@ class Card:
 def make_card(card_id: str, card_type: str, value: int | str, en: str, fr: str, expr: str) -> Card:
     """A compiled card; raises CardError saying what is wrong."""
     if not isinstance(card_id, str) or not _ID.match(card_id):
-        raise CardError(
-            f"id {card_id!r} must be a letter then up to 15 letters, digits, '_' or '-'"
-        )
+        raise CardError(f"id {card_id!r} must be a letter then up to 15 letters, digits, '_' or '-'")
     if card_type not in CARD_TYPES:
         raise CardError(f"type must be 'artefact' or 'action', not {card_type!r}")
     if value == "?":
@@ -145,9 +143,8 @@ def parse_custom_cards(text: str) -> tuple[Card, ...]:
         if missing:
             raise InvalidOptionError(f"{label}: missing field(s) {', '.join(missing)}")
         try:
-            card = make_card(
-                item["id"], item["type"], item["value"], item["en"], item.get("fr", item["en"]), item["expr"]
-            )
+            fr: Any = item.get("fr", item["en"])
+            card = make_card(item["id"], item["type"], item["value"], item["en"], fr, item["expr"])
         except CardError as exc:
             raise InvalidOptionError(f"{label}: {exc}") from None
         if card.id in known:

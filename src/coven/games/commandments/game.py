@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING, Final
 from coven.core import (
     Bounds,
     Event,
-    JSONValue,
     Game,
     GameSpec,
     InvalidOptionError,
+    JSONValue,
     Option,
     Options,
     Seat,
@@ -295,9 +295,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         state.board = []
         state.flips = 0
         state.turn = 0
+        ids: list[JSONValue] = [state.deck.cards[c].id for c in hand]
         return [
             public("ritual", priestess=priestess, number=len(state.rituals)),
-            private("hand", [priestess], cards=[state.deck.cards[c].id for c in hand]),
+            private("hand", [priestess], cards=ids),
         ]
 
     def bounds(self, players: int, options: Options) -> Bounds:
@@ -399,11 +400,11 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         slots = self.action_slots(state)
         if len(action.marks) != len(slots):
             return f"mark each of your {len(slots)} action card(s), in slot order"
-        for card, mark in zip(slots, action.marks, strict=True):
-            if card.counting and not 0 <= mark <= COUNT_CAP:
-                return f"{card.id} counts 0 to {COUNT_CAP}, not {mark}"
-            if not card.counting and mark not in (0, 1):
-                return f"{card.id} is marked 1 or left 0, not {mark}"
+        for slot_card, mark in zip(slots, action.marks, strict=True):
+            if slot_card.counting and not 0 <= mark <= COUNT_CAP:
+                return f"{slot_card.id} counts 0 to {COUNT_CAP}, not {mark}"
+            if not slot_card.counting and mark not in (0, 1):
+                return f"{slot_card.id} is marked 1 or left 0, not {mark}"
         return None
 
     # ------------------------------------------------------------------------------------- apply
@@ -512,7 +513,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     def _end_ritual(self, state: CommandmentsState) -> list[Event]:
         ritual = state.ritual
         ritual.ended = True
-        cards = [state.deck.cards[c].id for c in ritual.slots]
+        cards: list[JSONValue] = [state.deck.cards[c].id for c in ritual.slots]
         events: list[Event]
         if state.options["reveal"] == "never":
             events = [private("revealed", [ritual.priestess], cards=cards)]
@@ -535,7 +536,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             own = seat == ritual.priestess
             known = own or (ritual.ended and not never)
             slots = tuple(
-                SlotView(cards[c].type, "taboo" if i == TABOO else "commandment", cards[c].id if known else "")
+                SlotView(
+                    cards[c].type, "taboo" if i == TABOO else "commandment", cards[c].id if known else ""
+                )
                 for i, c in enumerate(ritual.slots)
             )
             moves = tuple(ritual.moves)
@@ -604,7 +607,7 @@ def _judge_choices(slots: Sequence[Card]) -> list[tuple[int, ...]]:
     choices: list[tuple[int, ...]] = [()]
     for card in slots:
         options = range(COUNT_CAP + 1) if card.counting else range(2)
-        choices = [c + (m,) for c in choices for m in options]
+        choices = [(*c, m) for c in choices for m in options]
     return choices
 
 

@@ -310,8 +310,7 @@ BOARD_WORDS: Final = frozenset(
     | {"max", "before"}
 )
 PERFORMANCE_WORDS: Final = frozenset(
-    {"did", "said", "touched", "mentions", "silent", "gestures", "words", "via", "out", "steps"}
-    | {"seconds"}
+    {"did", "said", "touched", "mentions", "silent", "gestures", "words", "via", "out", "steps"} | {"seconds"}
 )
 
 
@@ -340,15 +339,15 @@ class _Checker:
                 if index is None or (index == OUTSIDE and not allow_outside):
                     names = "C, H1-H5, T1-T5, R" + (", X" if allow_outside else "")
                     raise self.fail(node, f"{text!r} is not an area ({names})")
-                return lambda c, v=index: v
+                return _const(index)
             if want == "colour":
                 colour = COLOUR_INDEX.get(text.lower())
                 if colour is None:
                     raise self.fail(node, f"{text!r} is not a colour (white, black, brown)")
-                return lambda c, v=colour: v
+                return _const(colour)
             if text.lower() not in KINDS:
                 raise self.fail(node, f"{text!r} is not a kind of area ({', '.join(KINDS)})")
-            return lambda c, v=KINDS.index(text.lower()): v
+            return _const(KINDS.index(text.lower()))
         tp, fn = self.compile(node)
         if tp != want:
             raise self.fail(node, f"expected {_a(want)} here, found {_a(tp)}")
@@ -422,7 +421,7 @@ class _Checker:
             left = self.coerce(a, b_type)
         else:
             a_type, left = self.compile(a)
-            right = self.coerce(b, a_type) if b.op == "str" else self.coerce(b, a_type)
+            right = self.coerce(b, a_type)
         if op == "==":
             return "bool", lambda c: left(c) == right(c)
         return "bool", lambda c: left(c) != right(c)
@@ -543,6 +542,10 @@ class _Checker:
         raise self.fail(node, f"unknown function {name!r}")
 
 
+def _const(value: int) -> Fn:
+    return lambda c: value
+
+
 def _over(c: Ctx, cond: Fn | None, value: Fn | None, how: str) -> int:
     saved = c.area
     result = 0
@@ -582,15 +585,11 @@ def compile_card_expr(text: str, domain: str, counting: bool) -> Fn:
     ``domain`` is "board" (artefact cards) or "performance" (action cards).
     """
     node = parse(text)
-    checker = _Checker(domain)
+    tp, fn = _Checker(domain).compile(node)
     want = "int" if counting else "bool"
-    try:
-        fn = checker.coerce(node, want)
-    except CardError as exc:
-        if "expected" in str(exc) and node.pos == 0 and str(exc).endswith("(at 0)"):
-            kind = "a number (it is a '?' card)" if counting else "a condition (it has a fixed value)"
-            raise CardError(f"the expression must give {kind}: {exc}") from None
-        raise
+    if tp != want:
+        what = "a number (it is a '?' card)" if counting else "a condition (it has a fixed value)"
+        raise CardError(f"the expression must give {what}, not {_a(tp)}")
     return fn
 
 

@@ -144,11 +144,11 @@ def _ritual(
     discard = pools[missing].pop()
     commandments = slots[1:]
     taboo = slots[0]
-    hand: list[int] = []
+    ordered: list[int] = []
     for kind in (ARTEFACT, ACTION):
-        hand += [c for c in commandments if deck.cards[c].type == kind]
-        hand += [c for c in (taboo, discard) if deck.cards[c].type == kind]
-    return Ritual(rv.priestess, hand, discard, slots, **common)  # type: ignore[arg-type]
+        ordered += [c for c in commandments if deck.cards[c].type == kind]
+        ordered += [c for c in (taboo, discard) if deck.cards[c].type == kind]
+    return Ritual(rv.priestess, ordered, discard, slots, **common)  # type: ignore[arg-type]
 
 
 def _draw_slots(
