@@ -127,6 +127,18 @@ def dice_text(white: Sequence[int], turquoise: int) -> str:
     return " ".join(die_text(f) for f in white) + " + " + die_text(turquoise)
 
 
+def parse_dice(text: str) -> tuple[tuple[int, ...], int]:
+    """The inverse of :func:`dice_text`: ``"1/7 2 + 4"`` -> ((1, 2), 4)."""
+    white_text, plus, turquoise_text = text.partition("+")
+    faces = {"1/7": WILD, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6}
+    white = white_text.split()
+    if not plus or not 1 <= len(white) <= 3 or turquoise_text.strip() not in faces:
+        raise NotationError(f"dice are 1-3 white faces, '+', the turquoise face (e.g. '1/7 2 + 4'): {text!r}")
+    if any(f not in faces for f in white):
+        raise NotationError(f"die faces are 2-6 and 1/7: {text!r}")
+    return tuple(faces[f] for f in white), faces[turquoise_text.strip()]
+
+
 def sums(dice: Sequence[int]) -> tuple[int, ...]:
     """Every total the dice allow, each 1/7 die read as 1 or 7 (ascending)."""
     wild = sum(1 for f in dice if f == WILD)
@@ -275,6 +287,45 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             state.ending,
             rng,
         )
+
+    def position(
+        self,
+        sheets: Sequence[str],
+        karma: Sequence[Sequence[int]] = (),
+        claimed: Sequence[str] = (),
+        active: Seat = 0,
+        dice: str = "",
+        seed: int = 0,
+    ) -> NamasteState:
+        """A state from notation, for tests and puzzles: one sheet per seat (see
+        :func:`coven.games.namaste.sheet.parse_sheet`), bad karma per seat, the names of lines already
+        completed by somebody before the lines complete in
+        ``sheets`` (``"row b"``, ``"column 4"``), the active seat and, if given, the current
+        roll (``"1/7 2 + 4"``; the seats to decide are then asked as after a real roll)."""
+        from coven.games.namaste.sheet import parse_sheet
+
+        state = self.new_game(len(sheets), {}, seed)
+        state.sheets = [list(parse_sheet(text)) for text in sheets]
+        state.karma = [list(k) for k in karma] or [[] for _ in sheets]
+        for name in claimed:
+            if name not in LINE_NAMES:
+                raise NotationError(f"no line {name!r}; lines are {', '.join(LINE_NAMES)}")
+            state.claimed[LINE_NAMES.index(name)] = True
+        done = set()
+        for s, sheet in enumerate(state.sheets):
+            for k in range(len(LINES)):
+                if line_complete(sheet, k):
+                    pink = sheet[PINK[k]]
+                    state.line_points[s][k] = half_up(pink) if state.claimed[k] else pink
+                    done.add(k)
+        for k in done:
+            state.claimed[k] = True
+        state.active = active
+        if dice:
+            white, turquoise = parse_dice(dice)
+            state.white, state.turquoise, state.phase = white, turquoise, DECIDE
+            state.asked = tuple(s for s in range(len(sheets)) if s == active or self._can_write(state, s))
+        return state
 
     # ------------------------------------------------------------------------------------ turns
     def to_act(self, state: NamasteState) -> frozenset[Seat]:
