@@ -4,7 +4,7 @@ The rules live in :mod:`.rules` (rulebook reading and choices in its docstring),
 notation in :mod:`.board`, the exact deduction engine in :mod:`.deduction`, the bots in :mod:`.bots`.
 """
 
-from coven.games.amulets.rules import Ask, AmuletsGame, AmuletsState, AmuletsView, Cast, Entry
+from coven.games.amulets.rules import AmuletsGame, AmuletsState, AmuletsView, Ask, Cast, Entry
 
 GAME = AmuletsGame()
 

@@ -29,14 +29,12 @@ from typing import Any
 from coven.core import BotFactory, Game, Seat
 from coven.games.amulets.board import (
     AMULETS,
-    ANSWERS,
     FIELDS,
-    PLACEMENT_COUNT,
     answer_codes,
-    placement_at,
+    bits,
 )
 from coven.games.amulets.deduction import Knowledge, public_domains
-from coven.games.amulets.rules import Ask, AmuletsView, Cast
+from coven.games.amulets.rules import AmuletsView, Ask, Cast
 
 World = tuple[int, ...]
 
@@ -44,53 +42,84 @@ CAST_WORLDS = 64
 """Above this many remaining worlds a hedged cast succeeds too rarely to consider (<= 4/64)."""
 
 
+def _signature(world: World) -> tuple[int, int, int]:
+    """A world's pairs, amulets and fields as bitmasks."""
+    pairs = amulets = fields = 0
+    for p in world:
+        pairs |= 1 << p
+        amulets |= 1 << (p // FIELDS)
+        fields |= 1 << (p % FIELDS)
+    return pairs, amulets, fields
+
+
+def _largest_compatible(worlds: Sequence[World]) -> list[int]:
+    """The most worlds one placement can satisfy together (indices into ``worlds``).
+
+    A placement satisfies a set of worlds exactly when the union of their pairs puts no amulet on two
+    fields and no two amulets on one field; that holds for a set when it holds for every two of them,
+    so this is a maximum clique of the compatibility graph (small: at most a few dozen worlds).
+    """
+    n = len(worlds)
+    if n <= 1:
+        return list(range(n))
+    sigs = [_signature(w) for w in worlds]
+    adj = [0] * n
+    for i in range(n):
+        pi, ai, fi = sigs[i]
+        for j in range(i + 1, n):
+            pj, aj, fj = sigs[j]
+            u = (pi | pj).bit_count()
+            if u == (ai | aj).bit_count() == (fi | fj).bit_count():
+                adj[i] |= 1 << j
+                adj[j] |= 1 << i
+    best = [1, 1]  # size, members mask
+
+    def expand(size: int, members: int, candidates: int) -> None:
+        if not candidates:
+            if size > best[0]:
+                best[0], best[1] = size, members
+            return
+        while candidates:
+            if size + candidates.bit_count() <= best[0]:
+                return
+            low = candidates & -candidates
+            v = low.bit_length() - 1
+            candidates ^= low
+            expand(size + 1, members | low, candidates & adj[v])
+
+    expand(0, 0, (1 << n) - 1)
+    return bits(best[1])
+
+
+def cast_cover(worlds: Sequence[World]) -> int:
+    """How many of ``worlds`` the best cast satisfies."""
+    n = len(worlds)
+    if n <= 1:
+        return n
+    if n == 2:
+        (pi, ai, fi), (pj, aj, fj) = _signature(worlds[0]), _signature(worlds[1])
+        u = (pi | pj).bit_count()
+        return 2 if u == (ai | aj).bit_count() == (fi | fj).bit_count() else 1
+    return len(_largest_compatible(worlds))
+
+
 def best_cast(worlds: Sequence[World], own: int | None) -> tuple[tuple[int, ...], int]:
     """The placement that satisfies the most of ``worlds``, and how many it satisfies.
 
-    A world is satisfied when every wizard's pair (amulet on field) is in the placement. Each world is
-    tried as a seed; the amulets it leaves free (held by nobody in that world) are then placed where
-    they complete the most other worlds. ``own`` is the caster's pair (its amulet goes home).
+    A world is satisfied when every wizard's pair (amulet on field) is in the placement; the amulets
+    the chosen worlds leave free go home (the caster's own) or on spare fields. ``own`` is the caster's
+    pair (its field and amulet are never in another wizard's pair).
     """
-    best: tuple[tuple[int, ...], int] = ((0, 1, 2, 3, 4), -1)
-    own_amulet = -1 if own is None else own // FIELDS
-    sets = [frozenset(w) for w in worlds]
-    for seed in worlds:
-        chosen = {p // FIELDS: p % FIELDS for p in seed}
-        used = set(chosen.values())
-        diffs: Counter[tuple[int, ...]] = Counter()
-        for w in worlds:
-            extra = tuple(p for p in w if chosen.get(p // FIELDS) != p % FIELDS)
-            if not extra:
-                continue
-            amulets = {p // FIELDS for p in extra}
-            fields = {p % FIELDS for p in extra}
-            if (
-                len(amulets) == len(extra)
-                and len(fields) == len(extra)
-                and not amulets & chosen.keys()
-                and own_amulet not in amulets
-                and not fields & used
-            ):
-                diffs[extra] += 1
-        placed = dict(chosen)
-        taken = set(used)
-        for extra, _ in diffs.most_common():
-            if all(placed.get(p // FIELDS, p % FIELDS) == p % FIELDS for p in extra) and all(
-                p % FIELDS not in taken or placed.get(p // FIELDS) == p % FIELDS for p in extra
-            ):
-                for p in extra:
-                    placed[p // FIELDS] = p % FIELDS
-                    taken.add(p % FIELDS)
-        pairs = {a * FIELDS + f for a, f in placed.items()}
-        covered = sum(1 for s in sets if s <= pairs)
-        if covered > best[1]:
-            if own is not None and own_amulet not in placed:
-                placed[own_amulet] = own % FIELDS
-                taken.add(own % FIELDS)
-            spare = (f for f in range(FIELDS) if f not in taken)
-            placement = tuple(placed[a] if a in placed else next(spare) for a in range(AMULETS))
-            best = (placement, covered)
-    return best
+    chosen = _largest_compatible(worlds)
+    placed: dict[int, int] = {}
+    for i in chosen:
+        for p in worlds[i]:
+            placed[p // FIELDS] = p % FIELDS
+    if own is not None and own // FIELDS not in placed:
+        placed[own // FIELDS] = own % FIELDS
+    taken = set(placed.values())
+    spare = (f for f in range(FIELDS) if f not in taken)
+    return tuple(placed[a] if a in placed else next(spare) for a in range(AMULETS)), len(chosen)
 
 
 def _entropy_score(keys: list[int]) -> float:
@@ -136,7 +165,9 @@ class AmuletsBot:
         if self._cache_key != key or self._knowledge is None:
             self._cache_key = key
             self._public = public_domains(view.players, (e.as_tuple() for e in view.book))
-            self._knowledge = Knowledge.from_public(self._public, self.seat, view.amulet * FIELDS + view.field)
+            self._knowledge = Knowledge.from_public(
+                self._public, self.seat, view.amulet * FIELDS + view.field
+            )
             self._worlds = None
             self._count = self._knowledge.count()
             self._decision: tuple[tuple[int, ...], float] | None = None
@@ -252,7 +283,6 @@ class BestBot(AmuletsBot):
         score: Callable[[tuple[int, ...]], float]
         if self._count <= self.lookahead_worlds:
             exact = self.worlds(view, self.lookahead_worlds) or worlds
-            own = self.own_pair(view)
 
             def score(q: tuple[int, ...]) -> float:
                 codes = answer_codes(q)
@@ -264,7 +294,7 @@ class BestBot(AmuletsBot):
                 for members in classes.values():
                     n = len(members)
                     ent -= n * math.log(n)
-                    win += best_cast(members, own)[1] if n <= CAST_WORLDS else 0
+                    win += cast_cover(members) if n <= CAST_WORLDS else 0
                 return win + ent * 1e-3
 
         else:

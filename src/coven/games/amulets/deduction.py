@@ -96,7 +96,11 @@ def distinct_count(masks: Sequence[int]) -> int:
     return total
 
 
-def public_domains(players: int, book: Iterable[tuple[str, int, tuple[int, ...], str]]) -> list[int]:
+BookLine = tuple[str, int, tuple[int, ...], str]
+"""A spell-book entry as ``(kind, seat, placement, answers)``."""
+
+
+def public_domains(players: int, book: Iterable[BookLine]) -> list[int]:
     """Each seat's possible pairs as everyone (a spectator) knows them from the public record.
 
     ``book`` entries are ``(kind, seat, placement, answers)`` with ``kind`` ``"ask"`` or ``"cast"`` and
@@ -133,10 +137,15 @@ class Knowledge:
     seats: tuple[int, ...]
     domains: tuple[int, ...]
     _assignments: list[tuple[tuple[int, ...], tuple[int, ...], int]] | None = field(default=None, repr=False)
+    _lists: list[list[int]] | None = field(default=None, repr=False)
 
     @classmethod
     def build(
-        cls, players: int, book: Iterable[tuple[str, int, tuple[int, ...], str]], viewer: int | None, pair: int
+        cls,
+        players: int,
+        book: Iterable[tuple[str, int, tuple[int, ...], str]],
+        viewer: int | None,
+        pair: int,
     ) -> Knowledge:
         """The knowledge of ``viewer`` holding ``pair`` (``viewer=None``: a spectator, pair ignored)."""
         return cls.from_public(public_domains(players, book), viewer, pair)
@@ -154,9 +163,7 @@ class Knowledge:
         """Per injective choice of amulets: (amulets, field masks, number of worlds), count > 0."""
         if self._assignments is not None:
             return self._assignments
-        per_seat = [
-            [(a, (d >> (a * FIELDS)) & FULL_FIELDS) for a in range(AMULETS)] for d in self.domains
-        ]
+        per_seat = [[(a, (d >> (a * FIELDS)) & FULL_FIELDS) for a in range(AMULETS)] for d in self.domains]
         per_seat = [[(a, m) for a, m in options if m] for options in per_seat]
         out: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         k = len(per_seat)
@@ -210,29 +217,28 @@ class Knowledge:
         if self.count() > limit:
             return None
         out: list[tuple[int, ...]] = []
+        chosen: list[int] = []
+
+        def walk(i: int, used: int, lists: list[list[int]], bases: list[int]) -> None:
+            if i == len(lists):
+                out.append(tuple(chosen))
+                return
+            base = bases[i]
+            for f in lists[i]:
+                if not used >> f & 1:
+                    chosen.append(base + f)
+                    walk(i + 1, used | 1 << f, lists, bases)
+                    chosen.pop()
+
         for amulets, masks, _ in self.assignments():
-            bases = [a * FIELDS for a in amulets]
-            lists = [bits(m) for m in masks]
-            k = len(lists)
-            chosen: list[int] = []
-
-            def walk(i: int, used: int, lists: list[list[int]] = lists, bases: list[int] = bases) -> None:
-                if i == k:
-                    out.append(tuple(chosen))
-                    return
-                base = bases[i]
-                for f in lists[i]:
-                    if not used >> f & 1:
-                        chosen.append(base + f)
-                        walk(i + 1, used | 1 << f)
-                        chosen.pop()
-
-            walk(0, 0)
+            walk(0, 0, [bits(m) for m in masks], [a * FIELDS for a in amulets])
         return out
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         """One world drawn uniformly among those remaining (raises ValueError if none)."""
-        lists = [bits(d) for d in self.domains]
+        if self._lists is None:
+            self._lists = [bits(d) for d in self.domains]
+        lists = self._lists
         if all(lists):
             for _ in range(48):  # rejection: exact and fast while the domains are wide
                 used_f = used_a = 0
@@ -252,8 +258,10 @@ class Knowledge:
         if not total:
             raise ValueError("no world is consistent with this record")
         pick = rng.randrange(total)
-        for amulets, masks, n in assignments:
+        amulets, masks = assignments[-1][0], assignments[-1][1]
+        for amulets_i, masks_i, n in assignments:
             if pick < n:
+                amulets, masks = amulets_i, masks_i
                 break
             pick -= n
         out = []

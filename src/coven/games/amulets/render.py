@@ -56,7 +56,12 @@ def _spell_book(view: AmuletsView) -> list[str]:
     n = view.players
     start = view.seat if view.seat is not None else 0
     seats = [(start + i) % n for i in range(n)]
-    head = " #  who  what  " + " ".join(f"{c:>2}" for c in AMULET_CODES) + " ||" + "".join(f" w{s}" for s in seats)
+    head = (
+        " #  who  what  "
+        + " ".join(f"{c:>2}" for c in AMULET_CODES)
+        + " ||"
+        + "".join(f" w{s}" for s in seats)
+    )
     lines = ["[bold]The spell book[/bold]", head, "-" * len(head)]
     for i, e in enumerate(view.book, 1):
         what = "ask " if e.kind == "ask" else "cast"
