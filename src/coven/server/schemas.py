@@ -1,0 +1,137 @@
+"""The lobby's HTTP models: inputs and outputs kept apart, so no internal field can leak out."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=64, strip_whitespace=True)]
+
+
+# ------------------------------------------------------------------ inputs
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class HumanSeatIn(_In):
+    kind: Literal["human"]
+    name: Name | None = None
+
+
+class BotSeatIn(_In):
+    kind: Literal["bot"]
+    bot: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    name: Name | None = None
+
+
+SeatIn = Annotated[HumanSeatIn | BotSeatIn, Field(discriminator="kind")]
+
+
+class CreateTableIn(_In):
+    game: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    players: int
+    options: dict[str, bool | int | str] = Field(default_factory=dict)
+    seats: list[SeatIn] | None = Field(default=None, max_length=16)
+    """One per player in seat order; default: seat 0 a person, the others the random bot."""
+    seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
+
+
+# ----------------------------------------------------------------- outputs
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OptionOut(_Out):
+    key: str
+    kind: Literal["bool", "int", "choice", "str"]
+    default: bool | int | str
+    description: str
+    choices: list[str]
+    minimum: int | None
+    maximum: int | None
+
+
+class GameOut(_Out):
+    id: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    hidden_information: bool
+    optional_actors: bool
+    simultaneous: bool
+    has_rules: bool
+    options: list[OptionOut]
+    bots: list[str]
+
+
+class SeatOut(_Out):
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str
+    bot: str | None
+    claimed: bool
+
+
+class ResultOut(_Out):
+    scores: list[float]
+    winners: list[int]
+
+
+class TableOut(_Out):
+    id: str
+    game: str
+    players: int
+    options: dict[str, bool | int | str]
+    status: Literal["waiting", "playing", "over"]
+    number: int
+    created_at: str
+    spectator_url: str
+    seats: list[SeatOut]
+    result: ResultOut | None
+
+
+class InviteOut(_Out):
+    seat: int
+    name: str
+    token: str
+    url: str
+
+
+class TableCreatedOut(_Out):
+    table: TableOut
+    spectator_url: str
+    invites: list[InviteOut]
+
+
+class ReplayStepOut(_Out):
+    number: int
+    actor: int | None
+    action: str | None
+    events: list[dict[str, Any]]
+    view: Any
+
+
+class ReplayOut(_Out):
+    table: str
+    game: str
+    seat: int | None
+    reveal: bool
+    result: ResultOut
+    steps: list[ReplayStepOut]
+
+
+class HealthOut(_Out):
+    ok: bool
+    protocol: int
+    games: list[str]
+
+
+class ErrorBody(_Out):
+    code: str
+    message: str
+
+
+class ErrorOut(_Out):
+    error: ErrorBody

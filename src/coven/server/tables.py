@@ -1,0 +1,576 @@
+"""Live tables: the authoritative state of each game, its numbered log, its listeners and its bots.
+
+Per table, actions are applied one at a time under an asyncio lock: check on a clone, commit the step to
+the store (in a worker thread), and only then swap the state in, acknowledge and fan out. The database
+is the single source of truth: a step number is a primary key, so two processes racing for a step
+collide and the loser reloads. After a restart, a table is rebuilt by replaying its log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hmac
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from coven.bus import Bus, make_bus
+from coven.core import (
+    Bot,
+    Event,
+    Game,
+    GameError,
+    InvalidOptionError,
+    NotationError,
+    Options,
+    Seat,
+    UnknownBotError,
+)
+from coven.server.messages import ErrorCode, ProtocolError, dumps
+from coven.server.settings import GameSource, Settings
+from coven.store import ConflictError, Store, StoredSeat, StoredTable, hash_token
+
+log = logging.getLogger("coven.server")
+
+AnyGame = Game[Any, Any, Any]
+ActionSource = Callable[[AnyGame], Hashable]
+"""Produces the action to apply (parsing happens under the table's lock, against its game)."""
+
+
+class Listener(Protocol):
+    """A connection watching a table (``seat`` None: a spectator)."""
+
+    seat: Seat | None
+
+    def send_text(self, text: str) -> None: ...
+
+
+@dataclass(slots=True)
+class LoggedStep:
+    number: int
+    actor: Seat
+    action: str
+    events: list[Event]
+
+
+@dataclass(eq=False)
+class Table:
+    id: str
+    game: AnyGame
+    players: int
+    options: Options
+    seed: int
+    status: str
+    seats: list[StoredSeat]
+    created_at: datetime
+    state: Any
+    number: int = 0
+    steps: list[LoggedStep] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set[Listener] = field(default_factory=set)
+    bots: dict[Seat, Bot] = field(default_factory=dict)
+    declined: dict[Seat, int] = field(default_factory=dict)
+    """Bot seats that let an optional moment pass, and at which number (asked again after it)."""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    driver: asyncio.Task[None] | None = None
+    _cache: dict[tuple[int, Seat | None, str], Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------ what a seat sees
+    def _cached(self, seat: Seat | None, what: str, build: Callable[[], Any]) -> Any:
+        key = (self.number, seat, what)
+        value = self._cache.get(key)
+        if value is None:
+            if len(self._cache) > 64:
+                self._cache = {k: v for k, v in self._cache.items() if k[0] == self.number}
+            value = build()
+            self._cache[key] = value
+        return value
+
+    def result(self) -> dict[str, Any] | None:
+        if self.status != "over":
+            return None
+        return {
+            "scores": [float(s) for s in self.game.scores(self.state)],
+            "winners": sorted(int(s) for s in self.game.winners(self.state)),
+        }
+
+    def legal(self, seat: Seat | None, cap: int) -> dict[str, Any] | None:
+        if seat is None or self.status != "playing":
+            return None
+        game, state = self.game, self.state
+        if seat in game.to_act(state):
+            required = True
+        elif seat in game.may_act(state):
+            required = False
+        else:
+            return None
+        actions = game.legal_actions(state, seat)
+        listed = [
+            {"notation": game.format_action(a), "json": game.action_to_json(a)}
+            for _, a in zip(range(cap), actions, strict=False)
+        ]
+        truncated = len(listed) < len(actions)
+        return {"required": required, "actions": listed, "truncated": truncated, "free_form": truncated}
+
+    def snapshot(self, seat: Seat | None, cap: int) -> dict[str, Any]:
+        """The current ``view``/``legal``/turn fields for ``seat`` (cached per number)."""
+
+        def build() -> dict[str, Any]:
+            game, state = self.game, self.state
+            return {
+                "status": self.status,
+                "view": game.view_to_json(game.view(state, seat)),
+                "to_act": sorted(game.to_act(state)),
+                "may_act": sorted(game.may_act(state)),
+                "legal": self.legal(seat, cap),
+                "result": self.result(),
+            }
+
+        snap: dict[str, Any] = self._cached(seat, "snapshot", build)
+        return snap
+
+    def step_json(self, step: LoggedStep, seat: Seat | None) -> dict[str, Any]:
+        return {
+            "number": step.number,
+            "actor": step.actor,
+            "events": [e.to_json() for e in step.events if e.visible_to(seat)],
+        }
+
+    def update_text(self, seat: Seat | None, cap: int) -> str:
+        """The ``update`` message of the latest step for ``seat`` (serialised once per seat)."""
+
+        def build() -> str:
+            step = self.steps[-1]
+            message = {"type": "update", **self.step_json(step, seat), **self.snapshot(seat, cap)}
+            message["number"] = self.number
+            return dumps(message)
+
+        text: str = self._cached(seat, "update", build)
+        return text
+
+    def sync_message(self, seat: Seat | None, last: int | None, cap: int) -> dict[str, Any]:
+        full = last is None or not 0 <= last <= self.number
+        since = 0 if full or last is None else last
+        return {
+            "type": "sync",
+            "full": full,
+            "since": since,
+            "number": self.number,
+            "steps": [self.step_json(s, seat) for s in self.steps[since:]],
+            **self.snapshot(seat, cap),
+        }
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [
+            {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "claimed": s.claimed}
+            for s in self.seats
+        ]
+
+    def table_message(self) -> str:
+        message = {"type": "table", "status": self.status, "seats": self.seats_json(), "number": self.number}
+        return dumps(message)
+
+    def seat_of_token(self, token: str) -> Seat | None:
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    def token_matches(self, seat: Seat, token: str) -> bool:
+        stored = self.seats[seat].token_hash
+        return stored is not None and hmac.compare_digest(stored, hash_token(token))
+
+    def broadcast(self, text: str) -> None:
+        for listener in list(self.listeners):
+            listener.send_text(text)
+
+    def broadcast_update(self, cap: int) -> None:
+        for listener in list(self.listeners):
+            listener.send_text(self.update_text(listener.seat, cap))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Invite:
+    seat: Seat
+    name: str
+    token: str
+
+
+class TableService:
+    """Owns the live tables of this process, the store and the bus."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.games: GameSource = settings.game_source()
+        self.store = Store(settings.resolved_database_url())
+        self.bus: Bus = make_bus(settings.bus_url, settings.bus_prefix)
+        self.node = settings.node_id or uuid.uuid4().hex[:12]
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._started = False
+
+    # -------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        await asyncio.to_thread(self.store.migrate)
+        await self.bus.start()
+        self.bus.subscribe(self._on_bus)
+        for table_id in await asyncio.to_thread(self.store.unfinished_ids):
+            try:
+                await self.get(table_id)
+            except Exception:  # a game no longer installed, a corrupt log: keep serving the rest
+                log.exception("could not resume table %s", table_id)
+        self._started = True
+
+    async def stop(self) -> None:
+        self.bus.unsubscribe(self._on_bus)
+        for table in self.tables.values():
+            if table.driver is not None:
+                table.driver.cancel()
+        for table in self.tables.values():
+            if table.driver is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await table.driver
+        await self.bus.close()
+        await asyncio.to_thread(self.store.dispose)
+
+    # ---------------------------------------------------------------- tables
+    async def create(
+        self,
+        game_id: str,
+        players: int,
+        options: dict[str, Any],
+        seats: list[SeatRequest] | None,
+        seed: int | None,
+    ) -> tuple[Table, list[Invite]]:
+        game = self.games.get(game_id)  # UnknownGameError
+        game.spec.check_players(players)
+        resolved = game.spec.resolve_options(options)
+        game.validate_options(players, resolved)
+        if seats is None:
+            seats = [SeatRequest("human")] + [SeatRequest("bot", bot="random")] * (players - 1)
+        if len(seats) != players:
+            raise InvalidOptionError(f"give one seat per player: {players} players, {len(seats)} seats")
+        bots = game.bots()
+        stored_seats: list[StoredSeat] = []
+        invites: list[Invite] = []
+        for i, request in enumerate(seats):
+            if request.kind == "bot":
+                if request.bot not in bots:
+                    known = ", ".join(sorted(bots))
+                    raise UnknownBotError(f"{game.spec.title} has no bot {request.bot!r} (bots: {known})")
+                name = request.name or f"{request.bot} bot"
+                stored_seats.append(StoredSeat(i, "bot", name, request.bot, None, True))
+            else:
+                token = secrets.token_urlsafe(24)
+                name = request.name or f"Player {i + 1}"
+                stored_seats.append(StoredSeat(i, "human", name, None, hash_token(token), False))
+                invites.append(Invite(i, name, token))
+        seed = secrets.randbits(62) if seed is None else seed
+        state = game.setup(players, resolved, seed)
+        status = "waiting" if invites else "playing"
+        stored = StoredTable(
+            id=secrets.token_urlsafe(9),
+            game=game.spec.id,
+            players=players,
+            options=resolved,
+            seed=seed,
+            status=status,
+            number=0,
+            created_at=datetime.now(UTC),
+            seats=tuple(stored_seats),
+        )
+        await asyncio.to_thread(self.store.create_table, stored)
+        table = self._runtime(stored, game, state)
+        self.tables[table.id] = table
+        self._start_driver(table)
+        return table, invites
+
+    def _runtime(self, stored: StoredTable, game: AnyGame, state: Any) -> Table:
+        table = Table(
+            id=stored.id,
+            game=game,
+            players=stored.players,
+            options=dict(stored.options),
+            seed=stored.seed,
+            status=stored.status,
+            seats=list(stored.seats),
+            created_at=stored.created_at,
+            state=state,
+        )
+        for s in stored.seats:
+            if s.kind == "bot" and s.bot is not None:
+                factory = game.bots().get(s.bot)
+                if factory is not None:
+                    table.bots[s.seat] = factory(game, s.seat, (stored.seed * 1_000_003 + s.seat) % 2**62)
+        return table
+
+    async def get(self, table_id: str) -> Table | None:
+        """The live table, loaded from the store (and replayed) if this process has not got it yet."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            stored = await asyncio.to_thread(self.store.load_table, table_id)
+            if stored is None:
+                self._loading.pop(table_id, None)
+                return None
+            table = await asyncio.to_thread(self._replay, stored)
+            self.tables[table_id] = table
+            self._start_driver(table)
+        self._loading.pop(table_id, None)
+        return table
+
+    def _replay(self, stored: StoredTable) -> Table:
+        game = self.games.get(stored.game)
+        state = game.setup(stored.players, dict(stored.options), stored.seed)
+        table = self._runtime(stored, game, state)
+        for seat, notation in stored.actions:
+            self._apply_logged(table, seat, notation)
+        return table
+
+    def _apply_logged(self, table: Table, seat: Seat, notation: str) -> None:
+        events = table.game.apply(table.state, seat, table.game.parse_action(notation))
+        table.number += 1
+        table.steps.append(LoggedStep(table.number, seat, notation, events))
+
+    async def list_tables(self, limit: int = 50) -> list[StoredTable]:
+        stored = await asyncio.to_thread(self.store.list_tables, limit)
+        out = []
+        for s in stored:  # prefer the live facts of tables this process holds
+            live = self.tables.get(s.id)
+            if live is None:
+                out.append(s)
+                continue
+            out.append(
+                dataclasses.replace(s, status=live.status, number=live.number, seats=tuple(live.seats))
+            )
+        return out
+
+    # ----------------------------------------------------------------- seats
+    async def claim(self, table: Table, seat: Seat) -> None:
+        if table.seats[seat].claimed:
+            return
+        async with table.lock:
+            if table.seats[seat].claimed:
+                return
+            _, status = await asyncio.to_thread(self.store.claim_seat, table.id, seat)
+            old = table.seats[seat]
+            table.seats[seat] = StoredSeat(old.seat, old.kind, old.name, old.bot, old.token_hash, True)
+            started = table.status == "waiting" and status == "playing"
+            table.status = status
+            table._cache.clear()
+            table.broadcast(table.table_message())
+            if started:  # every listener needs its legal actions now: a catch-up sync with none missed
+                self._sync_all(table)
+        if started:
+            table.wake.set()
+        await self._publish({"kind": "seats", "table": table.id})
+
+    def _sync_all(self, table: Table) -> None:
+        for listener in list(table.listeners):
+            message = table.sync_message(listener.seat, table.number, self.settings.legal_cap)
+            listener.send_text(dumps(message))
+
+    # --------------------------------------------------------------- actions
+    async def act(
+        self,
+        table: Table,
+        seat: Seat,
+        number: int,
+        source: ActionSource,
+        on_commit: Callable[[int, str], None] | None = None,
+    ) -> tuple[int, str]:
+        """Check, commit, apply and fan out one action; raises ProtocolError and changes nothing."""
+        game = table.game
+        async with table.lock:
+            if table.status == "waiting":
+                raise ProtocolError(ErrorCode.NOT_STARTED, "the table is waiting for people to join")
+            if table.status == "over":
+                raise ProtocolError(ErrorCode.GAME_OVER, "the game is over")
+            if number != table.number:
+                raise ProtocolError(
+                    ErrorCode.STALE, f"the table is at number {table.number}, the action was for {number}"
+                )
+            try:
+                action = source(game)
+                state = game.clone(table.state)
+                events = game.apply(state, seat, action)
+            except GameError as exc:
+                raise ProtocolError(exc.code, str(exc)) from None
+            notation = game.format_action(action)
+            step = table.number + 1
+            status = "over" if game.is_over(state) else "playing"
+            try:
+                await asyncio.to_thread(self.store.append_action, table.id, step, seat, notation, status)
+            except ConflictError:
+                await self._catch_up_locked(table)
+                raise ProtocolError(ErrorCode.CONFLICT, "another process committed this step first") from None
+            except Exception as exc:
+                log.exception("commit failed on table %s", table.id)
+                raise ProtocolError(ErrorCode.INTERNAL, f"could not commit the action: {exc}") from None
+            table.state = state
+            table.number = step
+            table.status = status
+            table.steps.append(LoggedStep(step, seat, notation, events))
+            if on_commit is not None:
+                on_commit(step, notation)
+            table.broadcast_update(self.settings.legal_cap)
+        table.wake.set()
+        await self._publish({"kind": "action", "table": table.id, "number": step})
+        return step, notation
+
+    async def _catch_up_locked(self, table: Table) -> None:
+        """Apply the steps other processes committed (the caller holds the table's lock)."""
+        rows = await asyncio.to_thread(self.store.actions_after, table.id, table.number)
+        for number, seat, notation in rows:
+            if number != table.number + 1:
+                break
+            self._apply_logged(table, seat, notation)
+            table.status = "over" if table.game.is_over(table.state) else "playing"
+            table.broadcast_update(self.settings.legal_cap)
+
+    async def _publish(self, message: dict[str, Any]) -> None:
+        try:
+            await self.bus.publish({**message, "origin": self.node})
+        except Exception:
+            log.exception("bus publish failed")
+
+    async def _on_bus(self, message: dict[str, Any]) -> None:
+        if message.get("origin") == self.node:
+            return
+        table = self.tables.get(str(message.get("table")))
+        if table is None:
+            return
+        kind = message.get("kind")
+        async with table.lock:
+            if kind == "action":
+                await self._catch_up_locked(table)
+            elif kind == "seats":
+                stored = await asyncio.to_thread(self.store.load_table, table.id, False)
+                if stored is None:
+                    return
+                started = table.status == "waiting" and stored.status == "playing"
+                table.seats = list(stored.seats)
+                table.status = stored.status
+                table._cache.clear()
+                table.broadcast(table.table_message())
+                if started:
+                    self._sync_all(table)
+        table.wake.set()
+
+    # ------------------------------------------------------------------ bots
+    def _start_driver(self, table: Table) -> None:
+        if table.bots and table.status != "over" and table.driver is None:
+            table.driver = asyncio.create_task(self._drive(table), name=f"bots-{table.id}")
+            table.wake.set()
+
+    def _next_bot_turn(self, table: Table) -> tuple[Seat, bool] | None:
+        game, state = table.game, table.state
+        for seat in sorted(game.to_act(state)):
+            if seat in table.bots:
+                return seat, True
+        for seat in sorted(game.may_act(state)):
+            if seat in table.bots and table.declined.get(seat) != table.number:
+                return seat, False
+        return None
+
+    async def _drive(self, table: Table) -> None:
+        """Play the table's bot seats until the game is over; thinking happens in a worker thread."""
+        while table.status != "over":
+            await table.wake.wait()
+            table.wake.clear()
+            while table.status == "playing":
+                turn = self._next_bot_turn(table)
+                if turn is None:
+                    break
+                seat, required = turn
+                number = table.number
+                view = table.game.view(table.state, seat)
+                legal = list(table.game.legal_actions(table.state, seat))
+                started = time.monotonic()
+                try:
+                    choice = await asyncio.to_thread(table.bots[seat].act, view, legal, required)
+                except Exception:
+                    log.exception("bot of seat %s on table %s failed", seat, table.id)
+                    choice = legal[0] if required and legal else None
+                if choice is None:
+                    if required:
+                        choice = legal[0] if legal else None
+                    if choice is None:
+                        table.declined[seat] = number
+                        continue
+                pause = self.settings.bot_pause - (time.monotonic() - started)
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                if table.number != number:
+                    continue  # the table moved on while the bot thought: think again
+                action = choice
+                try:
+                    await self.act(table, seat, number, given_action(action))
+                except ProtocolError as exc:
+                    if exc.code in {ErrorCode.STALE, ErrorCode.CONFLICT}:
+                        continue
+                    log.warning("bot of seat %s on table %s: %s", seat, table.id, exc.message)
+                    if exc.code == ErrorCode.ILLEGAL_ACTION and required and legal and choice != legal[0]:
+                        fallback = legal[0]
+                        with contextlib.suppress(ProtocolError):
+                            await self.act(table, seat, number, given_action(fallback))
+                        continue
+                    table.declined[seat] = number
+                    if required:
+                        await asyncio.sleep(1.0)  # do not spin on a broken bot
+
+
+def given_action(action: Hashable) -> ActionSource:
+    def source(_game: AnyGame) -> Hashable:
+        return action
+
+    return source
+
+
+def parse_action_text(text: str) -> ActionSource:
+    def source(game: AnyGame) -> Hashable:
+        action: Hashable = game.parse_action(text)
+        return action
+
+    return source
+
+
+def parse_action_json(raw: dict[str, Any]) -> ActionSource:
+    def source(game: AnyGame) -> Hashable:
+        action: Hashable = game.action_from_json(raw)
+        return action
+
+    return source
+
+
+__all__ = [
+    "Invite",
+    "Listener",
+    "LoggedStep",
+    "NotationError",
+    "SeatRequest",
+    "Table",
+    "TableService",
+    "parse_action_json",
+    "parse_action_text",
+]

@@ -1,0 +1,264 @@
+"""The live socket: one small state machine per connection (hello, then play or watch).
+
+Frames are size-checked and rate-limited before parsing; parsing yields one of a closed set of typed
+messages (:mod:`coven.server.messages`); every refusal is a typed ``error`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from coven.core import Seat
+from coven.server.messages import (
+    PROTOCOL_VERSION,
+    Act,
+    CloseCode,
+    ErrorCode,
+    Hello,
+    Ping,
+    ProtocolError,
+    Sync,
+    dumps,
+    error_message,
+    parse_client_message,
+)
+from coven.server.settings import Settings
+from coven.server.tables import Table, TableService, parse_action_json, parse_action_text
+
+log = logging.getLogger("coven.server.ws")
+
+
+class _CloseError(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages per second, at most ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    """A client of one table: its seat (None: spectator), its outgoing queue and its writer task."""
+
+    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+        self.websocket = websocket
+        self.settings = settings
+        self.seat: Seat | None = None
+        self.token: str | None = None
+        self.joined = False
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.overflow = False
+        self.limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
+        self.strikes = 0
+
+    def send_text(self, text: str) -> None:
+        if self.overflow:
+            return
+        if self.queue.qsize() >= self.settings.send_queue:
+            self.overflow = True
+            self.queue.put_nowait((CloseCode.TOO_SLOW, "not reading"))
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after every message queued so far has gone out."""
+        if not self.overflow:
+            self.overflow = True
+            self.queue.put_nowait((code, reason))
+
+    async def writer(self) -> None:
+        while True:
+            item = await self.queue.get()
+            if isinstance(item, tuple):
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(item[0], item[1])
+                return
+            await self.websocket.send_text(item)
+
+
+async def table_socket(websocket: WebSocket, service: TableService) -> None:
+    settings = service.settings
+    await websocket.accept()
+    table_id = websocket.path_params.get("table_id", "")
+    table = await service.get(str(table_id))
+    if table is None:
+        await websocket.send_text(error_message(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", None))
+        await websocket.close(CloseCode.UNKNOWN_TABLE, "unknown table")
+        return
+    conn = Connection(websocket, settings)
+    writer = asyncio.create_task(conn.writer())
+    pinger = asyncio.create_task(_keepalive(conn, settings.ping_interval))
+    closing = False
+    try:
+        await _serve(conn, table, service)
+    except _CloseError as closed:
+        conn.close(closed.code, closed.reason)
+        closing = True
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.listeners.discard(conn)
+        pinger.cancel()
+        if closing and websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(writer), timeout=2.0)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _keepalive(conn: Connection, interval: float) -> None:
+    if interval <= 0:
+        return
+    while True:
+        await asyncio.sleep(interval)
+        conn.send_text('{"type":"ping"}')
+
+
+async def _receive(conn: Connection, timeout: float | None) -> Hello | Act | Sync | Ping | None:
+    """The next well-formed message, or None after a refused frame (the error is already queued)."""
+    settings = conn.settings
+    if timeout is not None:
+        try:
+            message = await asyncio.wait_for(conn.websocket.receive(), timeout)
+        except TimeoutError:
+            conn.send_text(error_message(ErrorCode.HELLO_REQUIRED, "no hello in time", None))
+            raise _CloseError(CloseCode.HELLO_TIMEOUT, "no hello") from None
+    else:
+        message = await conn.websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    if not conn.limiter.allow():
+        conn.strikes += 1
+        if conn.strikes >= settings.rate_strikes:
+            conn.send_text(error_message(ErrorCode.RATE_LIMITED, "too many messages; closing", None))
+            raise _CloseError(CloseCode.RATE_LIMITED, "rate limited")
+        conn.send_text(
+            error_message(ErrorCode.RATE_LIMITED, f"at most {settings.rate_limit:g} messages a second", None)
+        )
+        return None
+    conn.strikes = 0
+    text = message.get("text")
+    if text is None:
+        conn.send_text(error_message(ErrorCode.BAD_JSON, "frames are JSON text, not binary", None))
+        return None
+    if len(text) > settings.max_frame_bytes or len(text.encode("utf-8")) > settings.max_frame_bytes:
+        conn.send_text(
+            error_message(ErrorCode.TOO_LARGE, f"frames are at most {settings.max_frame_bytes} bytes", None)
+        )
+        return None
+    try:
+        return parse_client_message(text)
+    except ProtocolError as exc:
+        conn.send_text(error_message(exc.code, exc.message, None))
+        return None
+
+
+async def _serve(conn: Connection, table: Table, service: TableService) -> None:
+    settings = service.settings
+    deadline = time.monotonic() + settings.hello_timeout
+    # ----------------------------------------------------------- hello first
+    while True:
+        message = await _receive(conn, max(0.01, deadline - time.monotonic()))
+        if message is None:
+            continue
+        if not isinstance(message, Hello):
+            conn.send_text(error_message(ErrorCode.HELLO_REQUIRED, "send hello first", None))
+            continue
+        break
+    if message.protocol != PROTOCOL_VERSION:
+        conn.send_text(
+            error_message(ErrorCode.BAD_PROTOCOL, f"this server speaks protocol {PROTOCOL_VERSION}", None)
+        )
+        raise _CloseError(CloseCode.BAD_PROTOCOL, "protocol version")
+    if message.token is not None:
+        seat = table.seat_of_token(message.token)
+        if seat is None:
+            conn.send_text(error_message(ErrorCode.BAD_TOKEN, "this token opens no seat here", None))
+            raise _CloseError(CloseCode.BAD_TOKEN, "bad token")
+        conn.seat = seat
+        conn.token = message.token
+    conn.joined = True
+    conn.send_text(
+        dumps(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "table": table.id,
+                "game": table.game.spec.id,
+                "seat": conn.seat,
+                "role": "spectator" if conn.seat is None else "player",
+                "players": table.players,
+                "options": table.options,
+                "seats": table.seats_json(),
+                "status": table.status,
+            }
+        )
+    )
+    async with table.lock:  # a consistent sync: no step can land between it and the listening
+        conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
+        table.listeners.add(conn)
+    if conn.seat is not None and not table.seats[conn.seat].claimed:
+        await service.claim(table, conn.seat)
+    # ------------------------------------------------------------ main loop
+    while True:
+        message = await _receive(conn, None)
+        if message is None:
+            continue
+        if isinstance(message, Hello):
+            conn.send_text(error_message(ErrorCode.ALREADY_JOINED, "hello was already said", table.number))
+        elif isinstance(message, Ping):
+            conn.send_text(dumps({"type": "pong", "id": message.id}))
+        elif isinstance(message, Sync):
+            async with table.lock:
+                conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
+        else:
+            await _act(conn, table, service, message)
+
+
+async def _act(conn: Connection, table: Table, service: TableService, message: Act) -> None:
+    seat = conn.seat
+    if seat is None:
+        conn.send_text(error_message(ErrorCode.SPECTATOR, "spectators cannot act", table.number, message.id))
+        return
+    token = message.token if message.token is not None else conn.token
+    if token is None or not table.token_matches(seat, token):
+        conn.send_text(
+            error_message(ErrorCode.BAD_TOKEN, "this token is not your seat's", table.number, message.id)
+        )
+        return
+    if message.action is not None:
+        source = parse_action_text(message.action)
+    else:
+        assert message.action_json is not None
+        source = parse_action_json(message.action_json)
+
+    def ack(number: int, notation: str) -> None:
+        conn.send_text(dumps({"type": "ack", "id": message.id, "number": number, "action": notation}))
+
+    try:
+        await service.act(table, seat, message.number, source, on_commit=ack)
+    except ProtocolError as exc:
+        conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
