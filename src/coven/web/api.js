@@ -1,0 +1,47 @@
+// The lobby's HTTP API (see src/coven/server/PROTOCOL.md).
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, url, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    throw new ApiError(0, "network", `The server cannot be reached (${err.message}).`);
+  }
+  const type = res.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await res.json().catch(() => null) : await res.text();
+  if (!res.ok) {
+    const e = data && data.error ? data.error : { code: String(res.status), message: res.statusText };
+    throw new ApiError(res.status, e.code, e.message || `${res.status} ${res.statusText}`);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => request("GET", "/api/games"),
+  game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
+  rules: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/rules`),
+  tables: () => request("GET", "/api/tables"),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  createTable: (body) => request("POST", "/api/tables", body),
+  record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  replay: (id, { seat = null, reveal = false } = {}) => {
+    const q = new URLSearchParams();
+    if (seat !== null && seat !== undefined) q.set("seat", String(seat));
+    if (reveal) q.set("reveal", "true");
+    const qs = q.toString();
+    return request("GET", `/api/tables/${encodeURIComponent(id)}/replay${qs ? `?${qs}` : ""}`);
+  },
+};

@@ -1,0 +1,48 @@
+// An SVG line chart of the scores over the game: one line per seat.
+import { s, h } from "./util.js";
+
+const COLORS = ["#6b3fa0", "#d9480f", "#2b8a3e", "#1971c2", "#c2255c", "#866000", "#0c8599"];
+
+export function seatColor(i) {
+  return COLORS[i % COLORS.length];
+}
+
+/**
+ * @param {{number: number, scores: number[]}[]} series ascending by number
+ * @param {string[]} names
+ */
+export function scoreChart(series, names) {
+  const W = 640, H = 260, L = 44, R = 12, T = 14, B = 30;
+  const pts = series.filter((p) => Array.isArray(p.scores));
+  if (!pts.length) return h("p", { class: "muted" }, "No scores to chart.");
+  const xs = pts.map((p) => p.number);
+  const all = pts.flatMap((p) => p.scores);
+  let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
+  if (hi === lo) hi = lo + 1;
+  const x0 = Math.min(...xs), x1 = Math.max(...xs, x0 + 1);
+  const X = (n) => L + ((n - x0) / (x1 - x0)) * (W - L - R);
+  const Y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+    "aria-label": `Scores over the game, final: ${names.map((n, i) => `${n} ${pts[pts.length - 1].scores[i]}`).join(", ")}` });
+  // Axes and grid.
+  const ticks = 4;
+  for (let k = 0; k <= ticks; k++) {
+    const v = lo + ((hi - lo) * k) / ticks;
+    svg.append(s("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), class: "grid" }),
+      s("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", class: "tick" }, String(Math.round(v))));
+  }
+  svg.append(s("line", { x1: L, x2: W - R, y1: Y(0), y2: Y(0), class: "axis" }),
+    s("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "tick" }, "move number"),
+    s("text", { x: L, y: H - 16, "text-anchor": "start", class: "tick" }, String(x0)),
+    s("text", { x: W - R, y: H - 16, "text-anchor": "end", class: "tick" }, String(x1)));
+  names.forEach((name, i) => {
+    const d = pts.map((p, j) => `${j ? "L" : "M"}${X(p.number).toFixed(1)},${Y(p.scores[i] ?? 0).toFixed(1)}`).join(" ");
+    svg.append(s("path", { d, fill: "none", stroke: seatColor(i), "stroke-width": 2.5, class: "series", "data-seat": i },
+      s("title", {}, name)));
+    const last = pts[pts.length - 1];
+    svg.append(s("circle", { cx: X(last.number), cy: Y(last.scores[i] ?? 0), r: 4, fill: seatColor(i) }));
+  });
+  const legend = h("ul", { class: "legend" }, names.map((n, i) =>
+    h("li", {}, h("span", { class: "swatch", style: { background: seatColor(i) } }), n)));
+  return h("figure", { class: "chart-box" }, svg, h("figcaption", {}, "Scores over the game"), legend);
+}

@@ -1,0 +1,369 @@
+// A table: the live socket, whose turn it is, the scores, the log, the board, the result and replay.
+import { api } from "./api.js";
+import { TableSocket } from "./conn.js";
+import { boardFor, generic } from "./games/index.js";
+import { h, clear, button, listing, fmtScore } from "./util.js";
+import { showResult } from "./result.js";
+
+let nextId = 1;
+
+export async function mountTable(root, tableId, token) {
+  const t = new TableClient(root, tableId, token);
+  window.coven = t; // for the curious (and for tests): the page's state, never more than the seat sees
+  await t.start();
+}
+
+class TableClient {
+  constructor(root, tableId, token) {
+    this.root = root;
+    this.tableId = tableId;
+    this.token = token;
+    this.seat = null;
+    this.role = null;
+    this.game = null;
+    this.info = null;
+    this.board = generic;
+    this.players = 0;
+    this.seats = [];
+    this.status = "connecting";
+    this.number = null;
+    this.view = null;
+    this.legal = null;
+    this.toAct = [];
+    this.mayAct = [];
+    this.result = null;
+    this.scores = null;
+    this.scoreHistory = []; // [{number, scores}] seen live
+    this.steps = []; // [{number, actor, events}]
+    this.pending = null; // id of an act awaiting its ack
+    this.lastStep = 0; // number of the newest step, for highlights
+    this.error = null;
+    this.conn = null;
+    this.connStatus = "connecting";
+    this.connNote = "";
+    this.resultShown = false;
+  }
+
+  async start() {
+    this.el = {
+      top: h("div", { class: "topbar" }),
+      turn: h("p", { class: "turn", id: "turn", "aria-live": "polite" }, "Connecting…"),
+      error: h("div", { class: "error-box", id: "move-error", role: "alert", hidden: true }),
+      board: h("section", { class: "board", id: "board", "aria-label": "The table" }),
+      moves: h("section", { class: "moves", id: "moves" }),
+      scores: h("section", { class: "scores panel", id: "scores", "aria-labelledby": "scores-h" }),
+      log: h("ol", { class: "log", id: "log", "aria-live": "polite" }),
+      result: h("section", { class: "result", id: "result", hidden: true }),
+    };
+    const logPanel = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" },
+      h("h2", { id: "log-h" }, "What happened"), this.el.log);
+    this.root.append(h("div", { class: "table-page" },
+      this.el.top, this.el.turn, this.el.error,
+      h("div", { class: "table-layout" },
+        h("div", { class: "main-col" }, this.el.board, this.el.moves),
+        h("aside", { class: "side-col" }, this.el.scores, logPanel)),
+      this.el.result));
+    try {
+      const info = await api.table(this.tableId);
+      this.game = info.game;
+      this.seats = info.seats;
+      this.players = info.players;
+      this.status = info.status;
+      this.info = await api.game(info.game).catch(() => null);
+      this.board = await boardFor(info.game);
+    } catch (err) {
+      this.el.turn.textContent = `This table cannot be opened: ${err.message}`;
+      this.el.turn.classList.add("error");
+      return;
+    }
+    document.title = `Coven — ${this.info ? this.info.title : this.game}`;
+    this.renderTop();
+    this.conn = new TableSocket(this.tableId, this.token, {
+      onMessage: (m) => this.onMessage(m),
+      onStatus: (status, note) => { this.connStatus = status; this.connNote = note || ""; this.renderTop(); },
+      last: () => this.number,
+    });
+    this.conn.open();
+  }
+
+  names() {
+    const base = Array.from({ length: this.players }, (_, i) => (this.seats[i] && this.seats[i].name) || `Seat ${i + 1}`);
+    return base.map((n, i) => {
+      const twin = base.filter((m) => m === n).length > 1;
+      const name = twin ? `${n} ${i + 1}` : n;
+      return i === this.seat ? `${name} (you)` : name;
+    });
+  }
+
+  // ------------------------------------------------------------------------------ messages
+  onMessage(m) {
+    switch (m.type) {
+      case "welcome":
+        this.seat = m.seat;
+        this.role = m.role;
+        this.players = m.players;
+        this.seats = m.seats;
+        this.status = m.status;
+        this.options = m.options;
+        break;
+      case "sync":
+        if (m.full) this.steps = [];
+        else this.steps = this.steps.filter((s) => s.number <= m.since);
+        for (const st of m.steps) this.steps.push(st);
+        this.lastStep = m.steps.length ? m.steps[m.steps.length - 1].number : this.lastStep;
+        this.applyState(m);
+        if (m.full || m.steps.length) this.renderLog(true);
+        break;
+      case "update":
+        if (this.number !== null && m.number !== this.number + 1) {
+          // A gap: ask for what was missed (the sync brings the current view too).
+          this.conn.send({ type: "sync", last: this.number });
+          return;
+        }
+        this.steps.push({ number: m.number, actor: m.actor, events: m.events });
+        this.lastStep = m.number;
+        this.applyState(m);
+        this.renderLog(false);
+        break;
+      case "ack":
+        if (this.pending === m.id) this.pending = null;
+        this.clearError();
+        break;
+      case "table":
+        this.status = m.status;
+        this.seats = m.seats;
+        break;
+      case "error":
+        if (m.id !== undefined && m.id !== null && this.pending === m.id) this.pending = null;
+        if (m.code === "stale") this.conn.send({ type: "sync", last: this.number });
+        this.showError(m);
+        break;
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  applyState(m) {
+    this.number = m.number;
+    this.status = m.status;
+    this.view = m.view;
+    this.legal = m.legal;
+    this.toAct = m.to_act || [];
+    this.mayAct = m.may_act || [];
+    this.result = m.result || null;
+    let scores = Array.isArray(m.scores) ? m.scores : null;
+    if (!scores && this.board.scores && this.view) {
+      try { scores = this.board.scores(this.view); } catch { scores = null; }
+    }
+    if (!scores && this.result) scores = this.result.scores;
+    this.scores = scores;
+    if (scores) {
+      const last = this.scoreHistory[this.scoreHistory.length - 1];
+      if (!last || last.number !== m.number) this.scoreHistory.push({ number: m.number, scores: [...scores] });
+    }
+    // A new view supersedes any earlier rejection: it was about an older position.
+    if (this.error && this.error.number !== undefined && this.error.number < m.number && !this.pending) this.clearError();
+  }
+
+  // ---------------------------------------------------------------------------------- acting
+  /** Play an action: a notation string, or {json: actionJson}. */
+  act(action) {
+    if (this.pending !== null) return false;
+    if (!this.legal) {
+      this.showError({ code: "not_your_turn", message: "It is not your turn." });
+      return false;
+    }
+    const id = `m${nextId++}`;
+    const msg = { type: "act", number: this.number, id };
+    if (typeof action === "string") msg.action = action;
+    else msg.action_json = action.json;
+    if (!this.conn.send(msg)) {
+      this.showError({ code: "offline", message: "Not connected: the move was not sent. Wait for the connection to come back." });
+      return false;
+    }
+    this.pending = id;
+    this.clearError();
+    this.render();
+    return true;
+  }
+
+  showError(m) {
+    const text = {
+      illegal_action: "That move is not allowed",
+      not_your_turn: "It is not your turn",
+      bad_notation: "That move cannot be read",
+      stale: "The table moved on before your move arrived",
+      game_over: "The game is over",
+      not_started: "The table is still waiting for people",
+      spectator: "Spectators cannot play",
+      rate_limited: "Too fast",
+    }[m.code] || "Refused";
+    this.error = m;
+    this.el.error.hidden = false;
+    clear(this.el.error).append(h("strong", {}, `${text}: `), m.message || m.code,
+      button("Dismiss", () => this.clearError(), { class: "small dismiss" }));
+  }
+
+  clearError() {
+    this.error = null;
+    this.el.error.hidden = true;
+    clear(this.el.error);
+  }
+
+  // --------------------------------------------------------------------------------- drawing
+  ctx({ view = this.view, legal = this.legal, readOnly = false, events = null } = {}) {
+    const mine = !readOnly && legal && this.seat !== null;
+    return {
+      game: this.game,
+      info: this.info,
+      view,
+      seat: this.seat,
+      players: this.players,
+      names: this.names(),
+      legal: mine ? legal.actions : [],
+      required: mine ? legal.required : false,
+      freeForm: mine ? legal.free_form : false,
+      pending: this.pending !== null,
+      toAct: readOnly ? [] : this.toAct,
+      mayAct: readOnly ? [] : this.mayAct,
+      status: this.status,
+      readOnly,
+      lastEvents: events ?? (this.steps.length ? this.steps[this.steps.length - 1].events : []),
+      act: (a) => this.act(a),
+      rerender: () => this.render(),
+      error: (message) => this.showError({ code: "illegal_action", message }),
+    };
+  }
+
+  render() {
+    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
+    this.renderTop();
+    this.renderTurn();
+    this.renderScores();
+    this.renderBoard();
+    this.renderMoves();
+    if (focusKey) {
+      const again = this.root.querySelector(`[data-fkey="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus();
+    }
+    if (this.status === "over" && this.result && !this.resultShown) {
+      this.resultShown = true;
+      showResult(this, this.el.result);
+    }
+  }
+
+  renderTop() {
+    const title = this.info ? this.info.title : this.game || "Table";
+    const who = this.role === "player" ? `You are seat ${this.seat + 1}` : this.role === "spectator" ? "Watching (read-only)" : "";
+    clear(this.el.top).append(
+      h("h1", {}, title),
+      h("span", { class: "who", id: "who" }, who),
+      h("span", { class: `conn ${this.connStatus}`, id: "conn", title: this.connNote }, this.connNote || this.connStatus),
+      h("a", { href: "/", class: "small" }, "Lobby"));
+  }
+
+  renderTurn() {
+    const names = this.names();
+    const el = this.el.turn;
+    el.className = "turn";
+    let text;
+    if (this.status === "waiting") {
+      const open = this.seats.filter((s) => s.kind === "human" && !s.claimed).map((s) => names[s.seat]);
+      text = `Waiting for people to join: ${listing(open)}. Send them their invite links.`;
+    } else if (this.status === "over") {
+      const winners = this.result ? this.result.winners.map((i) => names[i]) : [];
+      text = winners.length ? `Game over — ${listing(winners)} ${winners.length > 1 ? "share the win" : "wins"}.` : "Game over — nobody wins.";
+      el.classList.add("over");
+    } else if (this.pending !== null) {
+      text = "Sending your move…";
+    } else if (this.legal && this.legal.required) {
+      const hint = this.board.turnHint ? this.board.turnHint(this.ctx()) : "";
+      text = `Your turn${hint ? ` — ${hint}` : "."}`;
+      el.classList.add("mine");
+    } else {
+      const waiting = this.toAct.map((i) => names[i]);
+      const opt = this.legal && !this.legal.required ? " You may act now if you wish." : "";
+      text = waiting.length ? `Waiting for ${listing(waiting)}.${opt}` : `…${opt}`;
+      if (opt) el.classList.add("mine");
+    }
+    el.textContent = text;
+    document.title = `${this.legal && this.legal.required && this.status === "playing" ? "● " : ""}Coven — ${this.info ? this.info.title : this.game}`;
+  }
+
+  renderScores() {
+    const names = this.names();
+    const box = clear(this.el.scores);
+    box.append(h("h2", { id: "scores-h" }, "Players and scores"));
+    const rows = h("tbody", {});
+    for (let i = 0; i < this.players; i++) {
+      const s = this.seats[i] || {};
+      const turn = this.toAct.includes(i) ? "to play" : this.mayAct.includes(i) ? "may act" : "";
+      const won = this.result && this.result.winners.includes(i);
+      rows.append(h("tr", { class: [i === this.seat ? "me" : "", turn ? "active" : "", won ? "winner" : ""].join(" "), dataset: { seat: i } },
+        h("th", { scope: "row" }, names[i], s.kind === "bot" ? h("span", { class: "muted" }, ` · bot ${s.bot}`) : null,
+          s.kind === "human" && !s.claimed ? h("span", { class: "muted" }, " · not joined") : null),
+        h("td", { class: "score", dataset: { seat: i } }, fmtScore(this.scores ? this.scores[i] : null)),
+        h("td", { class: "turn-mark" }, won ? "★ winner" : turn)));
+    }
+    box.append(h("table", { class: "score-table", id: "score-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, ""))),
+      rows));
+  }
+
+  renderBoard() {
+    const el = clear(this.el.board);
+    el.dataset.game = this.game || "";
+    if (!this.view) return;
+    try {
+      this.board.render(el, this.ctx());
+    } catch (err) {
+      console.error(err);
+      clear(el).append(h("p", { class: "error" }, `This board failed to draw (${err.message}); the plain view:`));
+      generic.render(el, this.ctx());
+    }
+  }
+
+  renderMoves() {
+    const el = clear(this.el.moves);
+    const ctx = this.ctx();
+    if (ctx.readOnly || this.seat === null || !this.legal) return;
+    const list = h("div", { class: "move-list", role: "group", "aria-label": "Every legal move" },
+      ctx.legal.map((a) => h("button", { type: "button", class: "move small", dataset: { action: a.notation, fkey: `all:${a.notation}` },
+        disabled: ctx.pending, onclick: () => this.act(a.notation) }, a.notation)));
+    const det = h("details", { class: "all-moves", open: this.board === generic ? true : undefined },
+      h("summary", {}, `Every legal move as text (${ctx.legal.length}${this.legal.truncated ? "+" : ""})`), list);
+    if (this.board !== generic) el.append(det);
+    if (this.legal.free_form || this.board === generic) {
+      const input = h("input", { type: "text", id: "notation", "aria-label": "Move in notation", placeholder: "type a move", autocomplete: "off" });
+      const form = h("form", { class: "free-form", onsubmit: (ev) => { ev.preventDefault(); if (input.value.trim()) this.act(input.value.trim()); } },
+        h("label", { for: "notation" }, "Type a move: "), input, h("button", { type: "submit" }, "Play"));
+      el.append(form);
+    }
+  }
+
+  describe(ev) {
+    let text = null;
+    if (this.board.describe) {
+      try { text = this.board.describe(ev, this.ctx()); } catch { text = null; }
+    }
+    return text ?? generic.describe(ev);
+  }
+
+  renderLog(full) {
+    const log = this.el.log;
+    const names = this.names();
+    if (full) clear(log);
+    const start = full ? 0 : this.steps.length - 1;
+    for (const li of log.querySelectorAll(".fresh")) li.classList.remove("fresh");
+    for (const st of this.steps.slice(start)) {
+      const lines = st.events.map((ev) => h("li", { class: `event ${ev.audience ? "private" : ""}`, dataset: { kind: ev.kind } },
+        this.describe(ev), ev.audience ? h("span", { class: "muted" }, " (only you)") : null));
+      log.append(h("li", { class: `step ${st.number === this.lastStep ? "fresh" : ""}`, dataset: { number: st.number } },
+        h("span", { class: "step-no" }, `${st.number}. `),
+        h("span", { class: "actor" }, st.actor === null || st.actor === undefined ? "" : names[st.actor]),
+        h("ul", {}, lines)));
+    }
+    log.scrollTop = log.scrollHeight;
+  }
+}

@@ -1,0 +1,72 @@
+// Small DOM helpers shared by every module of the page. No framework, no build step.
+
+/** Create an element: h("button", {class: "x", onclick: fn}, "text", child, ...). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** The same for SVG elements. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "dataset") {
+      Object.assign(el.dataset, value);
+    } else if (key === "style" && typeof value === "object") {
+      Object.assign(el.style, value);
+    } else {
+      el.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+export function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+/** A button that acts on click, Enter and Space (native buttons already do). */
+export function button(label, onclick, attrs = {}) {
+  return h("button", { type: "button", ...attrs, onclick }, label);
+}
+
+/** Plain text of a JSON value for panels. */
+export function show(value) {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "string") return value || "—";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+/** "a, b and c". */
+export function listing(items) {
+  const xs = [...items];
+  if (xs.length <= 1) return xs.join("");
+  return `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+}
+
+export function fmtScore(x) {
+  if (x === null || x === undefined) return "—";
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}

@@ -1,0 +1,24 @@
+"""Run the real Coven server for the end-to-end tests: ``python serve.py PORT DATABASE_URL DATA_DIR``.
+
+Bots play without a pause (``bot_pause=0``) so whole games fit in a test run.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from coven.server.app import create_app
+from coven.server.settings import Settings
+
+
+def main() -> None:
+    port, database, data_dir = int(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+    app = create_app(Settings(database_url=database, data_dir=data_dir, bot_pause=0.0, ping_interval=0))
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+
+
+if __name__ == "__main__":
+    main()
