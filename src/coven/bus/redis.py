@@ -24,13 +24,18 @@ class RedisBus(Bus):
         if self._client is not None:
             return
         self._client = aioredis.from_url(self.url, decode_responses=True)
-        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        self._pubsub = self._client.pubsub()
         await self._pubsub.subscribe(self.channel)
+        # wait for the confirmation, so that nothing published after start() is missed
+        for _ in range(50):
+            confirmation = await self._pubsub.get_message(timeout=0.1)
+            if confirmation is not None and confirmation.get("type") == "subscribe":
+                break
         self._task = asyncio.create_task(self._listen(self._pubsub))
 
     async def _listen(self, pubsub: aioredis.client.PubSub) -> None:
         while True:
-            raw = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            raw = await pubsub.get_message(timeout=1.0)
             if raw is None or raw.get("type") != "message":
                 continue
             with contextlib.suppress(Exception):

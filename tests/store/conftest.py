@@ -1,0 +1,3 @@
+from tests.store.backends import bus_redis_url, database_url
+
+__all__ = ["bus_redis_url", "database_url"]

@@ -1,0 +1,96 @@
+"""The store on SQLite and PostgreSQL: migrations, tables, seats, the action log and its conflicts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import text
+
+from coven.store import ConflictError, Store, StoredSeat, StoredTable, hash_token
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    s = Store(database_url)
+    s.migrate()
+    yield s
+    s.dispose()
+
+
+def _table(table_id: str = "t1", status: str = "waiting") -> StoredTable:
+    return StoredTable(
+        id=table_id,
+        game="toy",
+        players=2,
+        options={"hand": 3, "fast": True, "mode": "x"},
+        seed=2**61 + 5,
+        status=status,
+        number=0,
+        created_at=datetime.now(UTC),
+        seats=(
+            StoredSeat(0, "human", "Ana", None, hash_token("secret-a"), False),
+            StoredSeat(1, "bot", "greedy bot", "greedy", None, True),
+        ),
+    )
+
+
+def test_migrations_reach_head_and_are_idempotent(store: Store) -> None:
+    assert store.revision() == "0001"
+    store.migrate()
+    assert store.revision() == "0001"
+
+
+def test_a_table_round_trips(store: Store) -> None:
+    store.create_table(_table())
+    loaded = store.load_table("t1")
+    assert loaded is not None
+    assert loaded.game == "toy"
+    assert loaded.options == {"hand": 3, "fast": True, "mode": "x"}
+    assert loaded.seed == 2**61 + 5
+    assert loaded.seats[0] == StoredSeat(0, "human", "Ana", None, hash_token("secret-a"), False)
+    assert loaded.seats[1].bot == "greedy"
+    assert loaded.created_at.tzinfo is not None
+    assert store.load_table("nope") is None
+
+
+def test_the_log_appends_in_order_and_refuses_a_taken_step(store: Store) -> None:
+    store.create_table(_table(status="playing"))
+    store.append_action("t1", 1, 0, "3", "playing")
+    store.append_action("t1", 2, 1, "7", "over")
+    with pytest.raises(ConflictError):
+        store.append_action("t1", 2, 0, "5", "playing")  # step 2 is taken
+    with pytest.raises(ConflictError):
+        store.append_action("t1", 5, 0, "5", "playing")  # the table is not at step 4
+    loaded = store.load_table("t1")
+    assert loaded is not None
+    assert loaded.actions == ((0, "3"), (1, "7"))
+    assert loaded.number == 2
+    assert loaded.status == "over"
+    assert store.actions_after("t1", 1) == [(2, 1, "7")]
+
+
+def test_claiming_every_human_seat_starts_the_table(store: Store) -> None:
+    store.create_table(_table())
+    assert store.unfinished_ids() == ["t1"]
+    assert store.claim_seat("t1", 0) == (True, "playing")
+    assert store.claim_seat("t1", 0) == (False, "playing")
+    loaded = store.load_table("t1")
+    assert loaded is not None and loaded.seats[0].claimed
+
+
+def test_listing_and_unfinished(store: Store) -> None:
+    store.create_table(_table("a", "over"))
+    store.create_table(_table("b", "playing"))
+    assert store.unfinished_ids() == ["b"]
+    assert {t.id for t in store.list_tables()} == {"a", "b"}
+    assert all(len(t.seats) == 2 for t in store.list_tables())
+
+
+def test_tokens_are_stored_only_as_hashes(store: Store) -> None:
+    store.create_table(_table())
+    with store.engine.connect() as conn:
+        dump = repr(conn.execute(text("SELECT * FROM coven_seats")).all())
+    assert "secret-a" not in dump
+    assert hash_token("secret-a") in dump
