@@ -253,6 +253,10 @@ class Knowledge:
                     world.append(p)
                 else:
                     return tuple(world)
+        return self.sample_exact(rng)
+
+    def sample_exact(self, rng: random.Random) -> tuple[int, ...]:
+        """Uniform sampling by the counts: amulets by their weight, then fields one by one."""
         assignments = self.assignments()
         total = sum(n for _, _, n in assignments)
         if not total:

@@ -1,0 +1,152 @@
+"""The deduction engine against brute force, and world sampling."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from coven.games.amulets import GAME, Ask, Cast
+from coven.games.amulets.board import NO, YES, answer, cast_pairs, placement_at
+from coven.games.amulets.deduction import Knowledge, distinct_count
+from coven.games.amulets.rules import AmuletsView, knowledge_of
+
+
+def _brute_worlds(view: AmuletsView) -> set[tuple[int, ...]]:
+    """Every joint assignment of the other seats consistent with the view, by direct enumeration."""
+    others = [s for s in range(view.players) if s != view.seat]
+    fields = [f for f in range(25) if f != view.field]
+    amulets = [a for a in range(5) if a != view.amulet]
+    out = set()
+    for fs in itertools.permutations(fields, len(others)):
+        for ams in itertools.permutations(amulets, len(others)):
+            secret = dict(zip(others, zip(fs, ams, strict=True), strict=True))
+            if all(_consistent(e, secret) for e in view.book):
+                out.add(tuple(a * 25 + f for f, a in (secret[s] for s in others)))
+    return out
+
+
+def _consistent(entry: object, secret: dict[int, tuple[int, int]]) -> bool:
+    for s, (f, a) in secret.items():
+        ch = entry.answers[s]  # type: ignore[attr-defined]
+        if entry.kind == "ask" and ch != "." and answer(entry.fields, f, a) != ch:  # type: ignore[attr-defined]
+            return False
+        if entry.kind == "cast" and ch in (YES, NO):  # type: ignore[attr-defined]
+            yes = entry.fields[a] == f  # type: ignore[attr-defined]
+            if yes != (ch == YES):
+                return False
+    return True
+
+
+def _played(players: int, seed: int, questions: int, casts: int = 0) -> object:
+    rng = random.Random(seed)
+    state = GAME.new_game(players, None, seed)
+    for _ in range(questions):
+        GAME.apply(state, state.turn, Ask(placement_at(rng.randrange(6_375_600))))
+    for _ in range(casts):
+        caster = next(s for s in GAME.may_act(state))
+        GAME.apply(state, caster, Cast(placement_at(rng.randrange(6_375_600))))
+    return state
+
+
+@pytest.mark.parametrize(("seed", "questions", "casts"), [(1, 1, 0), (2, 2, 0), (3, 2, 1), (4, 3, 0), (5, 0, 0)])
+def test_engine_matches_brute_force_for_three_players(seed: int, questions: int, casts: int) -> None:
+    state = _played(3, seed, questions, casts)
+    for seat in range(3):
+        view = GAME.view(state, seat)
+        brute = _brute_worlds(view)
+        k = knowledge_of(view)
+        assert k.count() == len(brute)
+        worlds = k.worlds(10**6)
+        assert worlds is not None and set(worlds) == brute and len(worlds) == len(brute)
+        expected = [Counter(w[i] for w in brute) for i in range(2)]
+        assert [dict(m) for m in k.marginals()] == [dict(c) for c in expected]
+        # the true secrets are always among the possibilities
+        truth = tuple(state.amulets[s] * 25 + state.fields[s] for s in range(3) if s != seat)
+        assert truth in brute
+
+
+def test_spectator_count_sums_the_seats_counts() -> None:
+    state = _played(4, 7, 3)
+    spectator = knowledge_of(GAME.view(state, None))
+    seat0 = GAME.view(state, 0)
+    total = 0
+    for pair, n in spectator.marginals()[0].items():
+        view = AmuletsView(**{**{f: getattr(seat0, f) for f in seat0.__dataclass_fields__},
+                              "field": pair % 25, "amulet": pair // 25})
+        mine = knowledge_of(view).count()
+        assert mine == n
+        total += mine
+    assert total == spectator.count()
+
+
+def test_a_fresh_game_counts_every_deal() -> None:
+    state = GAME.new_game(4, None, 3)
+    assert knowledge_of(GAME.view(state, 0)).count() == 24 * 23 * 22 * 4 * 3 * 2
+    assert knowledge_of(GAME.view(state, None)).count() == 25 * 24 * 23 * 22 * 5 * 4 * 3 * 2
+
+
+def test_distinct_count_by_brute_force() -> None:
+    rng = random.Random(5)
+    for k in range(6):
+        for _ in range(20):
+            masks = [rng.getrandbits(8) for _ in range(k)]
+            brute = sum(
+                1
+                for t in itertools.product(*[[b for b in range(8) if m >> b & 1] for m in masks])
+                if len(set(t)) == len(t)
+            )
+            assert distinct_count(masks) == brute
+
+
+def test_samples_are_uniform_among_the_worlds() -> None:
+    state = _played(3, 11, 3)
+    k = knowledge_of(GAME.view(state, 1))
+    worlds = k.worlds(10**6)
+    assert worlds is not None and 4 <= len(worlds) <= 400
+    rng = random.Random(2)
+    draws = 60 * len(worlds)
+    seen = Counter(k.sample(rng) for _ in range(draws))
+    assert set(seen) == set(worlds)
+    assert max(seen.values()) < 2.2 * 60 and min(seen.values()) > 0.3 * 60
+
+
+def test_exact_sampler_is_uniform_too() -> None:
+    state = _played(4, 12, 3)
+    k = knowledge_of(GAME.view(state, 2))
+    worlds = k.worlds(10**6)
+    assert worlds is not None and 4 <= len(worlds) <= 300
+    rng = random.Random(3)
+    seen = Counter(k.sample_exact(rng) for _ in range(60 * len(worlds)))
+    assert set(seen) == set(worlds)
+    assert max(seen.values()) < 2.2 * 60 and min(seen.values()) > 0.3 * 60
+
+
+def test_sampling_clashing_domains() -> None:
+    # seat 1: Red on A1..D5 (20 fields); seat 2: Red anywhere or Yellow on E5. Only 20 worlds.
+    red = sum(1 << f for f in range(20))
+    k = Knowledge((1, 2), (red, (1 << 25) - 1 | 1 << (25 + 24)))
+    assert k.count() == 20
+    rng = random.Random(0)
+    samples = {k.sample(rng) for _ in range(400)}
+    assert samples == {(f, 25 + 24) for f in range(20)}
+
+
+def test_world_from_view_keeps_the_view_and_matches_the_record() -> None:
+    state = _played(5, 13, 4, 1)
+    for seat in (0, 3, None):
+        view = GAME.view(state, seat)
+        rng = random.Random(4)
+        for _ in range(5):
+            world = GAME.world_from_view(view, rng)
+            assert GAME.view(world, seat) == view
+            assert len(set(world.fields)) == 5 and len(set(world.amulets)) == 5
+            for entry in world.book:
+                others = {s: (world.fields[s], world.amulets[s]) for s in range(5)}
+                assert _consistent(entry, others)
+
+
+def test_cast_pairs() -> None:
+    assert cast_pairs((0, 1, 2, 3, 4)) == sum(1 << (a * 25 + a) for a in range(5))

@@ -1,0 +1,265 @@
+"""Amulets rules, written in the game's notation: answers, questions, casts, turns, options."""
+
+from __future__ import annotations
+
+import pytest
+
+from coven.core import IllegalActionError, NotationError, NotYourTurnError
+from coven.games.amulets import GAME, Ask, Cast
+from coven.games.amulets.board import (
+    PLACEMENT_COUNT,
+    answer,
+    answer_codes,
+    answer_masks,
+    field_name,
+    format_placement,
+    parse_field,
+    parse_placement,
+    placement_at,
+    placement_index,
+)
+from .helpers import answers, play, table
+
+# Seat 1 is the spirit under test: Red amulet, home C3. Seat 0 asks.
+SPIRIT = "Y@A1 R@C3 G@E5"
+
+
+def _answer_of_spirit(question: str) -> str:
+    state = table(SPIRIT)
+    play(state, 0, f"ask {question}")
+    return answers(state)[1]
+
+
+# ------------------------------------------------------------------ the four answers and priority
+def test_star_my_amulet_on_my_field() -> None:
+    assert _answer_of_spirit("RC3 YA2 GB2 BD1 KE2") == "*"
+
+
+def test_home_a_foreign_amulet_on_my_field() -> None:
+    assert _answer_of_spirit("RA2 YC3 GB2 BD1 KE2") == "o"
+
+
+def test_feel_same_letter() -> None:
+    assert _answer_of_spirit("RC1 YA2 GB2 BD1 KE2") == "+"
+
+
+def test_feel_same_number() -> None:
+    assert _answer_of_spirit("RA3 YA2 GB2 BD1 KE2") == "+"
+
+
+def test_nothing() -> None:
+    assert _answer_of_spirit("RA1 YA2 GB2 BD4 KE2") == "-"
+
+
+def test_star_over_feel() -> None:
+    # the amulet on its own field also shares the field's letter and number: '*' is the answer
+    assert answer((12, 0, 1, 2, 3), 12, 0) == "*"
+    assert _answer_of_spirit("RC3 YC1 GA3 BD1 KE2") == "*"
+
+
+def test_home_over_feel() -> None:
+    # Red is in the home's column (C5) and Yellow sits on the home (C3): 'o' wins over '+'
+    assert _answer_of_spirit("RC5 YC3 GB2 BD1 KE2") == "o"
+
+
+def test_answer_masks_and_codes_agree_with_answer() -> None:
+    for q in (placement_at(0), placement_at(123457), placement_at(PLACEMENT_COUNT - 1), (12, 2, 7, 22, 13)):
+        masks = answer_masks(q)
+        codes = answer_codes(q)
+        for pair in range(125):
+            field, amulet = pair % 25, pair // 25
+            expected = "*o+-".index(answer(q, field, amulet))
+            assert codes[pair] == expected
+            assert [m >> pair & 1 for m in masks] == [int(i == expected) for i in range(4)]
+
+
+# ------------------------------------------------------------------ questions
+def test_every_other_wizard_answers_clockwise_and_publicly() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    events = play(state, 0, "ask RA1 YB2 GA3 BE4 KE5")
+    question = events[0]
+    assert question.kind == "question" and question.audience is None  # type: ignore[attr-defined]
+    assert question.data["answers"] == [[1, "*"], [2, "+"], [3, "+"]]  # type: ignore[attr-defined]
+    assert answers(state) == ".*++"
+    assert state.turn == 1
+    state2 = table("R@A1 Y@B2 G@C3 B@D4")
+    state2.turn = 2
+    events = play(state2, 2, "ask RA1 YB2 GA3 BE4 KE5")
+    assert events[0].data["answers"] == [[3, "+"], [0, "*"], [1, "*"]]  # type: ignore[attr-defined]
+
+
+def test_only_the_asker_asks_and_others_may_cast() -> None:
+    state = table(SPIRIT)
+    assert GAME.to_act(state) == {0}
+    assert GAME.may_act(state) == {1, 2}
+    with pytest.raises(IllegalActionError, match="only the asker"):
+        play(state, 1, "ask RA1 YA2 GB2 BD4 KE2")
+    assert state.book == []
+
+
+def test_a_placement_needs_distinct_fields() -> None:
+    state = table(SPIRIT)
+    with pytest.raises(IllegalActionError, match="two amulets on A1"):
+        play(state, 0, "ask RA1 YA1 GB2 BD4 KE2")
+    with pytest.raises(IllegalActionError, match="all five"):
+        GAME.apply(state, 0, Ask((0, 1, 2)))
+    with pytest.raises(IllegalActionError, match="not a field"):
+        GAME.apply(state, 0, Cast((0, 1, 2, 3, 25)))
+    assert state.book == [] and not any(state.out)
+
+
+# ------------------------------------------------------------------ casts
+FOUR = "R@A1 Y@B2 G@C3 B@D4"  # Black belongs to nobody
+
+
+def test_a_true_cast_wins() -> None:
+    state = table(FOUR)
+    events = play(state, 0, "cast RA1 YB2 GC3 BD4 KE5")
+    assert state.over and GAME.winners(state) == {0}
+    assert GAME.scores(state) == (1.0, 0.0, 0.0, 0.0)
+    assert events[0].data["checks"] == [[1, "y"], [2, "y"], [3, "y"]]  # type: ignore[attr-defined]
+    assert GAME.to_act(state) == frozenset() and GAME.may_act(state) == frozenset()
+
+
+def test_the_unowned_amulets_may_go_anywhere() -> None:
+    state = table(FOUR)
+    play(state, 0, "cast RE1 YB2 GC3 BD4 KA2")  # own Red and nobody's Black placed anywhere
+    assert GAME.winners(state) == {0}
+
+
+def test_a_false_cast_stops_at_the_first_no() -> None:
+    state = table(FOUR)
+    events = play(state, 1, "cast RA1 YB2 GC4 BD5 KE5")  # seat 1 casts out of turn
+    assert events[0].data["checks"] == [[2, "n"]]  # type: ignore[attr-defined]
+    assert events[0].data["success"] is False  # type: ignore[attr-defined]
+    assert answers(state) == "..n."
+    assert state.out == [False, True, False, False]
+    assert not state.over and state.turn == 0  # the game continues where interrupted
+    assert GAME.may_act(state) == {2, 3}
+
+
+def test_a_cast_by_a_wizard_whose_turn_it_is_not_can_win() -> None:
+    state = table(FOUR)
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    assert state.turn == 1
+    play(state, 3, "cast RA1 YB2 GC3 BD4 KE5")
+    assert GAME.winners(state) == {3}
+    assert answers(state) == "yyy."
+
+
+def test_a_failed_caster_keeps_answering_but_never_acts() -> None:
+    state = table(FOUR)
+    play(state, 0, "cast RA1 YB3 GC3 BD4 KE5")  # the asker fails: seat 1 says no at once
+    assert state.out[0] and state.turn == 1
+    assert GAME.legal_actions(state, 0) == ()
+    with pytest.raises(NotYourTurnError):
+        play(state, 0, "cast RA1 YB2 GC3 BD4 KE5")
+    play(state, 1, "ask RA1 YB3 GC3 BE4 KE5")
+    assert answers(state) == "*.*+"  # seat 0 still answers as a spirit
+    # casts are checked by failed casters too
+    play(state, 2, "cast RA2 YB2 GC3 BD4 KE5")  # seat 3 says yes, seat 0 (out) says no
+    assert answers(state) == "n..y" and state.book[-1].kind == "cast"
+
+
+def test_turn_skips_failed_casters() -> None:
+    state = table(FOUR)
+    play(state, 1, "cast RA2 YB2 GC3 BD4 KE5")
+    play(state, 0, "ask RA1 YB3 GC3 BE4 KE5")
+    assert state.turn == 2
+
+
+def test_every_wizard_failing_ends_without_a_winner() -> None:
+    state = table("R@A1 Y@B2 G@C3")
+    play(state, 1, "cast RA5 YB2 GC3 BD4 KE5")
+    play(state, 2, "cast RA5 YB2 GC3 BD4 KE5")
+    assert not state.over and GAME.to_act(state) == {0} and GAME.may_act(state) == frozenset()
+    events = play(state, 0, "cast RA1 YB1 GC3 BD4 KE5")
+    assert state.over and [e.kind for e in events] == ["cast", "all_failed"]  # type: ignore[attr-defined]
+    assert GAME.winners(state) == frozenset()
+    assert GAME.scores(state) == (0.0, 0.0, 0.0)
+
+
+def test_last_wizard_in_keeps_asking() -> None:
+    state = table("R@A1 Y@B2 G@C3")
+    play(state, 1, "cast RA5 YB2 GC3 BD4 KE5")
+    play(state, 2, "cast RA5 YB2 GC3 BD4 KE5")
+    play(state, 0, "ask RA2 YB3 GC4 BD4 KE5")
+    assert state.turn == 0 and answers(state) == ".++"
+
+
+# ------------------------------------------------------------------ options
+def test_question_cap_forces_casts() -> None:
+    state = table(SPIRIT, question_cap=2)
+    play(state, 0, "ask RA2 YB3 GC4 BD4 KE5")
+    play(state, 1, "ask RA2 YB3 GC4 BD4 KE5")
+    assert len(GAME.legal_actions(state, 2)) == PLACEMENT_COUNT
+    assert Ask((0, 1, 2, 3, 4)) not in GAME.legal_actions(state, 2)
+    with pytest.raises(IllegalActionError, match="question cap"):
+        play(state, 2, "ask RA2 YB3 GC4 BD4 KE5")
+    play(state, 2, "cast RA2 YB3 GC4 BD4 KE5")
+    assert state.out[2]
+
+
+def test_bounds_follow_the_cap() -> None:
+    assert GAME.bounds(4, {"question_cap": 10, "assistant": False}).max_decisions == 14
+    assert GAME.bounds(3, {"question_cap": 0, "assistant": False}).max_decisions == 63
+
+
+def test_assistant_shows_in_render() -> None:
+    state = table(SPIRIT, assistant=True)
+    play(state, 0, "ask RC3 YA2 GB2 BD1 KE2")
+    text = GAME.render(GAME.view(state, 2))
+    assert "Deduction assistant" in text and "wizard 1" in text
+    assert "Red" in text and "C3" in text
+    plain = table(SPIRIT)
+    play(plain, 0, "ask RC3 YA2 GB2 BD1 KE2")
+    text = GAME.render(GAME.view(plain, 2))
+    assert "Deduction assistant" not in text
+    assert "The spell book" in text and "The altar" in text
+
+
+# ------------------------------------------------------------------ notation and the lazy actions
+def test_fields_and_placements_round_trip() -> None:
+    assert [field_name(f) for f in (0, 4, 5, 24)] == ["A1", "A5", "B1", "E5"]
+    assert all(parse_field(field_name(f)) == f for f in range(25))
+    q = parse_placement("KE5 RA1 GC2 YB3 BD4")
+    assert format_placement(q) == "RA1 YB3 GC2 BD4 KE5"
+    assert parse_placement("a1 b3 c2 d4 e5") == q
+    assert parse_placement("R@A1, Y@B3, G@C2, B@D4, K@E5") == q
+
+
+@pytest.mark.parametrize("text", ["ask RA1 YB3 GC2 BD4 KE5", "cast RE5 YA1 GB1 BC1 KD1"])
+def test_actions_round_trip(text: str) -> None:
+    action = GAME.parse_action(text)
+    assert GAME.format_action(action) == text
+    assert GAME.action_from_json(GAME.action_to_json(action)) == action
+
+
+@pytest.mark.parametrize(
+    "junk", ["", "ask", "pass RA1 YB3 GC2 BD4 KE5", "ask RA1 YB3 GC2 BD4", "ask RA1 RB3 GC2 BD4 KE5",
+             "ask RA1 YB3 GC2 BD4 KF5", "ask XA1 YB3 GC2 BD4 KE5", "cast A1 B3 C2 D4 A6"],
+)
+def test_junk_notation_is_refused(junk: str) -> None:
+    with pytest.raises(NotationError):
+        GAME.parse_action(junk)
+
+
+def test_placement_indices_round_trip() -> None:
+    for i in (0, 1, 20, 21, 999_999, PLACEMENT_COUNT - 1):
+        q = placement_at(i)
+        assert len(set(q)) == 5
+        assert placement_index(q) == i
+    assert placement_at(0) == (0, 1, 2, 3, 4)
+
+
+def test_legal_actions_are_lazy_and_structural() -> None:
+    state = table(SPIRIT)
+    legal = GAME.legal_actions(state, 0)
+    assert len(legal) == 2 * PLACEMENT_COUNT
+    assert isinstance(legal[0], Ask) and isinstance(legal[PLACEMENT_COUNT], Cast)
+    assert legal[-1] == Cast(placement_at(PLACEMENT_COUNT - 1))
+    assert Ask((24, 3, 9, 11, 0)) in legal and Ask((24, 24, 9, 11, 0)) not in legal
+    assert legal.index(Cast((5, 6, 7, 8, 9))) == PLACEMENT_COUNT + placement_index((5, 6, 7, 8, 9))
+    others = GAME.legal_actions(state, 1)
+    assert len(others) == PLACEMENT_COUNT and Ask((0, 1, 2, 3, 4)) not in others
+    assert Cast((0, 1, 2, 3, 4)) in others
