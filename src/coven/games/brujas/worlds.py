@@ -41,9 +41,9 @@ from coven.games.brujas.game import (
     WITCH,
     BrujasState,
     BrujasView,
-    lead_after,
     new_state,
     set_witches,
+    trick_status,
 )
 
 
@@ -109,10 +109,10 @@ class Sampler:
         self.history = [
             (
                 p.leader,
-                tuple(_kind(c) for c in p.cards),
+                [_kind(c) for c in p.cards],
                 p.winner,
                 0 if p.witch == "up" else 1,
-                tuple(_kind(c) for c in p.picks),
+                [_kind(c) for c in p.picks],
             )
             for p in view.past
         ]
@@ -229,7 +229,7 @@ class Sampler:
         s.trick = full
         if full:
             s.first = full[0]
-            s.lead, s.follow = lead_after(full)
+            s.lead, s.follow, s.win_index, s.win_val = trick_status(full, s.rank)
         if phase in (WITCH, TAKE) and v.winner is not None:
             s.winner = v.winner
             s.win_index = (v.winner - v.leader) % n
