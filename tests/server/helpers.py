@@ -1,0 +1,74 @@
+"""Small helpers to talk to the server in tests."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient, WebSocketTestSession
+
+
+def create(client: TestClient, game: str = "toy", players: int = 2, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json={"game": game, "players": players, **body})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def humans(n: int) -> list[dict[str, Any]]:
+    return [{"kind": "human", "name": f"P{i}"} for i in range(n)]
+
+
+def ws_url(table_id: str) -> str:
+    return f"/ws/tables/{table_id}"
+
+
+def hello(
+    ws: WebSocketTestSession, token: str | None = None, last: int | None = None
+) -> list[dict[str, Any]]:
+    """Say hello; returns [welcome, sync]."""
+    ws.send_json({"type": "hello", "token": token, "last": last})
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    sync = ws.receive_json()
+    assert sync["type"] == "sync", sync
+    return [welcome, sync]
+
+
+_drains = 0
+
+
+def drain(ws: WebSocketTestSession) -> list[dict[str, Any]]:
+    """Every message the server has queued for this client so far (a ping round trip marks the end)."""
+    global _drains
+    _drains += 1
+    marker = f"drain-{_drains}"
+    ws.send_json({"type": "ping", "id": marker})
+    out = []
+    while True:
+        message = ws.receive_json()
+        if message == {"type": "pong", "id": marker}:
+            return out
+        out.append(message)
+
+
+def wait_for(ws: WebSocketTestSession, predicate: Any, rounds: int = 400) -> list[dict[str, Any]]:
+    """Drain until a message satisfies ``predicate`` (bots play in the background); returns all seen."""
+    seen: list[dict[str, Any]] = []
+    for _ in range(rounds):
+        batch = drain(ws)
+        seen.extend(batch)
+        if any(predicate(m) for m in batch):
+            return seen
+        time.sleep(0.01)
+    raise AssertionError(f"never saw the awaited message; last: {seen[-3:]}")
+
+
+def latest(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The last message that carries a view (sync or update)."""
+    return [m for m in messages if m["type"] in {"sync", "update"}][-1]
+
+
+def errors(messages: list[dict[str, Any]]) -> list[str]:
+    return [m["code"] for m in messages if m["type"] == "error"]

@@ -1,0 +1,203 @@
+"""The lobby's HTTP routes, each with its refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import create_engine, text
+
+from coven.core import Record, replay
+from coven.server import Settings
+from tests.server.conftest import TestClient
+from tests.server.games import TOY
+from tests.server.helpers import create, drain, hello, humans, wait_for, ws_url
+
+
+def test_health(client: TestClient) -> None:
+    body = client.get("/api/health").json()
+    assert body == {"ok": True, "protocol": 1, "games": ["secret-toy", "toy"]}
+
+
+def test_openapi_document_describes_every_route(client: TestClient) -> None:
+    doc = client.get("/api/openapi.json").json()
+    assert doc["openapi"].startswith("3.")
+    assert set(doc["paths"]) == {
+        "/api/health",
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/rules",
+        "/api/tables",
+        "/api/tables/{table_id}",
+        "/api/tables/{table_id}/record",
+        "/api/tables/{table_id}/replay",
+    }
+    schemas = doc["components"]["schemas"]
+    assert {"CreateTableIn", "TableCreatedOut", "GameOut", "TableOut", "ErrorOut"} <= set(schemas)
+    # input and output are separate models: the token exists only in the creation answer
+    assert "token" in schemas["InviteOut"]["properties"]
+    assert "token" not in schemas["TableOut"]["properties"]
+    assert "seed" not in schemas["TableOut"]["properties"]
+
+
+def test_list_games(client: TestClient) -> None:
+    games = {g["id"]: g for g in client.get("/api/games").json()}
+    toy = games["toy"]
+    assert toy["title"] == "Toy"
+    assert (toy["min_players"], toy["max_players"]) == (2, 3)
+    assert toy["options"] == [
+        {
+            "key": "hand",
+            "kind": "int",
+            "default": 3,
+            "description": "cards per hand",
+            "choices": [],
+            "minimum": 1,
+            "maximum": 3,
+        }
+    ]
+    assert toy["bots"] == ["random"]
+    assert toy["has_rules"] is False
+
+
+def test_one_game_and_unknown_game(client: TestClient) -> None:
+    assert client.get("/api/games/toy").json()["id"] == "toy"
+    response = client.get("/api/games/chess")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "unknown_game"
+
+
+def test_rules_missing_is_404(client: TestClient) -> None:
+    response = client.get("/api/games/toy/rules")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "no_rules"
+
+
+def test_create_table_with_default_seats(client: TestClient) -> None:
+    created = create(client)
+    table = created["table"]
+    assert table["status"] == "waiting"
+    assert table["number"] == 0
+    assert table["options"] == {"hand": 3}
+    assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
+    assert table["seats"][1]["bot"] == "random"
+    assert [i["seat"] for i in created["invites"]] == [0]
+    invite = created["invites"][0]
+    assert invite["url"] == f"http://testserver/t/{table['id']}#token={invite['token']}"
+    assert created["spectator_url"] == f"http://testserver/t/{table['id']}"
+    assert len(invite["token"]) >= 32
+
+
+def test_create_table_with_people_named_seats_and_options(client: TestClient) -> None:
+    created = create(
+        client,
+        players=3,
+        options={"hand": "2"},
+        seats=[
+            {"kind": "human", "name": "Ana"},
+            {"kind": "bot", "bot": "random", "name": "Robo"},
+            {"kind": "human"},
+        ],
+    )
+    assert created["table"]["options"] == {"hand": 2}
+    assert [s["name"] for s in created["table"]["seats"]] == ["Ana", "Robo", "Player 3"]
+    tokens = [i["token"] for i in created["invites"]]
+    assert [i["seat"] for i in created["invites"]] == [0, 2]
+    assert len(set(tokens)) == 2
+
+
+def test_create_table_refusals(client: TestClient) -> None:
+    def refused(body: dict[str, Any]) -> tuple[int, str]:
+        response = client.post("/api/tables", json=body)
+        return response.status_code, response.json()["error"]["code"]
+
+    assert refused({"game": "chess", "players": 2}) == (404, "unknown_game")
+    assert refused({"game": "toy", "players": 7}) == (422, "invalid_option")
+    assert refused({"game": "toy", "players": 2, "options": {"hand": 9}}) == (422, "invalid_option")
+    assert refused({"game": "toy", "players": 2, "options": {"colour": "red"}}) == (422, "invalid_option")
+    assert refused({"game": "toy", "players": 2, "seats": [{"kind": "bot", "bot": "oracle"}] * 2}) == (
+        422,
+        "unknown_bot",
+    )
+    assert refused({"game": "toy", "players": 2, "seats": humans(3)}) == (422, "invalid_option")
+    assert refused({"game": "toy", "players": 2, "seats": [{"kind": "alien"}] * 2}) == (422, "bad_request")
+    assert refused({"game": "toy"}) == (422, "bad_request")
+    assert refused({"game": "toy", "players": 2, "admin": True}) == (422, "bad_request")
+    response = client.post("/api/tables", content=b"{not json")
+    assert (response.status_code, response.json()["error"]["code"]) == (422, "bad_request")
+
+
+def test_table_info_and_listing(client: TestClient) -> None:
+    created = create(client, seats=humans(2))
+    table_id = created["table"]["id"]
+    info = client.get(f"/api/tables/{table_id}").json()
+    assert info == created["table"]
+    listed = client.get("/api/tables").json()
+    assert [t["id"] for t in listed] == [table_id]
+    for token in (i["token"] for i in created["invites"]):
+        assert token not in client.get(f"/api/tables/{table_id}").text
+        assert token not in client.get("/api/tables").text
+    response = client.get("/api/tables/nope")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "unknown_table"
+
+
+def _finished_table(client: TestClient) -> str:
+    created = create(client, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=11)
+    table_id: str = created["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        wait_for(ws, lambda m: m.get("status") == "over")
+    return table_id
+
+
+def test_record_only_after_the_end_and_it_replays(client: TestClient) -> None:
+    waiting = create(client, seats=humans(2))["table"]["id"]
+    response = client.get(f"/api/tables/{waiting}/record")
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "not_over")
+    table_id = _finished_table(client)
+    record = Record.from_json(client.get(f"/api/tables/{table_id}/record").json())
+    assert record.seed == 11
+    assert len(record.moves) == 6
+    info = client.get(f"/api/tables/{table_id}").json()
+    assert info["status"] == "over"
+    assert info["result"]["scores"] == list(TOY.scores(replay(TOY, record)))
+
+
+def test_replay_as_a_seat_then_revealed(client: TestClient) -> None:
+    waiting = create(client, seats=humans(2))["table"]["id"]
+    assert client.get(f"/api/tables/{waiting}/replay").status_code == 409
+    table_id = _finished_table(client)
+    mine = client.get(f"/api/tables/{table_id}/replay?seat=0").json()
+    assert mine["seat"] == 0 and mine["reveal"] is False
+    assert len(mine["steps"]) == 7
+    assert all(s["view"]["seat"] == 0 for s in mine["steps"])
+    assert [s["action"] is not None for s in mine["steps"][1:]] == [True, False] * 3
+    full = client.get(f"/api/tables/{table_id}/replay?reveal=true").json()
+    assert all(s["action"] is not None for s in full["steps"][1:])
+    assert full["steps"][0]["view"]["hand"] == []  # spectator's view
+    assert client.get(f"/api/tables/{table_id}/replay?seat=5").status_code == 422
+
+
+def test_tokens_are_stored_hashed(client: TestClient, settings: Settings) -> None:
+    created = create(client, seats=humans(2))
+    assert settings.database_url is not None
+    engine = create_engine(settings.database_url)
+    with engine.connect() as conn:
+        dump = repr(conn.execute(text("SELECT * FROM coven_seats")).all())
+    engine.dispose()
+    for invite in created["invites"]:
+        assert invite["token"] not in dump
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    assert "Coven" in client.get("/").text
+    assert "Coven" in client.get("/t/anything").text
+
+
+def test_spectator_link_page_and_socket_of_a_created_table(client: TestClient) -> None:
+    created = create(client, seats=humans(2))
+    table_id = created["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        welcome, sync = hello(ws)
+        assert welcome["role"] == "spectator"
+        assert drain(ws) == []
