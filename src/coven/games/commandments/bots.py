@@ -1,9 +1,524 @@
-"""Bots."""
+"""Bots for The 3 Commandments: ``random``, ``greedy`` and ``best``.
+
+Every bot decides from its view alone. Novice moves may carry any performance the rules allow, not
+only the representative family that ``legal_actions`` lists (a person may type any performance too);
+each one is legal by :meth:`CommandmentsGame.illegal_reason`.
+
+- ``greedy``: as a novice, imitates the move of this ritual that earned the most karma (same
+  performance, an artefact of the same colour from a like area to the same target), else moves at
+  random from the family; as High Priestess, discards the card least often matched by a random move,
+  makes the next least matched one the taboo, and places the artefacts in the first family placement.
+- ``best``: as a novice, keeps the posterior over the priestess's cards (each slot's type, every
+  marker and total of this ritual, the cards seen elsewhere), and chooses the move and performance of
+  most expected karma (the floor at zero included) plus a bonus for what the markers will teach while
+  moves remain; as High Priestess, simulates each choice of cards and a few placements with imitating
+  novices, and keeps the one that gives the best novice much, the others little, and keeps her from
+  being disempowered.
+"""
 
 from __future__ import annotations
 
-from typing import Final
+import math
+import random
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+from typing import Any, Final
 
-from coven.core import BotFactory, RandomBot
+from coven.core import BotFactory, RandomBot, Seat
+from coven.games.commandments.actions import (
+    MOVE_FAMILY,
+    PERFORMANCES,
+    Judge,
+    Move,
+    Ordain,
+    Place,
+)
+from coven.games.commandments.board import COLOUR_OF, KIND_OF, NUM_AREAS, NUM_ARTEFACTS, OUTSIDE
+from coven.games.commandments.cards import ACTION, ARTEFACT, Card, Deck, deck_for
+from coven.games.commandments.game import (
+    DESTINY_CARDS,
+    CommandmentsView,
+    RitualView,
+    announce,
+    karma_total,
+    move_context,
+    rounds_for,
+)
+from coven.games.commandments.lang import GESTURES, SAYINGS, TOUCHES, Ctx
+from coven.games.commandments.worlds import move_contexts
 
-BOTS: Final[dict[str, BotFactory]] = {"random": RandomBot}
+# ------------------------------------------------------------------------------------ card statistics
+_SAMPLE_CONTEXTS: Final = 240
+
+
+@lru_cache(maxsize=8)
+def base_rates(custom: str) -> tuple[tuple[float, float], ...]:
+    """Per card of the deck: how often a random family move on a random board matches it, and the
+    mean karma it then gives (a fixed sample, seeded)."""
+    deck = deck_for(custom)
+    rng = random.Random(20080)
+    contexts: list[Ctx] = []
+    for _ in range(_SAMPLE_CONTEXTS):
+        board = [rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)]
+        move = MOVE_FAMILY[rng.randrange(len(MOVE_FAMILY))]
+        contexts.append(move_context(board, move))
+    out = []
+    for card in deck.cards:
+        values = [card.judge(c) for c in contexts]
+        hits = [v for v in values if v > 0]
+        out.append((len(hits) / len(values), sum(hits) / len(hits) if hits else 0.0))
+    return tuple(out)
+
+
+def seen_cards(view: CommandmentsView, deck: Deck) -> set[int]:
+    seen: set[int] = set()
+    for rv in view.rituals:
+        seen.update(deck.index[c] for c in rv.hand)
+        if rv.discard:
+            seen.add(deck.index[rv.discard])
+        seen.update(deck.index[s.card] for s in rv.slots if s.card)
+    return seen
+
+
+def engine_marks(view: CommandmentsView, deck: Deck) -> tuple[int, ...]:
+    """The engine's marks for the action cards of a pending move (for a priestess bot judging)."""
+    rv = view.rituals[-1]
+    move = view.pending
+    assert move is not None
+    board = list(view.board)
+    board[move.artefact] = view.pending_start
+    ctx = move_context(board, move)
+    marks = []
+    for slot in rv.slots:
+        card = deck.cards[deck.index[slot.card]]
+        if card.type == ACTION:
+            value = card.judge(ctx)
+            marks.append(value if card.counting else int(value > 0))
+    return tuple(marks)
+
+
+def _family_move(rng: random.Random) -> Move:
+    return MOVE_FAMILY[rng.randrange(len(MOVE_FAMILY))]
+
+
+def imitate(view: CommandmentsView, rng: random.Random) -> Move | None:
+    """A move copying the best-paid move of this ritual (None if none paid)."""
+    rv = view.rituals[-1]
+    best = None
+    for log in rv.moves:
+        if log.move is not None and log.total > 0 and (best is None or log.total >= best.total):
+            best = log
+    if best is None or best.move is None:
+        return None
+    model = best.move
+    colour = COLOUR_OF[model.artefact]
+    same = [a for a in range(NUM_ARTEFACTS) if COLOUR_OF[a] == colour]
+    board = view.board
+    exact = [a for a in same if board[a] == best.start]
+    alike = [a for a in same if KIND_OF[board[a]] == KIND_OF[best.start]]
+    pool = exact or alike or same
+    artefact = pool[rng.randrange(len(pool))]
+    return Move(
+        artefact, model.to, model.path, model.gestures, model.said, model.touches, model.words, model.seconds
+    )
+
+
+def simple_ordain(hand: Sequence[Card], rates: Sequence[tuple[float, float]], deck: Deck) -> Ordain:
+    ranked = sorted(hand, key=lambda c: (rates[deck.index[c.id]][0], c.id))
+    return Ordain(ranked[0].id, ranked[1].id)
+
+
+# ---------------------------------------------------------------------------------------- greedy bot
+class GreedyBot:
+    def __init__(self, game: Any, seat: Seat, seed: int) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def act(self, view: CommandmentsView, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        if not required or not legal:
+            return None
+        deck = deck_for(str(view.options["custom_cards"]))
+        rv = view.rituals[-1]
+        if view.phase == "ordain":
+            hand = [deck.cards[deck.index[c]] for c in rv.hand]
+            return simple_ordain(hand, base_rates(str(view.options["custom_cards"])), deck)
+        if view.phase == "place":
+            return legal[0]
+        if view.phase == "judge":
+            return Judge(engine_marks(view, deck))
+        return imitate(view, self.rng) or _family_move(self.rng)
+
+
+# ------------------------------------------------------------------------------------------ best bot
+_ENUMERATE: Final = 20000
+_SAMPLES: Final = 2500
+_HYPOTHESES: Final = 300
+_SHORTLIST_BOARD: Final = 14
+_SHORTLIST_PERF: Final = 4
+
+
+def _entropy(p: float) -> float:
+    if p <= 0.0 or p >= 1.0:
+        return 0.0
+    return -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
+
+
+Perf = tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str, int]
+
+
+def _perf_ctx(perf: Perf) -> Ctx:
+    path, gestures, said, touches, words, seconds = perf
+    empty = [[0, 0, 0] for _ in range(NUM_AREAS)]
+    return Ctx(
+        0, 0, 0, empty, empty, frozenset(gestures), frozenset(said), frozenset(touches), words, path, seconds
+    )
+
+
+_TOKENS: Final[tuple[tuple[str, Any], ...]] = (
+    *(("g", g) for g in GESTURES),
+    *(("s", s) for s in SAYINGS),
+    *(("t", t) for t in TOUCHES),
+    ("path", (OUTSIDE,)),
+    ("path", (0,)),
+    ("path", (11, OUTSIDE, 11)),
+    ("sec", 45),
+    ("sec", 3),
+    ("words", "white black brown"),
+)
+
+
+def _with(perf: Perf, token: tuple[str, Any]) -> Perf:
+    path, gestures, said, touches, words, seconds = perf
+    kind, value = token
+    if kind == "g":
+        gestures = tuple(sorted({*gestures, value}))
+    elif kind == "s":
+        said = tuple(sorted({*said, value}))
+    elif kind == "t":
+        touches = tuple(sorted({*touches, value}))
+    elif kind == "path":
+        path = value
+    elif kind == "sec":
+        seconds = value
+    else:
+        words = value
+    return (path, gestures, said, touches, words, seconds)
+
+
+class Posterior:
+    """Hypotheses over the three slot cards of the current ritual, uniform over those consistent
+    with every announcement so far."""
+
+    def __init__(self, view: CommandmentsView, deck: Deck, cache: dict[tuple[int, int, int], int]) -> None:
+        self.deck = deck
+        rv = view.rituals[-1]
+        self.types = [s.type for s in rv.slots]
+        seen = seen_cards(view, deck)
+        ritual_no = len(view.rituals)
+        judged = [(i, log, ctx) for i, (log, ctx) in enumerate(move_contexts(rv.placement, rv.moves))]
+        engine_actions = view.options["judge"] != "priestess"
+
+        def value(card: int, index: int, ctx: Ctx) -> int:
+            key = (ritual_no, index, card)
+            v = cache.get(key)
+            if v is None:
+                v = deck.cards[card].judge(ctx)
+                cache[key] = v
+            return v
+
+        cands: list[list[int]] = []
+        for slot, tp in enumerate(self.types):
+            pool = [c for c in (deck.artefact if tp == ARTEFACT else deck.action) if c not in seen]
+            kept = [
+                c
+                for c in pool
+                if all(
+                    not log.marks or (value(c, i, ctx) > 0) == bool(log.marks[slot]) for i, log, ctx in judged
+                )
+            ]
+            cands.append(kept or pool)
+        self.cands = cands
+        exact = engine_actions or all(t == ARTEFACT for t in self.types)
+        totals = [(i, log.total, ctx) for i, log, ctx in judged] if exact else []
+
+        def consistent(h: tuple[int, int, int]) -> bool:
+            for i, total, ctx in totals:
+                vals = [value(c, i, ctx) for c in h]
+                if announce(karma_total(vals)) != total:
+                    return False
+            return True
+
+        size = len(cands[0]) * len(cands[1]) * len(cands[2])
+        hyps: list[tuple[int, int, int]] = []
+        if size <= _ENUMERATE:
+            for a in cands[0]:
+                for b in cands[1]:
+                    if b == a:
+                        continue
+                    for c in cands[2]:
+                        if c != a and c != b:
+                            h = (a, b, c)
+                            if consistent(h):
+                                hyps.append(h)
+        else:
+            rng = random.Random(size + len(judged))
+            raw = [
+                (rng.choice(cands[0]), rng.choice(cands[1]), rng.choice(cands[2])) for _ in range(_SAMPLES)
+            ]
+            raw = [h for h in raw if len(set(h)) == 3]
+            good = [h for h in raw if consistent(h)]
+            hyps = good if len(good) >= 20 else raw
+        if not hyps:
+            rng = random.Random(7)
+            hyps = [(rng.choice(cands[0]), rng.choice(cands[1]), rng.choice(cands[2])) for _ in range(200)]
+        self.hyps = hyps
+        self.marginals: list[dict[int, float]] = []
+        for slot in range(3):
+            counts: dict[int, float] = {}
+            for h in hyps:
+                counts[h[slot]] = counts.get(h[slot], 0.0) + 1.0
+            n = float(len(hyps))
+            self.marginals.append({c: k / n for c, k in counts.items()})
+
+
+class BestBot:
+    def __init__(self, game: Any, seat: Seat, seed: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.cache: dict[tuple[int, int, int], int] = {}
+
+    def act(self, view: CommandmentsView, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        if not required or not legal:
+            return None
+        custom = str(view.options["custom_cards"])
+        deck = deck_for(custom)
+        if view.phase == "ordain":
+            return self.ordain(view, deck)
+        if view.phase == "place":
+            return self.place(view, deck)
+        if view.phase == "judge":
+            return Judge(engine_marks(view, deck))
+        return self.move(view, deck)
+
+    # ---------------------------------------------------------------------------------- novice
+    def move(self, view: CommandmentsView, deck: Deck) -> Move:
+        post = Posterior(view, deck, self.cache)
+        rv = view.rituals[-1]
+        signs = [-1.0, 1.0, 1.0]
+        rounds = rounds_for(view.players)
+        mine_left = rounds - sum(1 for m in rv.moves if m.seat == self.seat)
+        marks_visible = not view.options["expert"]
+        explore = 0.0
+        if marks_visible and mine_left > 1:
+            explore = 1.2 * (mine_left - 1) / (rounds - 1) if rounds > 1 else 0.0
+        board_slots = [i for i, t in enumerate(post.types) if t == ARTEFACT]
+        perf_slots = [i for i, t in enumerate(post.types) if t == ACTION]
+        cards = deck.cards
+
+        # the board part: every artefact to every area
+        board_moves: list[tuple[float, int, int, Ctx]] = []
+        for artefact in range(NUM_ARTEFACTS):
+            for to in range(NUM_AREAS):
+                ctx = move_context(view.board, Move(artefact, to))
+                score = 0.0
+                for slot in board_slots:
+                    exp = 0.0
+                    hit = 0.0
+                    for c, p in post.marginals[slot].items():
+                        v = cards[c].judge(ctx)
+                        exp += p * v
+                        if v > 0:
+                            hit += p
+                    score += signs[slot] * exp + explore * _entropy(hit)
+                board_moves.append((score, artefact, to, ctx))
+        board_moves.sort(key=lambda t: -t[0])
+        ties = [b for b in board_moves if b[0] >= board_moves[0][0] - 1e-9]
+        self.rng.shuffle(ties)
+        shortlist = (ties + [b for b in board_moves if b[0] < board_moves[0][0] - 1e-9])[:_SHORTLIST_BOARD]
+
+        # the performance part: family performances and a greedy ascent over behaviours
+        def perf_score(perf: Perf) -> float:
+            ctx = _perf_ctx(perf)
+            score = 0.0
+            for slot in perf_slots:
+                exp = 0.0
+                hit = 0.0
+                for c, p in post.marginals[slot].items():
+                    v = cards[c].judge(ctx)
+                    exp += p * v
+                    if v > 0:
+                        hit += p
+                score += signs[slot] * exp + explore * _entropy(hit)
+            return score
+
+        empty: Perf = ((), (), (), (), "", 10)
+        perfs: dict[Perf, float] = {empty: perf_score(empty)}
+        for perf in PERFORMANCES:
+            perfs[perf] = perf_score(perf)
+        if perf_slots:
+            current = max(perfs, key=lambda p: perfs[p])
+            for _ in range(6):
+                best_next = current
+                for token in _TOKENS:
+                    cand = _with(current, token)
+                    if cand not in perfs:
+                        perfs[cand] = perf_score(cand)
+                    if perfs[cand] > perfs[best_next] + 1e-9:
+                        best_next = cand
+                if best_next == current:
+                    break
+                current = best_next
+        top_perfs = sorted(perfs, key=lambda p: -perfs[p])[:_SHORTLIST_PERF]
+
+        # exact expectation of the karma kept (never below zero) over the hypotheses
+        hyps = post.hyps
+        if len(hyps) > _HYPOTHESES:
+            hyps = self.rng.sample(hyps, _HYPOTHESES)
+        board_vals = [
+            [cards[h[s]].judge(b[3]) if s in board_slots else 0 for s in range(3) for h in hyps]
+            for b in shortlist
+        ]
+        perf_ctxs = [_perf_ctx(p) for p in top_perfs]
+        perf_vals = [
+            [cards[h[s]].judge(pc) if s in perf_slots else 0 for s in range(3) for h in hyps]
+            for pc in perf_ctxs
+        ]
+        n = len(hyps)
+        best: tuple[float, int, int] | None = None
+        for bi, b in enumerate(shortlist):
+            bv = board_vals[bi]
+            for pi, perf in enumerate(top_perfs):
+                pv = perf_vals[pi]
+                total = 0.0
+                for k in range(n):
+                    t = -(bv[k] + pv[k]) + bv[n + k] + pv[n + k] + bv[2 * n + k] + pv[2 * n + k]
+                    if t > 0:
+                        total += t
+                # the learning bonus is the linear parts' entropy terms
+                bonus = (b[0] - self._linear(b, post, board_slots, signs)) + (
+                    perfs[perf] - self._perf_linear(perf, post, perf_slots, signs)
+                )
+                score = total / n + bonus
+                if best is None or score > best[0] + 1e-9:
+                    best = (score, bi, pi)
+        assert best is not None
+        _, bi, pi = best
+        artefact, to = shortlist[bi][1], shortlist[bi][2]
+        path, gestures, said, touches, words, seconds = top_perfs[pi]
+        return Move(artefact, to, path, gestures, said, touches, words, seconds)
+
+    def _linear(
+        self, b: tuple[float, int, int, Ctx], post: Posterior, slots: list[int], signs: list[float]
+    ) -> float:
+        cards = self.deck_cards(post)
+        return sum(
+            signs[s] * sum(p * cards[c].judge(b[3]) for c, p in post.marginals[s].items()) for s in slots
+        )
+
+    def _perf_linear(self, perf: Perf, post: Posterior, slots: list[int], signs: list[float]) -> float:
+        cards = self.deck_cards(post)
+        ctx = _perf_ctx(perf)
+        return sum(
+            signs[s] * sum(p * cards[c].judge(ctx) for c, p in post.marginals[s].items()) for s in slots
+        )
+
+    @staticmethod
+    def deck_cards(post: Posterior) -> tuple[Card, ...]:
+        return post.deck.cards
+
+    # ------------------------------------------------------------------------------- priestess
+    def ordain(self, view: CommandmentsView, deck: Deck) -> Ordain:
+        rv = view.rituals[-1]
+        hand = [deck.cards[deck.index[c]] for c in rv.hand]
+        best: tuple[float, Ordain] | None = None
+        for d in hand:
+            for t in hand:
+                if t is d:
+                    continue
+                slots = [t] + [c for c in hand if c is not d and c is not t]
+                score, _ = self.plan(view, slots, quick=True)
+                if best is None or score > best[0]:
+                    best = (score, Ordain(d.id, t.id))
+        assert best is not None
+        return best[1]
+
+    def place(self, view: CommandmentsView, deck: Deck) -> Place:
+        rv = view.rituals[-1]
+        slots = [deck.cards[deck.index[s.card]] for s in rv.slots]
+        _, placement = self.plan(view, slots, quick=False)
+        return Place(placement)
+
+    def plan(self, view: CommandmentsView, slots: list[Card], quick: bool) -> tuple[float, tuple[int, ...]]:
+        """The best placement for these slot cards and its value, by simulating imitating novices."""
+        rng = random.Random(hash(tuple(c.id for c in slots)) & 0xFFFF ^ self.seat)
+        candidates = [
+            tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)) for _ in range(6 if quick else 14)
+        ]
+        candidates.append(tuple([0] * 5 + [11] * 5 + [6, 7, 8, 9, 10]))
+        candidates.append(tuple(1 + i % 5 for i in range(15)))
+        players = view.players
+        priestess = view.rituals[-1].priestess
+        novices = [(priestess + k) % players for k in range(1, players)]
+        moves_total = (players - 1) * rounds_for(players)
+        sims = 4 if quick else 8
+        best: tuple[float, tuple[int, ...]] | None = None
+        for placement in candidates:
+            value = 0.0
+            for _ in range(sims):
+                value += _simulate(slots, placement, novices, moves_total, rng)
+            value /= sims
+            if best is None or value > best[0]:
+                best = (value, placement)
+        assert best is not None
+        return best
+
+
+def _simulate(
+    slots: list[Card], placement: tuple[int, ...], novices: list[int], moves_total: int, rng: random.Random
+) -> float:
+    """One imagined ritual with novices who imitate the best-paid move or try a random one."""
+    board = list(placement)
+    gains = {n: 0 for n in novices}
+    flips = 0
+    best_move: tuple[int, Move, int] | None = None
+    for turn in range(moves_total):
+        seat = novices[turn % len(novices)]
+        if best_move is not None and rng.random() < 0.7:
+            total_seen, model, start = best_move
+            colour = COLOUR_OF[model.artefact]
+            same = [a for a in range(NUM_ARTEFACTS) if COLOUR_OF[a] == colour and board[a] == start]
+            same = same or [a for a in range(NUM_ARTEFACTS) if COLOUR_OF[a] == colour]
+            move = Move(
+                rng.choice(same),
+                model.to,
+                model.path,
+                model.gestures,
+                model.said,
+                model.touches,
+                model.words,
+                model.seconds,
+            )
+        else:
+            move = MOVE_FAMILY[rng.randrange(len(MOVE_FAMILY))]
+        ctx = move_context(board, move)
+        start = board[move.artefact]
+        board[move.artefact] = move.to
+        total = karma_total([c.judge(ctx) for c in slots])
+        if total > 0:
+            gains[seat] += total
+            flips = 0
+            if best_move is None or total >= best_move[0]:
+                best_move = (total, move, start)
+        else:
+            flips += 1
+            if flips >= DESTINY_CARDS:
+                return -40.0
+    values = list(gains.values())
+    top = max(values)
+    mean_others = (sum(values) - top) / max(1, len(values) - 1)
+    return top - 0.5 * mean_others
+
+
+BOTS: Final[dict[str, BotFactory]] = {"random": RandomBot, "greedy": GreedyBot, "best": BestBot}
+__all__ = ["BOTS", "BestBot", "GreedyBot", "Posterior", "RitualView", "base_rates", "imitate"]
