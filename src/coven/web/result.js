@@ -29,6 +29,7 @@ export async function showResult(table, box) {
   }
   clear(chartBox).append(scoreChart(scoreSeries(table, mine), names));
   if (mine) new Replayer(table, replayBox, mine).mount();
+  box.dataset.ready = "yes";
 }
 
 function scoreSeries(table, replay) {
@@ -84,7 +85,14 @@ class Replayer {
   async reveal() {
     this.revealBtn.disabled = true;
     try {
-      this.replay = await api.replay(this.table.tableId, { reveal: true });
+      const full = await api.replay(this.table.tableId, { reveal: true });
+      // Every seat's own view, step by step (all public once the game is over), so that "in full"
+      // shows each hand, not only what a spectator saw.
+      if (!full.steps.every((st) => Array.isArray(st.views))) {
+        const seats = await Promise.all(this.table.result.scores.map((_, k) => api.replay(this.table.tableId, { seat: k })));
+        full.steps.forEach((st, i) => { st.views = seats.map((r) => (r.steps[i] ? r.steps[i].view : st.view)); });
+      }
+      this.replay = full;
       this.revealed = true;
       this.revealBtn.textContent = "Revealed in full";
       this.slider.max = Math.max(0, this.replay.steps.length - 1);

@@ -237,6 +237,12 @@ class TableClient {
   }
 
   render() {
+    // Plain facts on the root for assistive tech and tests: the number, the status, whether we must move.
+    const d = this.root.dataset;
+    d.number = String(this.number ?? "");
+    d.status = this.status;
+    d.myturn = this.legal && this.legal.required && this.pending === null && this.status === "playing" ? "yes" : "no";
+    d.mayact = this.legal && !this.legal.required && this.pending === null && this.status === "playing" ? "yes" : "no";
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
     this.renderTop();
     this.renderTurn();
