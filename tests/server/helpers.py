@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -36,14 +37,12 @@ def hello(
     return [welcome, sync]
 
 
-_drains = 0
+_drains = itertools.count()
 
 
 def drain(ws: WebSocketTestSession) -> list[dict[str, Any]]:
     """Every message the server has queued for this client so far (a ping round trip marks the end)."""
-    global _drains
-    _drains += 1
-    marker = f"drain-{_drains}"
+    marker = f"drain-{next(_drains)}"
     ws.send_json({"type": "ping", "id": marker})
     out = []
     while True:

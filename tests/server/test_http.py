@@ -198,6 +198,6 @@ def test_spectator_link_page_and_socket_of_a_created_table(client: TestClient) -
     created = create(client, seats=humans(2))
     table_id = created["table"]["id"]
     with client.websocket_connect(ws_url(table_id)) as ws:
-        welcome, sync = hello(ws)
+        welcome, _ = hello(ws)
         assert welcome["role"] == "spectator"
         assert drain(ws) == []

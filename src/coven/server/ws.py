@@ -201,6 +201,8 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
         conn.seat = seat
         conn.token = message.token
     conn.joined = True
+    if conn.seat is not None and not table.seats[conn.seat].claimed:
+        await service.claim(table, conn.seat)  # before the welcome: it shows the seat taken
     conn.send_text(
         dumps(
             {
@@ -220,8 +222,6 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
     async with table.lock:  # a consistent sync: no step can land between it and the listening
         conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
         table.listeners.add(conn)
-    if conn.seat is not None and not table.seats[conn.seat].claimed:
-        await service.claim(table, conn.seat)
     # ------------------------------------------------------------ main loop
     while True:
         message = await _receive(conn, None)
