@@ -5,6 +5,15 @@ rulings it implements); notation for whole positions in :mod:`~coven.games.bruja
 worlds in :mod:`~coven.games.brujas.worlds`, bots in :mod:`~coven.games.brujas.bots`.
 """
 
-from coven.games.brujas.game import GAME, BrujasGame, BrujasState, BrujasView, MoveWitch, PastTrick, Play, Take
+from coven.games.brujas.game import (
+    GAME,
+    BrujasGame,
+    BrujasState,
+    BrujasView,
+    MoveWitch,
+    PastTrick,
+    Play,
+    Take,
+)
 
 __all__ = ["GAME", "BrujasGame", "BrujasState", "BrujasView", "MoveWitch", "PastTrick", "Play", "Take"]

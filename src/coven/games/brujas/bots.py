@@ -1,7 +1,384 @@
-"""Bots."""
+"""Bots for Brujas del Sábado: ``random``, ``greedy`` (rules of thumb) and ``best`` (IS-MCTS).
+
+Both non-random bots work on worlds rebuilt from their view (:class:`~coven.games.brujas.worlds.Sampler`),
+never on the true state. The greedy rules read only what the seat may know in any such world (its own
+hand, the trick, the witch column and the score piles), so they are a function of the view.
+
+``greedy``:
+- picks: the card that raises its own standing most (witch score of its best colour, devil majorities,
+  a little for growing colours whose witch stands high), plus part of what it denies the others;
+- witch moves: the direction that leaves its standing furthest ahead of the best opponent;
+- plays: when it can win the trick now and the trick holds something worth having (or it plays last),
+  it wins with its weakest winning card; otherwise it dumps its weakest card, preferring cards it would
+  not want to see taken by others; as leader it leads its strongest card.
+
+``best``: single-observer information-set MCTS. Each iteration deals a world from the view, descends the
+tree (UCB1 with availability counts; forced moves are not tree nodes), adds one node and finishes the
+game with a fast rollout policy (random plays, the cheap pick and witch rules below). The reward is the
+seat's share of the victory plus a small part of its score margin. The budget is a number of iterations
+(deterministic given the seed).
+"""
 
 from __future__ import annotations
 
-from coven.core.bot import BotFactory, RandomBot
+import math
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": RandomBot, "best": RandomBot}
+from coven.core import Game, Seat
+from coven.core.bot import BotFactory, RandomBot
+from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KINDS, NUMBER, NUMBER40
+from coven.games.brujas.game import (
+    DOWN,
+    NOBODY,
+    OVER,
+    PLAY,
+    PLAY_ACTION,
+    TAKE,
+    TAKE_ACTION,
+    UP,
+    Action,
+    BrujasGame,
+    BrujasState,
+    BrujasView,
+    score_list,
+    trick_status,
+)
+from coven.games.brujas.worlds import Sampler
+
+KIND_OF: dict[Hashable, int] = {a: k for k, a in enumerate(PLAY_ACTION)} | {
+    a: k for k, a in enumerate(TAKE_ACTION)
+}
+"""The card kind of a play or a pick."""
+
+# ------------------------------------------------------------------------------------------ evaluation
+
+
+def standing(s: BrujasState, seat: int, pile: int) -> float:
+    """How well ``pile`` would do for ``seat`` if the game ended now, plus a little for its prospects."""
+    rank = s.rank
+    values = s.values
+    best_count, best_rank = -1, 9
+    shaping = 0.0
+    for c in range(4):
+        cnt = (pile & COLOUR40[c]).bit_count()
+        r = rank[c]
+        if cnt > best_count or (cnt == best_count and r < best_rank):
+            best_count, best_rank = cnt, r
+        shaping += cnt * values[r]
+    value = float(values[best_rank]) + 0.02 * shaping
+    piles = s.piles
+    for num in range(1, 6):
+        mask = NUMBER40[num]
+        mine = (pile & mask).bit_count()
+        if not mine:
+            continue
+        top = 0
+        for other, p in enumerate(piles):
+            if other != seat:
+                cnt = (p & mask).bit_count()
+                top = max(top, cnt)
+        if mine >= top:
+            value += 2.0 if mine > top else 1.6
+        elif mine + 1 == top:
+            value += 0.4
+    return value
+
+
+def pick_value(s: BrujasState, seat: int, k: int) -> float:
+    pile = s.piles[seat]
+    b = BIT[k]
+    after = pile | (b << KINDS) if pile & b else pile | b
+    return standing(s, seat, after) - standing(s, seat, pile)
+
+
+def greedy_take(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
+    best: Action = legal[0]
+    best_value = -1e9
+    n = s.n
+    for a in legal:
+        k = KIND_OF[a]
+        value = pick_value(s, seat, k)
+        deny = 0.0
+        for other in range(n):
+            if other != seat:
+                deny = max(deny, pick_value(s, other, k))
+        value += 0.35 * deny - 0.01 * NUMBER[k]
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+def margin(s: BrujasState, seat: int) -> float:
+    mine = standing(s, seat, s.piles[seat])
+    others = max(standing(s, o, s.piles[o]) for o in range(s.n) if o != seat)
+    return mine - others
+
+
+def greedy_witch(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
+    if len(legal) == 1:
+        return legal[0]
+    c = COLOUR[s.trick[s.win_index]]
+    rank, witches = s.rank, s.witches
+    results: list[tuple[float, Action]] = []
+    for a in legal:
+        pos = rank[c]
+        other_pos = pos - 1 if a == UP else pos + 1
+        other = witches[other_pos]
+        s.rank, s.witches = rank[:], witches[:]
+        s.witches[pos], s.witches[other_pos] = other, c
+        s.rank[c], s.rank[other] = other_pos, pos
+        results.append((margin(s, seat), a))
+    s.rank, s.witches = rank, witches
+    results.sort(key=lambda t: t[0], reverse=True)
+    return results[0][1]
+
+
+def would_win(s: BrujasState, k: int) -> bool:
+    """Whether card ``k``, played now, would be the winning card of the trick so far."""
+    trick = [*s.trick, k]
+    return trick_status(trick, s.rank)[2] == len(trick) - 1
+
+
+def card_strength(s: BrujasState, k: int) -> float:
+    """A rough chance-to-win measure of a card: high numbers and colours whose witch stands high."""
+    return NUMBER[k] + (3 - s.rank[COLOUR[k]]) * 0.8
+
+
+def greedy_play(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
+    if len(legal) == 1:
+        return legal[0]
+    kinds = [KIND_OF[a] for a in legal]
+    if not s.trick:
+        # Lead the strongest card; among equals the one least useful to others.
+        best = max(range(len(kinds)), key=lambda i: card_strength(s, kinds[i]))
+        return legal[best]
+    last = len(s.trick) == s.n - 1
+    winners = [i for i, k in enumerate(kinds) if would_win(s, k)]
+    if winners:
+        worth = max(pick_value(s, seat, k) for k in s.trick)
+        if last or worth >= 1.0 or len(s.trick) >= s.n - 2:
+            i = min(winners, key=lambda i: card_strength(s, kinds[i]))
+            return legal[i]
+
+    # Dump: a weak card that helps the others little.
+    def dump_cost(i: int) -> float:
+        k = kinds[i]
+        deny = max(pick_value(s, o, k) for o in range(s.n) if o != seat)
+        return card_strength(s, k) * 0.5 + deny
+
+    return legal[min(range(len(kinds)), key=dump_cost)]
+
+
+def greedy_action(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
+    if s.phase == PLAY:
+        return greedy_play(s, seat, legal)
+    if s.phase == TAKE:
+        return greedy_take(s, seat, legal)
+    return greedy_witch(s, seat, legal)
+
+
+# ---------------------------------------------------------------------------- cheap rollout policy
+def quick_take(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
+    """The rollout pick: its best colour (most cards, higher witch) first, then numbers it can carry."""
+    if len(legal) == 1:
+        return legal[0]
+    pile = s.piles[seat]
+    rank = s.rank
+    values = s.values
+    counts = [(pile & COLOUR40[c]).bit_count() for c in range(4)]
+    piles = s.piles
+    best: Action = legal[0]
+    best_value = -1.0
+    for a in legal:
+        k = KIND_OF[a]
+        c = COLOUR[k]
+        value = values[rank[c]] * (counts[c] + 1) * 0.25
+        mask = NUMBER40[NUMBER[k]]
+        mine = (pile & mask).bit_count() + 1
+        top = max((p & mask).bit_count() for p in piles)
+        if mine >= top:
+            value += 2.0
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+def quick_witch(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
+    """The rollout witch move: up if it is the colour the mover holds most of, else down."""
+    if len(legal) == 1:
+        return legal[0]
+    pile = s.piles[seat]
+    c = COLOUR[s.trick[s.win_index]]
+    mine = (pile & COLOUR40[c]).bit_count()
+    most = max((pile & COLOUR40[x]).bit_count() for x in range(4))
+    return UP if mine and mine >= most else DOWN
+
+
+# ---------------------------------------------------------------------------------------------- bots
+
+
+def _interned(game: BrujasGame, s: BrujasState, seat: int, action: Hashable) -> Action:
+    for a in game.legal_actions(s, seat):
+        if a == action:
+            return a
+    raise ValueError(f"{action!r} is not legal in the sampled world")
+
+
+class GreedyBot:
+    def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
+        assert isinstance(game, BrujasGame)
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        if not legal:
+            return None
+        if len(legal) == 1:
+            return legal[0]
+        assert isinstance(view, BrujasView)
+        s = Sampler(view).draw(self.rng)
+        own = self.game.legal_actions(s, self.seat)
+        choice = greedy_action(s, self.seat, own)
+        for a in legal:
+            if a == choice:
+                return a
+        return legal[0]
+
+
+class _Node:
+    __slots__ = ("avail", "children", "n", "seat", "w")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.children: dict[int, _Node] = {}
+
+
+class ISMCTSBot:
+    """Single-observer IS-MCTS over worlds drawn from the view."""
+
+    iterations = 700
+    exploration = 0.7
+
+    def __init__(
+        self, game: Game[Any, Any, Any], seat: Seat, seed: int, iterations: int | None = None
+    ) -> None:
+        assert isinstance(game, BrujasGame)
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+        if iterations is not None:
+            self.iterations = iterations
+
+    def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        if not legal:
+            return None
+        if len(legal) == 1:
+            return legal[0]
+        assert isinstance(view, BrujasView)
+        game = self.game
+        rng = self.rng
+        rand = rng.random
+        sampler = Sampler(view)
+        root = _Node(self.seat)
+        legal_actions = game.legal_actions
+        apply = game.apply_unchecked
+        c_explore = self.exploration
+        actions_by_id: dict[int, Action] = {}
+        for _ in range(self.iterations):
+            s = sampler.draw(rng)
+            node = root
+            path: list[_Node] = []
+            expanded = False
+            # Selection and expansion.
+            while s.phase != OVER:
+                seat = s.turn
+                acts = legal_actions(s, seat)
+                if len(acts) == 1:
+                    apply(s, seat, acts[0])
+                    continue
+                children = node.children
+                untried = [a for a in acts if id(a) not in children]
+                if untried:
+                    a = untried[int(rand() * len(untried))]
+                    child = _Node(seat)
+                    children[id(a)] = child
+                    actions_by_id[id(a)] = a
+                    for b in acts:
+                        ch = children.get(id(b))
+                        if ch is not None:
+                            ch.avail += 1
+                    apply(s, seat, a)
+                    path.append(child)
+                    expanded = True
+                    break
+                best_a: Action = acts[0]
+                best_child: _Node | None = None
+                best_u = -1e9
+                for b in acts:
+                    ch = children[id(b)]
+                    ch.avail += 1
+                    u = ch.w / ch.n + c_explore * math.sqrt(math.log(ch.avail) / ch.n)
+                    if u > best_u:
+                        best_u, best_a, best_child = u, b, ch
+                assert best_child is not None
+                apply(s, seat, best_a)
+                path.append(best_child)
+                node = best_child
+            if expanded:
+                rollout(game, s, rand)
+            rewards = rewards_of(s)
+            for ch in path:
+                ch.n += 1
+                ch.w += rewards[ch.seat]
+        best_id = max(root.children, key=lambda i: root.children[i].n)
+        choice = actions_by_id[best_id]
+        for option in legal:
+            if option == choice:
+                return option
+        return legal[0]
+
+
+def rollout(game: BrujasGame, s: BrujasState, rand: Any) -> None:
+    legal_actions = game.legal_actions
+    apply = game.apply_unchecked
+    while True:
+        seat = s.turn
+        if seat == NOBODY:
+            return
+        acts = legal_actions(s, seat)
+        phase = s.phase
+        if len(acts) == 1:
+            a = acts[0]
+        elif phase == PLAY:
+            a = acts[int(rand() * len(acts))]
+        elif phase == TAKE:
+            a = quick_take(s, seat, acts)
+        else:
+            a = quick_witch(s, seat, acts)
+        apply(s, seat, a)
+
+
+def rewards_of(s: BrujasState) -> list[float]:
+    """Each seat's share of the victory, plus a little for its margin over the best other seat."""
+    scores = score_list(s)
+    top = max(scores)
+    winners = scores.count(top)
+    out: list[float] = []
+    for i, v in enumerate(scores):
+        others = max(scores[:i] + scores[i + 1 :])
+        share = 1.0 / winners if v == top else 0.0
+        out.append(share + 0.02 * max(-10, min(10, v - others)))
+    return out
+
+
+def _best(game: Game[Any, Any, Any], seat: Seat, seed: int) -> ISMCTSBot:
+    return ISMCTSBot(game, seat, seed)
+
+
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "best": _best}

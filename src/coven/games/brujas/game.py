@@ -69,7 +69,6 @@ from coven.games.brujas.cards import (
     NUMBER,
     NUMBER40,
     NUMBER_MASK,
-    add,
     kinds_of,
     parse_card,
 )
@@ -122,9 +121,7 @@ WITCH_CHOICES = ((DOWN,), (UP, DOWN), (UP, DOWN), (UP,))
 
 
 def _subset_table(items: tuple[Action, ...], offset: int) -> tuple[tuple[Action, ...], ...]:
-    return tuple(
-        tuple(items[offset + i] for i in range(10) if mask >> i & 1) for mask in range(1 << 10)
-    )
+    return tuple(tuple(items[offset + i] for i in range(10) if mask >> i & 1) for mask in range(1 << 10))
 
 
 PLAYS_LO = _subset_table(PLAY_ACTION, 0)
@@ -142,7 +139,10 @@ EV_DOWN_OWN = tuple(
     tuple(private("face_down", (s,), seat=s, card=NAME[k]) for k in range(KINDS)) for s in range(5)
 )
 EV_WON = tuple(
-    tuple(tuple(public("trick", winner=s, card=NAME[k], lead=LEAD_NAME[ld]) for ld in range(3)) for k in range(20))
+    tuple(
+        tuple(public("trick", winner=s, card=NAME[k], lead=LEAD_NAME[ld]) for ld in range(3))
+        for k in range(20)
+    )
     for s in range(5)
 )
 EV_WITCH = tuple(
@@ -336,7 +336,9 @@ def witch_colours(piles: Sequence[int], rank: Sequence[int]) -> list[int]:
     return out
 
 
-def witch_scores(piles: Sequence[int], rank: Sequence[int], values: Sequence[int], conflict: bool) -> list[int]:
+def witch_scores(
+    piles: Sequence[int], rank: Sequence[int], values: Sequence[int], conflict: bool
+) -> list[int]:
     colours = witch_colours(piles, rank)
     out: list[int] = []
     for seat, c in enumerate(colours):
@@ -556,16 +558,14 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
                 where = "top" if state.rank[c] == 0 else "bottom"
                 return f"the {COLOURS[c]} witch stands at the {where} and cannot move {action.direction}"
             return None
-        if isinstance(action, Take):
-            if phase != TAKE:
-                return f"no card is picked now: it is time to {self._phase_task(state)}"
-            k = KIND.get(action.card)
-            if k is None:
-                return f"{action.card!r} is not a devil card"
-            if not state.pool & BIT[k]:
-                return f"no {action.card} is left in the trick"
-            return None
-        return f"{action!r} is not an action of Brujas del Sábado"
+        if phase != TAKE:
+            return f"no card is picked now: it is time to {self._phase_task(state)}"
+        k = KIND.get(action.card)
+        if k is None:
+            return f"{action.card!r} is not a devil card"
+        if not state.pool & BIT[k]:
+            return f"no {action.card} is left in the trick"
+        return None
 
     @staticmethod
     def _phase_task(state: BrujasState) -> str:

@@ -117,8 +117,8 @@ class Sampler:
             for p in view.past
         ]
         voids = [0] * n
-        for leader, cards, _, _, _ in self.history:
-            voids_of(n, leader, list(cards), voids)
+        for past in self.history:
+            voids_of(n, past[0], list(past[1]), voids)
         if self.trick:
             voids_of(n, view.leader, self.trick, voids)
         self.voids = voids
@@ -130,9 +130,7 @@ class Sampler:
         for s in range(n):
             if s != view.seat:
                 need[s] = view.hand_sizes[s]
-        self.hidden_trick = [
-            (i, (view.leader + i) % n) for i, k in enumerate(self.trick) if k is None
-        ]
+        self.hidden_trick = [(i, (view.leader + i) % n) for i, k in enumerate(self.trick) if k is None]
         for _, owner in self.hidden_trick:
             need[owner] += 1
         groups = [(s, need[s], voids[s]) for s in range(n) if need[s]]
@@ -175,7 +173,9 @@ class Sampler:
         return self._match(rng)
 
     def _match(self, rng: random.Random) -> dict[int, list[int]]:
-        slots: list[tuple[int, int]] = [(seat, forbidden) for seat, need, forbidden in self.groups for _ in range(need)]
+        slots: list[tuple[int, int]] = [
+            (seat, forbidden) for seat, need, forbidden in self.groups for _ in range(need)
+        ]
         cards = self.unseen[:]
         rng.shuffle(cards)
         owner: list[int] = [-1] * len(slots)  # slot -> card index
