@@ -256,7 +256,7 @@ class Posterior:
                     if b == a:
                         continue
                     for c in cands[2]:
-                        if c != a and c != b:
+                        if c not in (a, b):
                             h = (a, b, c)
                             if consistent(h):
                                 hyps.append(h)
@@ -451,7 +451,7 @@ class BestBot:
 
     def plan(self, view: CommandmentsView, slots: list[Card], quick: bool) -> tuple[float, tuple[int, ...]]:
         """The best placement for these slot cards and its value, by simulating imitating novices."""
-        rng = random.Random(hash(tuple(c.id for c in slots)) & 0xFFFF ^ self.seat)
+        rng = random.Random(f"{self.seat}/" + ",".join(c.id for c in slots))
         candidates = [
             tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)) for _ in range(6 if quick else 14)
         ]
@@ -485,7 +485,7 @@ def _simulate(
     for turn in range(moves_total):
         seat = novices[turn % len(novices)]
         if best_move is not None and rng.random() < 0.7:
-            total_seen, model, start = best_move
+            _total_seen, model, start = best_move
             colour = COLOUR_OF[model.artefact]
             same = [a for a in range(NUM_ARTEFACTS) if COLOUR_OF[a] == colour and board[a] == start]
             same = same or [a for a in range(NUM_ARTEFACTS) if COLOUR_OF[a] == colour]

@@ -1,0 +1,252 @@
+"""Rule tests in the game's notation, one per worked example of the rulebook and per rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from coven.core import GameOverError, IllegalActionError, NotYourTurnError
+from coven.games.commandments import GAME
+from coven.games.commandments.board import ADJACENT, AREA_NAMES, NEIGHBOURS, parse_area
+from coven.games.commandments.game import rounds_for
+
+from .helpers import karma_event, play, table
+
+# Example 1: Kara (seat 0) is High Priestess; Jenn (seat 1) is the first novice.
+EXAMPLE_1_HAND = ["A01", "A02", "P02", "P03"]
+EXAMPLE_1_PLACE = "place wh=R,R,R,R,R bk=T1,T1,H2,H2,H2 br=T1,T1,H3,H3,H3"
+
+
+def test_example_1a_discard_one_card_unseen_and_set_the_taboo() -> None:
+    state = table(4, EXAMPLE_1_HAND)
+    events = play(state, 0, "ordain discard=P02 taboo=A01")
+    ritual = state.ritual
+    ids = [state.deck.cards[c].id for c in ritual.slots]
+    assert ids == ["A01", "A02", "P03"]  # taboo "white artefact"; do "starting area", "dance"
+    public = [e for e in events if e.audience is None]
+    assert public[0].data["slots"] == ["artefact", "artefact", "action"]
+    assert all("P02" not in str(e.data) for e in public)  # the discard is seen by her alone
+    novice = GAME.view(state, 1).rituals[-1]
+    assert [(s.type, s.role, s.card) for s in novice.slots] == [
+        ("artefact", "taboo", ""),
+        ("artefact", "commandment", ""),
+        ("action", "commandment", ""),
+    ]
+    assert novice.hand == () and novice.discard == ""
+    own = GAME.view(state, 0).rituals[-1]
+    assert own.discard == "P02" and [s.card for s in own.slots] == ["A01", "A02", "P03"]
+
+
+def test_example_1b_1c_jenn_earns_three_karma() -> None:
+    state = table(4, EXAMPLE_1_HAND)
+    play(state, 0, "ordain discard=P02 taboo=A01")
+    play(state, 0, EXAMPLE_1_PLACE)
+    # Jenn takes a black artefact from a triangle where three remain, stands up, talks to the
+    # artefact, smiles at Kara and puts it into the centre.
+    result = karma_event(play(state, 1, "bk1>C +stand +smile !artefact"))
+    assert result["total"] == 3 and result["verdict"] == "karma"
+    assert result["marks"] == [0, 1, 0]  # only "number of artefacts in the starting area"
+    assert state.karma == [0, 3, 0, 0]
+    assert state.flips == 0
+
+
+# Example 2: Fred (seat 0) is High Priestess; Gordon (seat 1) moves after three failures in a row.
+EXAMPLE_2_HAND = ["A03", "A04", "P01", "P05"]
+EXAMPLE_2_PLACE = "place wh=T1,H2,H3,H3,H3 bk=C,C,T1,H1,H2 br=H1,R,R,R,R"
+
+
+def _example_2() -> object:
+    state = table(4, EXAMPLE_2_HAND)
+    play(state, 0, "ordain discard=P05 taboo=A04")
+    play(state, 0, EXAMPLE_2_PLACE)
+    return state
+
+
+def test_example_2a_three_novices_in_a_row_fail() -> None:
+    state = _example_2()
+    ids = [state.deck.cards[c].id for c in state.ritual.slots]  # type: ignore[attr-defined]
+    assert ids == ["A04", "A03", "P01"]
+    for seat, move in ((1, "wh3>H3"), (2, "wh4>H3"), (3, "wh5>H3")):
+        result = karma_event(play(state, seat, move))  # type: ignore[arg-type]
+        # 3 single-coloured areas, 4 with black, no permission asked: 3 - 4 < 0
+        assert result["verdict"] == "bad karma" and result["total"] == -1
+        assert "amount" not in result
+    assert state.flips == 3  # type: ignore[attr-defined]
+    assert state.karma == [0, 0, 0, 0]  # type: ignore[attr-defined]
+
+
+def test_example_2b_2c_gordon_earns_four_and_the_destiny_cards_reset() -> None:
+    state = _example_2()
+    for seat, move in ((1, "wh3>H3"), (2, "wh4>H3"), (3, "wh5>H3")):
+        play(state, seat, move)  # type: ignore[arg-type]
+    assert GAME.view(state, 1).flips == 3  # type: ignore[arg-type]
+    # "May I?" - then a black artefact from a triangle into the centre, where two black ones lie.
+    result = karma_event(play(state, 1, "bk3>C !permission"))  # type: ignore[arg-type]
+    assert result["marks"] == [1, 1, 1]  # all three cards marked
+    assert result["total"] == 4  # 3 (permission) + 4 (single-coloured areas) - 3 (areas with black)
+    assert state.karma == [0, 4, 0, 0]  # type: ignore[attr-defined]
+    assert state.flips == 0  # type: ignore[attr-defined]
+
+
+def test_fourth_flip_disempowers_the_high_priestess() -> None:
+    state = table(4, ["A21", "A13", "P03", "P05"])
+    play(state, 0, "ordain discard=A13 taboo=P05")  # taboo: stand up; do: put back, dance
+    play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+    play(state, 1, "wh1>R +dance")  # 2 karma
+    assert state.karma == [0, 2, 0, 0]
+    for seat, move in ((2, "wh2>R"), (3, "wh3>R"), (1, "wh4>R +stand")):
+        verdict = karma_event(play(state, seat, move))["verdict"]
+        assert verdict in ("no karma", "bad karma")
+    assert state.flips == 3
+    events = play(state, 2, "bk1>C")
+    kinds = [e.kind for e in events]
+    assert "disempowered" in kinds and "revealed" in kinds
+    assert state.karma == [0, 22, 20, 20]  # every novice +20, the priestess nothing
+    past = state.rituals[0]
+    assert past.disempowered and past.ended and past.gains[0] == 0
+    assert state.ritual.priestess == 1 and GAME.to_act(state) == frozenset({1})
+    assert [s.card for s in GAME.view(state, 3).rituals[0].slots] == ["P05", "A21", "P03"]
+
+
+def test_a_regular_end_gives_the_priestess_the_best_novices_karma() -> None:
+    state = table(3, ["A21", "A13", "P03", "P05"])
+    play(state, 0, "ordain discard=A13 taboo=P05")
+    play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+    assert rounds_for(3) == 4
+    moves = ["wh1>C", "wh2>R +dance", "wh1>C +dance", "wh3>H1", "wh1>C", "wh4>H1", "br1>T1", "bk1>R"]
+    for turn, move in enumerate(moves):
+        play(state, 1 + turn % 2, move)
+    # seat 1 put back four times (4 each) and danced once (2): 18; seat 2 danced once (2) and put
+    # bk1 back on R (4): 6; the priestess gets the best novice's 18
+    assert state.rituals[0].gains == [18, 18, 6]
+    assert state.karma == [18, 18, 6]
+    assert state.rituals[0].ended and not state.rituals[0].disempowered
+    assert state.ritual.priestess == 1
+
+
+def test_a_forfeit_gives_every_other_novice_two_karma_and_flips_nothing() -> None:
+    state = table(4, ["A21", "A13", "P03", "P05"])
+    play(state, 0, "ordain discard=A13 taboo=P05")
+    play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+    play(state, 1, "wh1>R")
+    assert state.flips == 1
+    board = list(state.board)
+    events = play(state, 2, "forfeit")
+    assert [e.kind for e in events] == ["forfeit"]
+    assert state.karma == [0, 2, 0, 2]  # not the priestess, not the mover
+    assert state.flips == 1 and state.board == board
+    assert GAME.to_act(state) == frozenset({3})
+    log = GAME.view(state, 1).rituals[-1].moves[-1]
+    assert log.move is None and log.seat == 2
+
+
+def test_novices_move_clockwise_from_the_priestess_left_for_the_rounds_of_the_player_count() -> None:
+    assert [rounds_for(n) for n in range(3, 8)] == [4, 3, 3, 2, 2]
+    state = table(5, ["A21", "A13", "P03", "P05"])
+    play(state, 0, "ordain discard=A13 taboo=P05")
+    play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+    order = []
+    while state.ritual.priestess == 0:
+        (seat,) = GAME.to_act(state)
+        order.append(seat)
+        play(state, seat, "wh1>C")  # put back: 4 karma every time
+    assert order == [1, 2, 3, 4] * 3
+    assert state.karma == [12, 12, 12, 12, 12]
+
+
+def test_cards_are_revealed_at_the_end_or_never() -> None:
+    for reveal, shown in (("ritual_end", ["P05", "A21", "P03"]), ("never", ["", "", ""])):
+        state = table(3, ["A21", "A13", "P03", "P05"], {"reveal": reveal})
+        play(state, 0, "ordain discard=A13 taboo=P05")
+        play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+        for turn in range(8):
+            play(state, 1 + turn % 2, "wh1>C")
+        assert [s.card for s in GAME.view(state, 1).rituals[0].slots] == shown
+        assert [s.card for s in GAME.view(state, 0).rituals[0].slots] == ["P05", "A21", "P03"]
+        assert GAME.view(state, 0).rituals[0].discard == "A13"
+        assert GAME.view(state, 1).rituals[0].discard == ""
+
+
+def test_expert_variant_hides_the_markers_but_announces_the_total() -> None:
+    state = table(4, EXAMPLE_1_HAND, {"expert": True})
+    play(state, 0, "ordain discard=P02 taboo=A01")
+    play(state, 0, EXAMPLE_1_PLACE)
+    result = karma_event(play(state, 1, "bk1>C +stand"))
+    assert result["total"] == 3 and "marks" not in result
+    assert GAME.view(state, 2).rituals[-1].moves[-1].marks == ()
+    assert GAME.view(state, 0).rituals[-1].moves[-1].marks == (0, 1, 0)
+
+
+def test_a_human_priestess_judges_the_action_cards() -> None:
+    state = table(4, EXAMPLE_1_HAND, {"judge": "priestess"})
+    play(state, 0, "ordain discard=P02 taboo=A01")
+    play(state, 0, EXAMPLE_1_PLACE)
+    events = play(state, 1, "bk1>C +stand")
+    assert [e.kind for e in events] == ["move"]
+    assert GAME.to_act(state) == frozenset({0})
+    assert GAME.legal_actions(state, 0) == [GAME.parse_action("judge 0"), GAME.parse_action("judge 1")]
+    with pytest.raises(IllegalActionError, match="mark each of your 1 action card"):
+        play(state, 0, "judge 1,1")
+    with pytest.raises(IllegalActionError, match="marked 1 or left 0"):
+        play(state, 0, "judge 2")
+    # she says the novice danced: the artefact card is still judged by the engine
+    result = karma_event(play(state, 0, "judge 1"))
+    assert result["total"] == 3 + 2 and result["marks"] == [0, 1, 1]
+    assert GAME.to_act(state) == frozenset({2})
+
+
+def test_illegal_actions_say_why_and_change_nothing() -> None:
+    state = table(4, EXAMPLE_1_HAND)
+    with pytest.raises(IllegalActionError, match="do not hold 'A05'"):
+        play(state, 0, "ordain discard=A05 taboo=A01")
+    with pytest.raises(IllegalActionError, match="cannot also be the taboo"):
+        play(state, 0, "ordain discard=A01 taboo=A01")
+    with pytest.raises(IllegalActionError, match="not a novice's move now"):
+        play(state, 0, "wh1>C")
+    with pytest.raises(NotYourTurnError):
+        play(state, 1, "ordain discard=P02 taboo=A01")
+    play(state, 0, "ordain discard=P02 taboo=A01")
+    with pytest.raises(IllegalActionError, match="place all 15"):
+        GAME.apply(state, 0, GAME.parse_action(EXAMPLE_1_PLACE).__class__((0,) * 14))
+    play(state, 0, EXAMPLE_1_PLACE)
+    move = GAME.parse_action("bk1>C")
+    with pytest.raises(IllegalActionError, match="not a gesture"):
+        GAME.apply(state, 1, move.__class__(5, 0, gestures=("moonwalk",)))  # type: ignore[call-arg]
+    with pytest.raises(IllegalActionError, match="twice in a row"):
+        GAME.apply(state, 1, move.__class__(5, 0, path=(11, 11)))  # type: ignore[call-arg]
+    with pytest.raises(IllegalActionError, match="end its move in an area"):
+        GAME.apply(state, 1, move.__class__(5, 12))  # type: ignore[call-arg]
+    assert state.karma == [0, 0, 0, 0] and state.ritual.moves == []
+
+
+def test_the_game_ends_after_every_player_was_priestess_once_and_ties_share() -> None:
+    state = table(3, ["A21", "A13", "P03", "P05"])
+    while GAME.to_act(state):
+        (seat,) = GAME.to_act(state)
+        if state.phase == 0:
+            GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+        elif state.phase == 1:
+            play(state, seat, "place wh=C,C,C,C,C bk=C,C,C,C,C br=C,C,C,C,C")
+        else:
+            play(state, seat, "forfeit")
+    # every move forfeited: a novice gets 2 for each of the other's 4 forfeits (8 per ritual, 16 as a
+    # novice in two rituals), and as priestess the best novice's karma of her ritual (8)
+    assert [r.priestess for r in state.rituals] == [0, 1, 2]
+    assert state.karma == [24, 24, 24]
+    assert GAME.winners(state) == frozenset({0, 1, 2})
+    with pytest.raises(GameOverError):
+        play(state, 0, "forfeit")
+
+
+def test_the_holy_circle_adjacency_is_the_rulings() -> None:
+    def adj(a: str, b: str) -> bool:
+        x, y = parse_area(a), parse_area(b)
+        assert x is not None and y is not None
+        return ADJACENT[x][y]
+
+    assert [AREA_NAMES[a] for a in NEIGHBOURS[0]] == ["H1", "H2", "H3", "H4", "H5"]
+    assert adj("H1", "H2") and adj("H5", "H1") and not adj("H1", "H3")
+    assert adj("T1", "H1") and adj("T1", "H2") and adj("T5", "H5") and adj("T5", "H1")
+    assert not adj("T1", "C") and not adj("T1", "T2") and not adj("T1", "H3")
+    assert all(adj("R", n) for n in ("H1", "H3", "T2", "T5")) and not adj("R", "C")
+    assert all(ADJACENT[a][b] == ADJACENT[b][a] for a in range(12) for b in range(12))
+    assert sum(map(len, NEIGHBOURS)) == 2 * (5 + 5 + 10 + 10)
