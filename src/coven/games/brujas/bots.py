@@ -28,7 +28,7 @@ from typing import Any
 
 from coven.core import Game, Seat
 from coven.core.bot import BotFactory, RandomBot
-from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KINDS, NUMBER, NUMBER40
+from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KIND, KINDS, NUMBER, NUMBER40
 from coven.games.brujas.game import (
     DOWN,
     NOBODY,
@@ -98,7 +98,7 @@ def greedy_take(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
     best_value = -1e9
     n = s.n
     for a in legal:
-        k = KIND_OF[a]
+        k = KIND[a.card]  # type: ignore[union-attr]
         value = pick_value(s, seat, k)
         deny = 0.0
         for other in range(n):
@@ -149,7 +149,7 @@ def card_strength(s: BrujasState, k: int) -> float:
 def greedy_play(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
     if len(legal) == 1:
         return legal[0]
-    kinds = [KIND_OF[a] for a in legal]
+    kinds = [KIND[a.card] for a in legal]  # type: ignore[union-attr]
     if not s.trick:
         # Lead the strongest card; among equals the one least useful to others.
         best = max(range(len(kinds)), key=lambda i: card_strength(s, kinds[i]))
@@ -181,25 +181,24 @@ def greedy_action(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
 
 # ---------------------------------------------------------------------------- cheap rollout policy
 def quick_take(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
-    """The rollout pick: its best colour (most cards, higher witch) first, then numbers it can carry."""
-    if len(legal) == 1:
-        return legal[0]
-    pile = s.piles[seat]
+    """The rollout pick: colours by (cards held + 1) x witch value, plus numbers it would lead."""
+    piles = s.piles
+    pile = piles[seat]
     rank = s.rank
     values = s.values
-    counts = [(pile & COLOUR40[c]).bit_count() for c in range(4)]
-    piles = s.piles
     best: Action = legal[0]
-    best_value = -1.0
+    best_value = -1
     for a in legal:
-        k = KIND_OF[a]
+        k = KIND[a.card]  # type: ignore[union-attr]
         c = COLOUR[k]
-        value = values[rank[c]] * (counts[c] + 1) * 0.25
+        value = values[rank[c]] * ((pile & COLOUR40[c]).bit_count() + 1)
         mask = NUMBER40[NUMBER[k]]
         mine = (pile & mask).bit_count() + 1
-        top = max((p & mask).bit_count() for p in piles)
-        if mine >= top:
-            value += 2.0
+        for p in piles:
+            if (p & mask).bit_count() > mine:
+                break
+        else:
+            value += 8
         if value > best_value:
             best, best_value = a, value
     return best
@@ -262,7 +261,7 @@ class _Node:
 class ISMCTSBot:
     """Single-observer IS-MCTS over worlds drawn from the view."""
 
-    iterations = 700
+    iterations = 1000
     exploration = 0.7
 
     def __init__(

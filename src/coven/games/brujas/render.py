@@ -1,9 +1,121 @@
-"""Terminal picture of a view."""
+"""A terminal picture of a view (Rich markup): witch column with score cards, trick, piles, hand."""
 
 from __future__ import annotations
 
-from coven.games.brujas.game import BrujasView
+from coven.games.brujas.cards import COLOUR, COLOUR_NAMES, COLOURS, KIND, NUMBER, add
+from coven.games.brujas.game import BrujasView, devil_scores, witch_colours, witch_scores
+
+STYLE = {"R": "bold red", "B": "bold blue", "Y": "bold yellow", "G": "bold green"}
+
+
+def card(name: str) -> str:
+    """One card in colour; ``?`` (a face-down card you cannot see) in grey."""
+    if name == "?":
+        return "[dim]??[/dim]"
+    style = STYLE.get(name[:1])
+    return f"[{style}]{name}[/{style}]" if style else name
+
+
+def cards(names: tuple[str, ...] | list[str]) -> str:
+    return " ".join(card(n) for n in names) if names else "[dim]-[/dim]"
+
+
+def seat_name(view: BrujasView, seat: int) -> str:
+    return "you" if seat == view.seat else f"seat {seat}"
+
+
+def standings(view: BrujasView) -> list[int]:
+    """Scores if the game ended now (final once it is over)."""
+    piles = [0] * view.players
+    for s, pile in enumerate(view.piles):
+        for name in pile:
+            piles[s] = add(piles[s], KIND[name])
+    if not any(piles):
+        return [0] * view.players
+    rank = [view.witches.index(c) for c in COLOURS]
+    conflict = bool(view.options.get("conflict", False))
+    w = witch_scores(piles, rank, view.score_values, conflict)
+    d = devil_scores(piles)
+    return [a + b for a, b in zip(w, d, strict=True)]
 
 
 def render(view: BrujasView) -> str:
-    return repr(view)
+    lines: list[str] = []
+    variants = [
+        name
+        for key, name in (("conflict", "Devils in Conflict"), ("silent", "Witches refrain from speaking"))
+        if view.options.get(key)
+    ]
+    title = f"[bold]Brujas del Sábado[/bold] - {view.players} players"
+    if variants:
+        title += " - " + ", ".join(variants)
+    lines.append(title)
+    lines.append("")
+
+    # Witch column beside the score cards.
+    lines.append("[bold]Witch column[/bold]")
+    for value, colour in zip(view.score_values, view.witches, strict=True):
+        style = STYLE[colour]
+        lines.append(f"  {value:>2}  [{style}]{COLOUR_NAMES[COLOURS.index(colour)]} witch[/{style}]")
+    lines.append("")
+
+    # The trick.
+    if view.phase == "over":
+        lines.append("[bold]The game is over.[/bold]")
+    else:
+        lead = {"colour": "Lead: colour", "number": "Lead: number"}.get(view.lead, "Lead: not set yet")
+        if view.trick:
+            first = view.trick[0]
+            if view.lead == "colour":
+                lead += f" ({COLOUR_NAMES[COLOUR[KIND[first]]]})"
+            elif view.lead == "number":
+                lead += f" ({NUMBER[KIND[first]]})"
+        lines.append(f"[bold]Trick[/bold] (led by {seat_name(view, view.leader)}) - {lead}")
+        if not view.trick:
+            lines.append("  [dim]no card yet[/dim]")
+        for i, name in enumerate(view.trick):
+            seat = (view.leader + i) % view.players
+            note = " [dim](face down)[/dim]" if view.face_down[i] else ""
+            mark = " [bold]<- wins[/bold]" if view.winner is not None and seat == view.winner else ""
+            lines.append(f"  {seat_name(view, seat):>7}: {card(name)}{note}{mark}")
+        if view.phase == "take":
+            left = list(view.trick)
+            for name in view.taken:
+                left.remove(name)
+            lines.append(f"  witch moved {view.moved}; cards left to pick: {cards(left)}")
+    lines.append("")
+
+    # Piles.
+    scores = standings(view)
+    colours = witch_colours([_pile_bits(p) for p in view.piles], [view.witches.index(c) for c in COLOURS])
+    lines.append("[bold]Score piles[/bold] (score if the game ended now)")
+    for seat, pile in enumerate(view.piles):
+        ordered = sorted(pile, key=lambda n: (NUMBER[KIND[n]], COLOUR[KIND[n]]))
+        size = view.hand_sizes[seat]
+        witch = COLOURS[colours[seat]] if pile else "-"
+        lines.append(
+            f"  {seat_name(view, seat):>7}: {cards(ordered)}  [dim]| hand {size}, witch {witch},[/dim] "
+            f"[bold]{scores[seat]}[/bold]"
+        )
+    lines.append("")
+
+    # Your hand and whose turn it is.
+    if view.seat is not None:
+        lines.append(f"[bold]Your hand[/bold]: {cards(list(view.hand))}")
+    if view.to_act is not None:
+        task = {"play": "play a card", "witch": "move the witch (up / down)", "take": "pick a card (xR3)"}
+        who = "You" if view.to_act == view.seat else f"Seat {view.to_act}"
+        verb = "must" if view.to_act == view.seat else "is to"
+        lines.append(f"{who} {verb} {task[view.phase]}.")
+    else:
+        best = max(scores)
+        winners = ", ".join(seat_name(view, s) for s, v in enumerate(scores) if v == best)
+        lines.append(f"Winner: {winners} with {best} points.")
+    return "\n".join(lines)
+
+
+def _pile_bits(pile: tuple[str, ...]) -> int:
+    bits = 0
+    for name in pile:
+        bits = add(bits, KIND[name])
+    return bits
