@@ -138,9 +138,12 @@ class Sampler:
         self.aside = n * {3: 13, 4: 10, 5: 8}[n] < 40
         if self.aside:
             groups.append((-1, 1, 0))
-        self.groups = groups
-        if sum(g[1] for g in groups) != len(self.unseen):
+        surplus = len(self.unseen) - sum(g[1] for g in groups)
+        if surplus < 0:
             raise NotationError("the view's hand sizes do not fit the unseen cards")
+        if surplus:  # only in hand-made positions that leave cards out of the game
+            groups.append((-2, surplus, 0))
+        self.groups = groups
 
     # ------------------------------------------------------------------------------------------------
     def deal(self, rng: random.Random) -> dict[int, list[int]]:

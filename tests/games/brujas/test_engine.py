@@ -1,0 +1,124 @@
+"""Engine invariants on random play: the fast path agrees with the slow one, positions round-trip, the
+variants keep every promise of the conformance suite, and sampled worlds respect what play revealed."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from coven.games.brujas import GAME, BrujasState
+from coven.games.brujas.cards import KINDS, LOW, NAME, count
+from coven.games.brujas.game import PLAY, WITCH, trick_status, trick_winner
+from coven.games.brujas.position import format_position, parse_position
+from coven.games.brujas.worlds import Sampler, voids_of
+from coven.testing.conformance import check_game
+
+
+def random_states(players: int, seed: int, options: dict[str, object] | None = None) -> list[BrujasState]:
+    """Every state of one random game (clones)."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players, options, seed)
+    out = [GAME.clone(state)]
+    while GAME.to_act(state):
+        (seat,) = GAME.to_act(state)
+        legal = GAME.legal_actions(state, seat)
+        GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+        out.append(GAME.clone(state))
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("options", [{}, {"silent": True}, {"conflict": True}])
+def test_conformance_with_variants(players: int, options: dict[str, object]) -> None:
+    report = check_game(GAME, players, 11, options)
+    assert (
+        report.decisions == GAME.bounds(players, GAME.options(GAME.new_game(players, options))).max_decisions
+    )
+    assert report.hidden_varied
+
+
+def test_every_decision_counts_and_forced_steps_are_actions() -> None:
+    # 4 players, 10 tricks: 4 plays + 1 witch move + 4 picks each.
+    states = random_states(4, 3)
+    assert len(states) == 91
+    assert sum(1 for s in states if s.phase == WITCH) == 10
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_incremental_winner_matches_the_rule(seed: int) -> None:
+    for players in (3, 4, 5):
+        for state in random_states(players, seed):
+            if state.phase == WITCH:
+                assert state.win_index == trick_winner(state.trick, state.lead, state.rank)
+            if state.trick and state.phase == PLAY:
+                lead, follow, best, _ = trick_status(state.trick, state.rank)
+                assert (lead, follow, best) == (state.lead, state.follow, state.win_index)
+
+
+@pytest.mark.parametrize("options", [{}, {"silent": True}])
+def test_positions_round_trip_and_play_on_identically(options: dict[str, object]) -> None:
+    for players in (3, 4, 5):
+        for state in random_states(players, 5, options):
+            text = format_position(state)
+            again = parse_position(text, options)
+            assert format_position(again) == text
+            for seat in [*range(players), None]:
+                assert dataclasses.replace(GAME.view(state, seat), past=()) == GAME.view(again, seat)
+            for seat in range(players):
+                assert GAME.legal_actions(state, seat) == GAME.legal_actions(again, seat)
+
+
+def test_the_card_set_aside_is_seen_by_nobody() -> None:
+    state = GAME.new_game(3, None, 2)
+    aside = state.aside
+    seen = [c for seat in range(3) for c in GAME.view(state, seat).hand]
+    assert len(seen) == 39
+    assert 0 <= aside < KINDS
+    assert seen.count(NAME[aside]) == 1  # its twin is in some hand; the card itself in none
+
+
+@pytest.mark.parametrize("options", [{}, {"silent": True}])
+def test_sampled_worlds_respect_revealed_voids(options: dict[str, object]) -> None:
+    rng = random.Random(9)
+    for players in (3, 4):
+        for state in random_states(players, 21, options)[::3]:
+            # The voids the true play revealed (from the true history and trick).
+            voids = [0] * players
+            for leader, cards, *_ in state.history:
+                voids_of(players, leader, list(cards), voids)
+            if state.trick:
+                voids_of(players, state.leader, list(state.trick), voids)
+            for me in range(players):
+                view = GAME.view(state, me)
+                for _ in range(3):
+                    world = GAME.world_from_view(view, rng)
+                    assert GAME.view(world, me) == view
+                    for other in range(players):
+                        if other != me:
+                            assert world.hands[other] & LOW & voids[other] == 0
+                    total = sum(count(h, k) for h in (*world.hands, *world.piles) for k in range(KINDS))
+                    in_trick = len(world.trick) - (len(world.picks) if world.phase == 2 else 0)
+                    assert total + in_trick + (world.aside >= 0) == 40
+
+
+def test_true_voids_of_a_hidden_face_down_card_constrain_it() -> None:
+    # Seat 1 could not match Green 3 and played face down: in every world its card is neither green nor a 3.
+    state = parse_position("RBYG R1/B1B2B4/R2R4/Y1Y2 -/-/-/- 0 G3 play", {"silent": True})
+    GAME.apply(state, 1, GAME.parse_action("B4"))
+    view = GAME.view(state, 0)
+    assert view.trick == ("G3", "?")
+    rng = random.Random(1)
+    for _ in range(30):
+        world = GAME.world_from_view(view, rng)
+        hidden = world.trick[1]
+        assert hidden // 5 != 3 and hidden % 5 != 2
+
+
+def test_the_matching_fallback_finds_a_deal_under_tight_voids() -> None:
+    state = parse_position("RBYG R1/B1B2/Y1Y2/G1G2 -/-/-/- 0 - play")
+    view = GAME.view(state, 0)
+    sampler = Sampler(view)
+    dealt = sampler._match(random.Random(3))
+    assert sorted(k for cards in dealt.values() for k in cards) == sorted(sampler.unseen)
