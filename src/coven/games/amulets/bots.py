@@ -274,6 +274,10 @@ class BestBot(AmuletsBot):
     pool_worlds = 40
     climb_steps = 60
     lookahead_worlds = 400
+    min_cast = 0.4
+    """Never risk a cast below this chance of success."""
+    threat_weight = 3.0
+    """How much the estimated rival threat counts when judging a risky cast."""
 
     def question(self, view: AmuletsView) -> tuple[int, ...]:
         k = self.knowledge(view)
@@ -349,9 +353,9 @@ class BestBot(AmuletsBot):
         placement, p = self.certain_cast(view)
         if p >= 1.0:
             return Cast(placement)
-        if p < 0.3:
+        if p < self.min_cast:
             return None
-        threat = self.rival_threat(view)
+        threat = min(1.0, self.threat_weight * self.rival_threat(view))
         # Waiting keeps my chance only if no rival wins first; after one more round of answers my
         # success chance is at best 1. Cast when the chance now beats that.
         return Cast(placement) if p >= 1.0 - threat else None
