@@ -1,4 +1,4 @@
-"""Golden playthroughs: stored records (fixed seed, fixed bots) replay to the stored final position and scores.
+"""Golden playthroughs: stored records (fixed seed and bots) replay to the stored final position.
 
 Regenerate after a deliberate rule change with ``.venv/bin/python -m tests.games.brujas.test_golden``.
 """
