@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from coven.games.commandments.game import CommandmentsGame
 
 _TRIES = 40
+_ENUMERATE = 4000
 
 
 def move_contexts(placement: Sequence[int], moves: Sequence[MoveLog]) -> list[tuple[MoveLog, Ctx]]:
@@ -161,11 +162,42 @@ def _draw_slots(
     judged: list[tuple[MoveLog, Ctx]],
     engine_actions: bool,
 ) -> list[int]:
+    pools_by_slot: dict[int, list[int]] = {}
+    for i in unknown:
+        pool = pools[rv.slots[i].type]
+        engine = engine_actions or rv.slots[i].type == ARTEFACT
+        kept = [
+            c
+            for c in pool
+            if not engine
+            or all(
+                not log.marks or (deck.cards[c].judge(ctx) > 0) == bool(log.marks[i]) for log, ctx in judged
+            )
+        ]
+        pools_by_slot[i] = kept or pool
+    size = 1
+    for i in unknown:
+        size *= len(pools_by_slot[i])
+    if judged and size <= _ENUMERATE:
+        combos: list[list[int]] = [[]]
+        for i in unknown:
+            combos = [[*c, x] for c in combos for x in pools_by_slot[i] if x not in c]
+        good = []
+        for combo in combos:
+            trial = list(slots)
+            for i, c in zip(unknown, combo, strict=True):
+                trial[i] = c
+            if fits([deck.cards[c] for c in trial], judged, engine_actions):
+                good.append(combo)
+        if good:
+            return good[rng.randrange(len(good))]
     chosen: list[int] = []
     for _ in range(_TRIES if judged else 1):
         chosen = []
         for i in unknown:
-            pool = [c for c in pools[rv.slots[i].type] if c not in chosen]
+            pool = [c for c in pools_by_slot[i] if c not in chosen] or [
+                c for c in pools[rv.slots[i].type] if c not in chosen
+            ]
             chosen.append(pool[rng.randrange(len(pool))])
         trial = list(slots)
         for i, c in zip(unknown, chosen, strict=True):
