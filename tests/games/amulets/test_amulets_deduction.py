@@ -51,7 +51,9 @@ def _played(players: int, seed: int, questions: int, casts: int = 0) -> object:
     return state
 
 
-@pytest.mark.parametrize(("seed", "questions", "casts"), [(1, 1, 0), (2, 2, 0), (3, 2, 1), (4, 3, 0), (5, 0, 0)])
+@pytest.mark.parametrize(
+    ("seed", "questions", "casts"), [(1, 1, 0), (2, 2, 0), (3, 2, 1), (4, 3, 0), (5, 0, 0)]
+)
 def test_engine_matches_brute_force_for_three_players(seed: int, questions: int, casts: int) -> None:
     state = _played(3, seed, questions, casts)
     for seat in range(3):
@@ -74,8 +76,13 @@ def test_spectator_count_sums_the_seats_counts() -> None:
     seat0 = GAME.view(state, 0)
     total = 0
     for pair, n in spectator.marginals()[0].items():
-        view = AmuletsView(**{**{f: getattr(seat0, f) for f in seat0.__dataclass_fields__},
-                              "field": pair % 25, "amulet": pair // 25})
+        view = AmuletsView(
+            **{
+                **{f: getattr(seat0, f) for f in seat0.__dataclass_fields__},
+                "field": pair % 25,
+                "amulet": pair // 25,
+            }
+        )
         mine = knowledge_of(view).count()
         assert mine == n
         total += mine

@@ -18,6 +18,7 @@ from coven.games.amulets.board import (
     placement_at,
     placement_index,
 )
+
 from .helpers import answers, play, table
 
 # Seat 1 is the spirit under test: Red amulet, home C3. Seat 0 asks.
@@ -236,8 +237,17 @@ def test_actions_round_trip(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "junk", ["", "ask", "pass RA1 YB3 GC2 BD4 KE5", "ask RA1 YB3 GC2 BD4", "ask RA1 RB3 GC2 BD4 KE5",
-             "ask RA1 YB3 GC2 BD4 KF5", "ask XA1 YB3 GC2 BD4 KE5", "cast A1 B3 C2 D4 A6"],
+    "junk",
+    [
+        "",
+        "ask",
+        "pass RA1 YB3 GC2 BD4 KE5",
+        "ask RA1 YB3 GC2 BD4",
+        "ask RA1 RB3 GC2 BD4 KE5",
+        "ask RA1 YB3 GC2 BD4 KF5",
+        "ask XA1 YB3 GC2 BD4 KE5",
+        "cast A1 B3 C2 D4 A6",
+    ],
 )
 def test_junk_notation_is_refused(junk: str) -> None:
     with pytest.raises(NotationError):
