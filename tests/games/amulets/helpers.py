@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from coven.core import Event
 from coven.games.amulets import GAME, AmuletsState
 from coven.games.amulets.board import AMULET_CODES, parse_field
 
@@ -17,7 +18,7 @@ def table(secrets: str, **options: object) -> AmuletsState:
     return state
 
 
-def play(state: AmuletsState, seat: int, text: str) -> list[object]:
+def play(state: AmuletsState, seat: int, text: str) -> list[Event]:
     """Apply an action given in notation through the checked path."""
     return list(GAME.apply(state, seat, GAME.parse_action(text)))
 

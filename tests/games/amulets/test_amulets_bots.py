@@ -7,7 +7,7 @@ import random
 import pytest
 
 from coven.bots.arena import run_tournament
-from coven.games.amulets import GAME, Ask, Cast
+from coven.games.amulets import GAME, AmuletsState, Ask, Cast
 from coven.games.amulets.board import parse_field, placement_at
 from coven.games.amulets.bots import best_cast, cast_cover
 from coven.games.amulets.rules import knowledge_of
@@ -42,7 +42,7 @@ def test_a_cast_cannot_hedge_one_amulet_on_two_fields() -> None:
     assert placement[1] == parse_field("E5")
 
 
-def _position_where_seat_is_certain(players: int, seed: int) -> tuple[object, int]:
+def _position_where_seat_is_certain(players: int, seed: int) -> tuple[AmuletsState, int]:
     rng = random.Random(seed)
     state = GAME.new_game(players, None, seed)
     while True:
@@ -56,10 +56,10 @@ def _position_where_seat_is_certain(players: int, seed: int) -> tuple[object, in
 def test_every_bot_casts_when_certain_even_out_of_turn(name: str) -> None:
     state, seat = _position_where_seat_is_certain(4, 3)
     bot = GAME.bots()[name](GAME, seat, 0)
-    action = bot.act(GAME.view(state, seat), GAME.legal_actions(state, seat), seat == state.turn)  # type: ignore[arg-type]
+    action = bot.act(GAME.view(state, seat), GAME.legal_actions(state, seat), seat == state.turn)
     assert isinstance(action, Cast)
-    GAME.apply(state, seat, action)  # type: ignore[arg-type]
-    assert GAME.winners(state) == {seat}  # type: ignore[arg-type]
+    GAME.apply(state, seat, action)
+    assert GAME.winners(state) == {seat}
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "best"])

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from coven.games.amulets import GAME, Ask, Cast
+from coven.games.amulets import GAME, AmuletsState, Ask, Cast
 from coven.games.amulets.board import NO, YES, answer, cast_pairs, placement_at
 from coven.games.amulets.deduction import Knowledge, distinct_count
 from coven.games.amulets.rules import AmuletsView, knowledge_of
@@ -40,7 +40,7 @@ def _consistent(entry: object, secret: dict[int, tuple[int, int]]) -> bool:
     return True
 
 
-def _played(players: int, seed: int, questions: int, casts: int = 0) -> object:
+def _played(players: int, seed: int, questions: int, casts: int = 0) -> AmuletsState:
     rng = random.Random(seed)
     state = GAME.new_game(players, None, seed)
     for _ in range(questions):

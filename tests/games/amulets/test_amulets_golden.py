@@ -30,7 +30,7 @@ def _play(bots: tuple[str, ...], seed: int) -> Record:
         options=dict(GAME.options(result.state)),
         seed=seed,
         seats=bots,
-        moves=tuple(Move(seat, GAME.format_action(a)) for seat, a in result.moves),
+        moves=tuple(Move(seat, GAME.format_action(a)) for seat, a in result.moves),  # type: ignore[arg-type]
     )
 
 
