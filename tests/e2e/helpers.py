@@ -13,7 +13,7 @@ from coven.games import get_game
 Page = Any
 Chooser = Callable[[Page, random.Random], None]
 
-TURN = "main[data-myturn=yes], main[data-mayact=yes], main[data-status=over]"
+TURN = "main[data-myturn=yes], main[data-status=over]"
 
 
 def create_table(page: Page, base: str, game: str, seats: list[str], options: dict[str, Any] | None = None,
@@ -50,21 +50,32 @@ def table_id(url: str) -> str:
 
 
 def play_until_over(page: Page, choose: Chooser, rng: random.Random, max_moves: int = 2000) -> int:
-    """Whenever the page says it is our turn, let ``choose`` click a move; stop at the result screen."""
+    """Whenever the page says we must move, let ``choose`` click a move; stop at the result screen.
+
+    When we only *may* act (an optional actor), we let the moment pass and wait for the table to move.
+    """
     moves = 0
     while True:
-        page.wait_for_selector(TURN, timeout=30_000)
-        if page.get_attribute("main", "data-status") == "over":
+        d = page.evaluate("() => ({...document.querySelector('main').dataset})")
+        if d.get("status") == "over":
             return moves
-        number = page.get_attribute("main", "data-number")
+        if d.get("myturn") != "yes":
+            # Others play (or we may act but let the moment pass): wait for the table to move.
+            page.wait_for_function(
+                """n => { const d = document.querySelector('main').dataset;
+                          return d.status === 'over' || d.myturn === 'yes' || d.number !== n; }""",
+                arg=d.get("number"),
+                timeout=30_000,
+            )
+            continue
         choose(page, rng)
         moves += 1
         assert moves <= max_moves, "the game does not end"
-        # Wait until the move was applied (the number moved on) or refused (an error is shown).
+        # Wait until our move was applied (the number moved on) or refused (an error is shown).
         page.wait_for_function(
             """n => document.querySelector('main').dataset.number !== n
                    || !document.getElementById('move-error').hidden""",
-            arg=number,
+            arg=d.get("number"),
             timeout=30_000,
         )
         error = page.locator("#move-error")

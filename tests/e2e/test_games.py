@@ -70,3 +70,38 @@ def test_brujas_against_bots(server: Any, context: Any) -> None:
     moves = play_until_over(page, brujas_move, random.Random(2))
     assert moves >= 13
     assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))
+
+
+def amulets_move(page: Any, rng: random.Random) -> None:
+    board = page.locator("#board")
+    fields = rng.sample(range(25), 5)
+    for a, f in zip("RYGBK", fields, strict=True):
+        name = f"{'ABCDE'[f // 5]}{f % 5 + 1}"
+        target = board.locator(f".altar .field[data-field={name}]")
+        source = board.locator(f".tray .amulet-btn[data-amulet={a}]")
+        how = rng.randrange(3)
+        if how == 0:
+            source.drag_to(target)
+        elif how == 1:
+            source.click()
+            target.click()
+        else:  # by keyboard
+            source.focus()
+            page.keyboard.press("Enter")
+            board.locator(f".altar .field[data-field={name}]").focus()
+            page.keyboard.press("Enter")
+    ask = board.locator("#amulets-ask")
+    if ask.count() and ask.is_enabled():
+        ask.click()
+    else:
+        board.locator("#amulets-cast").click()
+
+
+def test_amulets_against_bots(server: Any, context: Any) -> None:
+    page = context.new_page()
+    links = create_table(page, server.base, "amulets", ["human", "bot:greedy", "bot:greedy", "bot:random"],
+                         options={"question_cap": 8, "assistant": True}, seed=11)
+    page.goto(links["invites"][0])
+    play_until_over(page, amulets_move, random.Random(3))
+    assert page.locator("#board .assistant .assist-wizard").count() == 3
+    assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))

@@ -1,0 +1,189 @@
+// Amulets: the altar (5 x 5 fields A1-E5) where a question or a spell is built by dragging the five
+// amulets onto fields (or: pick an amulet, then a field — works by keyboard and on phones), the spell
+// book with every answer, and — when the table enables it — the deduction assistant.
+// The server validates every placement; the page only builds it.
+import { h, listing } from "../util.js";
+
+const LETTERS = "ABCDE";
+const CODES = "RYGBK";
+const NAMES = ["Red", "Yellow", "Green", "Blue", "Black"];
+const ANSWER_TEXT = {
+  "*": "my amulet is on my field",
+  o: "another amulet is on my field",
+  "+": "my amulet is in my field's row or column",
+  "-": "none of these",
+  y: "yes",
+  n: "no",
+  ".": "",
+};
+
+const fieldName = (f) => `${LETTERS[Math.floor(f / 5)]}${(f % 5) + 1}`;
+
+let work = { key: null, fields: [null, null, null, null, null], picked: null };
+
+function token(a, attrs = {}) {
+  return h("span", { class: `amulet a-${CODES[a]}`, title: `${NAMES[a]} amulet`, ...attrs }, CODES[a]);
+}
+
+function placementText(fields) {
+  return fields.map((f, a) => `${CODES[a]}${fieldName(f)}`).join(" ");
+}
+
+function miniAltar(fields, highlight = null) {
+  const grid = h("div", { class: "mini-altar", "aria-label": placementText(fields) });
+  for (let f = 0; f < 25; f++) {
+    const a = fields.indexOf(f);
+    grid.append(h("span", { class: `mf ${a >= 0 ? `a-${CODES[a]}` : ""} ${highlight === f ? "hl" : ""}` }, a >= 0 ? CODES[a] : ""));
+  }
+  return grid;
+}
+
+export function turnHint(ctx) {
+  return "place the five amulets on the altar, then ask the spirits — or cast the freeing spell.";
+}
+
+export function render(el, ctx) {
+  const v = ctx.view;
+  const me = ctx.seat;
+  const key = `${me}:${v.book.length}`;
+  if (work.key !== key) work = { key, fields: [null, null, null, null, null], picked: null };
+  const canAsk = ctx.legal.some((a) => a.notation.startsWith("ask "));
+  const canCast = ctx.legal.some((a) => a.notation.startsWith("cast ")) || (ctx.freeForm && !v.out[me] && !v.over);
+  const building = !ctx.readOnly && (canAsk || canCast);
+
+  const secret = me !== null && me !== undefined && v.field >= 0
+    ? h("p", { class: "secret" }, "Your secret (only you see it): field ", h("strong", {}, fieldName(v.field)), ", amulet ",
+      token(v.amulet), ` ${NAMES[v.amulet]}`)
+    : null;
+  const status = h("p", { class: "board-note" },
+    `${ctx.names[v.turn]} asks now. Questions so far: ${v.questions}${v.options.question_cap ? ` of ${v.options.question_cap}` : ""}.`,
+    v.out.some((x) => x) ? ` Failed casts (out): ${listing(v.out.map((x, i) => (x ? ctx.names[i] : null)).filter(Boolean))}.` : "");
+
+  el.append(h("div", { class: "amulets" }, secret, status,
+    building ? builder(ctx, canAsk, canCast) : null,
+    spellBook(v, ctx),
+    v.options.assistant ? assistant(v, ctx) : null));
+}
+
+function builder(ctx, canAsk, canCast) {
+  const rerender = () => ctx.rerender();
+  const place = (a, f) => {
+    const other = work.fields.indexOf(f);
+    if (other >= 0 && other !== a) work.fields[other] = work.fields[a]; // swap (or back to the tray)
+    work.fields[a] = f;
+    work.picked = null;
+    rerender();
+  };
+  // The tray: amulets not yet on the altar (and the picked one).
+  const tray = h("div", { class: "tray", role: "group", "aria-label": "Amulets to place" });
+  for (let a = 0; a < 5; a++) {
+    const onAltar = work.fields[a] !== null;
+    tray.append(h("button", { type: "button", class: `amulet-btn ${work.picked === a ? "picked" : ""} ${onAltar ? "placed" : ""}`,
+      draggable: "true", dataset: { amulet: CODES[a], fkey: `amulet:${a}` }, "aria-pressed": String(work.picked === a),
+      "aria-label": `${NAMES[a]} amulet${onAltar ? ` (on ${fieldName(work.fields[a])})` : ""}: pick it, then a field`,
+      onclick: () => { work.picked = work.picked === a ? null : a; rerender(); },
+      ondragstart: (ev) => ev.dataTransfer.setData("text/plain", String(a)) },
+    token(a), onAltar ? ` ${fieldName(work.fields[a])}` : ""));
+  }
+  // The altar.
+  const altar = h("div", { class: "altar", role: "grid", "aria-label": "The altar" });
+  altar.append(h("span", { class: "corner" }));
+  for (let c = 1; c <= 5; c++) altar.append(h("span", { class: "axis" }, String(c)));
+  for (let r = 0; r < 5; r++) {
+    altar.append(h("span", { class: "axis" }, LETTERS[r]));
+    for (let c = 0; c < 5; c++) {
+      const f = r * 5 + c;
+      const a = work.fields.indexOf(f);
+      const cell = h("button", { type: "button", class: `field ${a >= 0 ? "occupied" : ""}`, dataset: { field: fieldName(f), fkey: `field:${f}` },
+        "aria-label": `Field ${fieldName(f)}${a >= 0 ? `: ${NAMES[a]} amulet` : ""}`,
+        onclick: () => {
+          if (work.picked !== null) place(work.picked, f);
+          else if (a >= 0) { work.picked = a; rerender(); }
+        },
+        ondragover: (ev) => { ev.preventDefault(); cell.classList.add("over"); },
+        ondragleave: () => cell.classList.remove("over"),
+        ondrop: (ev) => { ev.preventDefault(); const x = Number(ev.dataTransfer.getData("text/plain")); if (x >= 0 && x < 5) place(x, f); } },
+      h("span", { class: "fname" }, fieldName(f)), a >= 0 ? token(a, { draggable: "true", ondragstart: (ev) => ev.dataTransfer.setData("text/plain", String(a)) }) : null);
+      altar.append(cell);
+    }
+  }
+  const full = work.fields.every((f) => f !== null);
+  const send = (kind) => { if (full) ctx.act(`${kind} ${placementText(work.fields)}`); };
+  const buttons = h("div", { class: "actions-row" },
+    canAsk ? h("button", { type: "button", class: "primary", id: "amulets-ask", disabled: !full || ctx.pending, onclick: () => send("ask") }, "Ask the spirits") : null,
+    canCast ? h("button", { type: "button", id: "amulets-cast", disabled: !full || ctx.pending, onclick: () => send("cast") }, "Cast the freeing spell") : null,
+    h("button", { type: "button", class: "small", onclick: () => { work.fields = [null, null, null, null, null]; work.picked = null; rerender(); } }, "Clear"),
+    h("span", { class: "board-note" }, full ? placementText(work.fields) : "Drag each amulet onto a field (or pick one, then a field)."));
+  return h("section", { class: "builder" }, h("h3", {}, canAsk ? "Your question or spell" : "Cast the spell (optional)"), tray, altar, buttons,
+    !canAsk && canCast ? h("p", { class: "board-note" }, "You may cast now; a failed cast puts you out of the game.") : null);
+}
+
+function spellBook(v, ctx) {
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Who"), h("th", {}, "Placement"),
+    Array.from({ length: v.players }, (_, s) => h("th", {}, ctx.names[s])));
+  const rows = v.book.map((e, i) => h("tr", { class: `entry ${e.kind}` },
+    h("td", {}, String(i + 1)),
+    h("td", {}, `${ctx.names[e.seat]} ${e.kind === "ask" ? "asked" : "cast"}`),
+    h("td", {}, miniAltar(e.fields), h("span", { class: "ptext" }, placementText(e.fields))),
+    [...e.answers].map((ch) => h("td", { class: `ans ans-${ch === "*" ? "star" : ch === "." ? "none" : ch === "+" ? "plus" : ch === "-" ? "minus" : ch}`, title: ANSWER_TEXT[ch] || "" }, ch === "." ? "" : ch))));
+  return h("section", { class: "book" }, h("h3", {}, "Spell book"),
+    h("p", { class: "legend board-note" }, "Answers: * my amulet is on my field · o another amulet is on my field · + my amulet shares my field's row or column · − none · y/n a spirit's check of a spell"),
+    v.book.length ? h("div", { class: "book-scroll" }, h("table", { class: "spell-book" }, h("thead", {}, head), h("tbody", {}, rows)))
+      : h("p", { class: "board-note" }, "No question yet."));
+}
+
+// The deduction assistant: for each other wizard, the (field, amulet) pairs that agree with every
+// answer that wizard gave in the spell book and with your own secret. (Per wizard; the exact engine,
+// coven.games.amulets.deduction, also links the wizards: all fields and amulets differ.)
+function answerOf(fields, field, amulet) {
+  const mine = fields[amulet];
+  if (mine === field) return "*";
+  if (fields.includes(field)) return "o";
+  if (Math.floor(mine / 5) === Math.floor(field / 5) || mine % 5 === field % 5) return "+";
+  return "-";
+}
+
+function assistant(v, ctx) {
+  const box = h("section", { class: "assistant" }, h("h3", {}, "Deduction assistant"));
+  for (let w = 0; w < v.players; w++) {
+    if (w === ctx.seat) continue;
+    const possible = [];
+    for (let f = 0; f < 25; f++) {
+      for (let a = 0; a < 5; a++) {
+        if (ctx.seat !== null && ctx.seat !== undefined && v.field >= 0 && (f === v.field || a === v.amulet)) continue;
+        const ok = v.book.every((e) => {
+          const ch = e.answers[w];
+          if (!ch || ch === ".") return true;
+          if (e.kind === "ask") return answerOf(e.fields, f, a) === ch;
+          return (e.fields[a] === f) === (ch === "y");
+        });
+        if (ok) possible.push([f, a]);
+      }
+    }
+    const fields = new Map();
+    for (const [f, a] of possible) fields.set(f, [...(fields.get(f) || []), a]);
+    const grid = h("div", { class: "mini-altar assist" });
+    for (let f = 0; f < 25; f++) {
+      const as = fields.get(f) || [];
+      grid.append(h("span", { class: `mf ${as.length ? "maybe" : "no"}`, title: `${fieldName(f)}: ${as.map((a) => NAMES[a]).join(", ") || "impossible"}` },
+        as.length === 1 ? CODES[as[0]] : as.length ? String(as.length) : ""));
+    }
+    const amulets = [...new Set(possible.map(([, a]) => a))].sort();
+    box.append(h("div", { class: "assist-wizard" }, h("h4", {}, ctx.names[w]), grid,
+      h("p", { class: "board-note" }, `${possible.length} pairs possible; amulet: ${amulets.map((a) => NAMES[a]).join(", ") || "—"}`)));
+  }
+  return box;
+}
+
+export function describe(ev, ctx) {
+  const d = ev.data || {};
+  const n = (s) => ctx.names[s] ?? `seat ${s + 1}`;
+  switch (ev.kind) {
+    case "question": return `${n(d.seat)} asked ${d.placement}: ${(d.answers || []).map(([s, c]) => `${n(s)} ${c}`).join(", ")}`;
+    case "cast": return `${n(d.seat)} cast ${d.placement}: ${(d.checks || []).map(([s, c]) => `${n(s)} ${c}`).join(", ")} — ${d.success ? "it worked!" : "it failed"}`;
+    case "turn": return `${n(d.seat)} asks next`;
+    case "win": return `${n(d.seat)} frees the spirits and wins`;
+    case "all_failed": return "Every wizard failed: nobody wins";
+    default: return null;
+  }
+}
