@@ -1,0 +1,357 @@
+// The 3 Commandments: the Holy Circle with the fifteen artefacts. A novice drags an artefact: every
+// area it is carried over is the performance's path (out of the circle counts as X), the area where
+// it is dropped is its destination; gestures, things said, touches, free words and time are picked
+// beside. (No mouse? Pick an artefact, then the areas in order.) The High Priestess ordains her cards
+// and places the artefacts by dragging them. The server judges everything; the page only builds moves.
+import { h, s, listing } from "../util.js";
+
+const AREAS = ["C", "H1", "H2", "H3", "H4", "H5", "T1", "T2", "T3", "T4", "T5", "R"];
+const PATH = [...AREAS, "X"];
+const CODES = ["wh", "bk", "br"];
+const COLOUR_NAMES = ["white", "black", "brown"];
+const ART = Array.from({ length: 15 }, (_, i) => `${CODES[Math.floor(i / 5)]}${(i % 5) + 1}`);
+// The fixed vocabularies of a performance (the game's notation, coven.games.commandments.lang).
+const GESTURES = ["stand", "dance", "sing", "bow", "kneel", "clap", "macho", "pray", "laugh", "whistle", "close_eyes", "wave", "jump", "hum", "stretch", "stamp", "smile"];
+const SAYINGS = { permission: "ask her permission", thanks: "thank her", offend: "offend a novice", animal: "call her an animal's name", curse: "curse", colour: "name a colour", artefact: "talk to the artefact", compliment: "compliment her" };
+const TOUCHES = { hp: "touch the High Priestess", hp_art: "touch her with the artefact", novice: "touch another novice", artefact: "touch another artefact" };
+
+// ---------------------------------------------------------------------------------- geometry
+const RAD = Math.PI / 180;
+const polar = (r, deg) => [r * Math.cos(deg * RAD), r * Math.sin(deg * RAD)];
+const HEX_ANGLE = (i) => -90 + 72 * i;
+const CENTRES = {};
+CENTRES.C = [0, 0];
+for (let i = 0; i < 5; i++) {
+  CENTRES[`H${i + 1}`] = polar(100, HEX_ANGLE(i));
+  CENTRES[`T${i + 1}`] = polar(158, HEX_ANGLE(i) + 36);
+}
+function shapeOf(area) {
+  if (area === "C") return s("circle", { cx: 0, cy: 0, r: 44 });
+  if (area === "R") return s("path", { d: "M0,-252A252,252 0 1,1 0,252A252,252 0 1,1 0,-252ZM0,-196A196,196 0 1,0 0,196A196,196 0 1,0 0,-196Z", "fill-rule": "evenodd" });
+  const [cx, cy] = CENTRES[area];
+  if (area[0] === "H") {
+    const pts = Array.from({ length: 6 }, (_, k) => polar(46, 30 + 60 * k).map((v, j) => v + (j ? cy : cx)));
+    return s("polygon", { points: pts.map((p) => p.join(",")).join(" ") });
+  }
+  const i = Number(area.slice(1)) - 1;
+  const a = HEX_ANGLE(i) + 36;
+  const pts = [polar(112, a), polar(194, a - 17), polar(194, a + 17)];
+  return s("polygon", { points: pts.map((p) => p.join(",")).join(" ") });
+}
+function tokenSpots(area, n) {
+  if (area === "R") return Array.from({ length: n }, (_, k) => polar(224, -90 + 12 + (360 / Math.max(n, 15)) * k));
+  const [cx, cy] = CENTRES[area];
+  const cols = n <= 4 ? 2 : n <= 9 ? 3 : 4;
+  const gap = area[0] === "T" ? 14 : 17;
+  return Array.from({ length: n }, (_, k) => {
+    const row = Math.floor(k / cols), col = k % cols;
+    const rows = Math.ceil(n / cols);
+    return [cx + (col - (Math.min(cols, n) - 1) / 2) * gap, cy + (row - (rows - 1) / 2) * gap];
+  });
+}
+
+// --------------------------------------------------------------------------------- page state
+let work = { key: null, sel: null, route: [], move: null, perf: newPerf(), placement: null };
+function newPerf() {
+  return { gestures: new Set(), said: new Set(), touches: new Set(), words: "", seconds: 10 };
+}
+
+function moveText(m) {
+  if (!m) return "forfeit";
+  const chain = [ART[m.artefact], ...m.path.map((a) => PATH[a]), PATH[m.to]].join(">");
+  const parts = [chain, ...m.gestures.map((g) => `+${g}`), ...m.said.map((x) => `!${x}`), ...m.touches.map((t) => `@${t}`)];
+  if (m.words) parts.push(`"${m.words}"`);
+  parts.push(`${m.seconds}s`);
+  return parts.join(" ");
+}
+
+function notation(move, perf) {
+  const chain = [ART[move.artefact], ...move.path, move.to].join(">");
+  const parts = [chain, ...[...perf.gestures].map((g) => `+${g}`), ...[...perf.said].map((x) => `!${x}`), ...[...perf.touches].map((t) => `@${t}`)];
+  const words = perf.words.replaceAll('"', "").trim();
+  if (words) parts.push(`"${words}"`);
+  parts.push(`${Math.max(0, Math.round(Number(perf.seconds) || 0))}s`);
+  return parts.join(" ");
+}
+
+function parsePlace(text) {
+  // "place wh=C,C,.. bk=.. br=.." -> 15 area names
+  const out = [];
+  for (const code of CODES) {
+    const m = new RegExp(`${code}=([^ ]+)`).exec(text);
+    out.push(...(m ? m[1].split(",") : ["C", "C", "C", "C", "C"]));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------- board
+export function turnHint(ctx) {
+  const v = ctx.view;
+  if (v.phase === "ordain") return "as High Priestess, discard one card unseen and name the taboo.";
+  if (v.phase === "place") return "as High Priestess, place the fifteen artefacts (drag them), then confirm.";
+  if (v.phase === "judge") return "mark the action cards for the novice's move.";
+  return "drag an artefact along its path, pick your performance, then perform it.";
+}
+
+export function render(el, ctx) {
+  const v = ctx.view;
+  const ritual = v.rituals[v.rituals.length - 1];
+  const key = `${ctx.seat}:${v.rituals.length}:${v.phase}:${ritual ? ritual.moves.length : 0}`;
+  if (work.key !== key) work = { key, sel: null, route: [], move: null, perf: work.perf && work.key && work.key.split(":").slice(0, 3).join() === key.split(":").slice(0, 3).join() ? work.perf : newPerf(), placement: null };
+  const legal = ctx.legal.map((a) => a.notation);
+  const novice = !ctx.readOnly && v.phase === "move" && legal.some((a) => a !== "forfeit");
+  const placing = !ctx.readOnly && v.phase === "place" && legal.some((a) => a.startsWith("place "));
+  if (placing && !work.placement) work.placement = parsePlace(legal.find((a) => a.startsWith("place ")));
+
+  const board = placing ? work.placement.map((a) => AREAS.indexOf(a)) : v.board;
+  el.append(h("div", { class: "commandments" },
+    h("div", { class: "circle-col" }, circle(v, ctx, board, { novice, placing }), novice ? routeNote(ctx) : null),
+    h("div", { class: "cmd-side" },
+      ritualPanel(v, ctx, ritual),
+      !ctx.readOnly && v.phase === "ordain" ? ordainPanel(v, ctx, ritual, legal) : null,
+      placing ? placePanel(ctx, legal) : null,
+      !ctx.readOnly && v.phase === "judge" ? judgePanel(v, ctx, legal) : null,
+      novice ? performancePanel(ctx, legal) : null,
+      movesPanel(v, ctx, ritual))));
+}
+
+function circle(v, ctx, board, { novice, placing }) {
+  const draggable = novice || placing;
+  const svg = s("svg", { viewBox: "-270 -270 540 540", class: "holy-circle", role: "group", "aria-label": "The Holy Circle" });
+  svg.append(s("rect", { x: -270, y: -270, width: 540, height: 540, class: "outside", "data-area": "X" }));
+  const lastMove = (v.rituals[v.rituals.length - 1]?.moves || []).slice(-1)[0];
+  for (const area of ["R", "C", "H1", "H2", "H3", "H4", "H5", "T1", "T2", "T3", "T4", "T5"]) {
+    const shape = shapeOf(area);
+    const inRoute = work.route.includes(area);
+    const cls = `area ${area[0]} ${inRoute ? "in-route" : ""} ${lastMove && lastMove.move && PATH[lastMove.move.to] === area ? "last-to" : ""}`;
+    const attrs = { class: cls, "data-area": area };
+    if (novice && work.sel !== null) Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": `Carry over or to ${area}` });
+    for (const [k, val] of Object.entries(attrs)) shape.setAttribute(k, val);
+    shape.addEventListener("click", () => {
+      if (!novice || work.sel === null) return;
+      work.route.push(area);
+      work.move = { artefact: work.sel, path: work.route.slice(0, -1), to: area };
+      ctx.rerender();
+    });
+    shape.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); shape.dispatchEvent(new MouseEvent("click")); } });
+    svg.append(shape);
+    const [lx, ly] = area === "R" ? polar(262, -90) : CENTRES[area];
+    svg.append(s("text", { x: lx, y: area === "R" ? ly + 4 : ly - (area[0] === "T" ? 22 : 30), class: "area-label" }, area));
+  }
+  // Tokens.
+  const byArea = new Map();
+  board.forEach((area, a) => { const name = AREAS[area]; byArea.set(name, [...(byArea.get(name) || []), a]); });
+  const moved = lastMove && lastMove.move ? lastMove.move.artefact : null;
+  for (const [area, arts] of byArea) {
+    const spots = tokenSpots(area, arts.length);
+    arts.forEach((a, k) => {
+      const [x, y] = spots[k];
+      const colour = Math.floor(a / 5);
+      const g = s("g", { class: `token ${COLOUR_NAMES[colour]} ${work.sel === a || (work.move && work.move.artefact === a) ? "selected" : ""} ${moved === a ? "moved" : ""} ${draggable ? "draggable" : ""}`,
+        transform: `translate(${x},${y})`, "data-artefact": ART[a], "data-area": area,
+        tabindex: draggable ? 0 : undefined, role: draggable ? "button" : undefined,
+        "aria-label": `${COLOUR_NAMES[colour]} artefact ${(a % 5) + 1} in ${area}` },
+      s("circle", { r: 8 }), s("text", { y: 3.5 }, String((a % 5) + 1)));
+      if (draggable) attachDrag(g, svg, a, area, ctx, { placing });
+      svg.append(g);
+    });
+  }
+  return svg;
+}
+
+function svgPoint(svg, ev) {
+  const pt = svg.createSVGPoint();
+  pt.x = ev.clientX; pt.y = ev.clientY;
+  return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+function areaAt(ev, token) {
+  token.style.pointerEvents = "none";
+  const el = document.elementFromPoint(ev.clientX, ev.clientY);
+  token.style.pointerEvents = "";
+  const hit = el && el.closest ? el.closest("[data-area]") : null;
+  if (!hit || hit.classList.contains("token")) return hit && hit.classList.contains("token") ? hit.dataset.area : "X";
+  return hit.dataset.area;
+}
+
+function attachDrag(g, svg, a, start, ctx, { placing }) {
+  let drag = null;
+  g.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== 0) return;
+    ev.preventDefault();
+    g.setPointerCapture(ev.pointerId);
+    drag = { seq: [start], moved: false, x0: ev.clientX, y0: ev.clientY };
+    g.classList.add("dragging");
+  });
+  g.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    if (Math.abs(ev.clientX - drag.x0) + Math.abs(ev.clientY - drag.y0) > 4) drag.moved = true;
+    const p = svgPoint(svg, ev);
+    g.setAttribute("transform", `translate(${p.x},${p.y})`);
+    const area = areaAt(ev, g);
+    if (area && area !== drag.seq[drag.seq.length - 1]) drag.seq.push(area);
+    svg.querySelectorAll(".area").forEach((el) => el.classList.toggle("in-route", drag.seq.slice(1).includes(el.dataset.area)));
+  });
+  const finish = (ev) => {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    g.classList.remove("dragging");
+    if (!d.moved) { select(a, ctx); return; }
+    const area = areaAt(ev, g);
+    if (area && area !== d.seq[d.seq.length - 1]) d.seq.push(area);
+    const to = d.seq[d.seq.length - 1];
+    if (placing) {
+      if (to !== "X") work.placement[a] = to;
+      ctx.rerender();
+      return;
+    }
+    if (to === "X") {
+      ctx.error("an artefact must end its move inside the Holy Circle: drop it on an area");
+      work.move = null; work.route = []; work.sel = null;
+      ctx.rerender();
+      return;
+    }
+    work.sel = a;
+    work.route = d.seq.slice(1);
+    work.move = { artefact: a, path: d.seq.slice(1, -1), to };
+    ctx.rerender();
+  };
+  g.addEventListener("pointerup", finish);
+  g.addEventListener("pointercancel", () => { drag = null; ctx.rerender(); });
+  g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(a, ctx); } });
+}
+
+function select(a, ctx) {
+  work.sel = work.sel === a ? null : a;
+  work.route = [];
+  work.move = null;
+  ctx.rerender();
+}
+
+function routeNote(ctx) {
+  if (work.move) {
+    const m = work.move;
+    return h("p", { class: "route", id: "route" }, `Your move: ${ART[m.artefact]} from its area${m.path.length ? ` over ${m.path.join(" → ")}` : ""} to ${m.to}.`);
+  }
+  if (work.sel !== null) return h("p", { class: "route board-note", id: "route" }, `${ART[work.sel]} picked: now click the areas it passes over, in order; the last one is where it stays.`);
+  return h("p", { class: "board-note", id: "route" }, "Drag an artefact (or pick it, then click areas). The path it travels is part of your performance.");
+}
+
+// --------------------------------------------------------------------------------- panels
+function ritualPanel(v, ctx, ritual) {
+  if (!ritual) return null;
+  const destiny = h("div", { class: "destiny", "aria-label": `${v.flips} of 4 destiny cards negative` },
+    [0, 1, 2, 3].map((k) => h("span", { class: `destiny-card ${k < v.flips ? "flipped" : ""}` }, k < v.flips ? "☹" : "☺")));
+  return h("section", { class: "ritual-panel" },
+    h("h3", {}, `Ritual ${v.rituals.length}: ${ctx.names[ritual.priestess]} is High Priestess`),
+    h("ul", { class: "slots" }, ritual.slots.map((sl) => h("li", { class: `slot ${sl.type}` },
+      h("strong", {}, sl.role === "taboo" ? "Taboo" : "Commandment"), ` · ${sl.type} card`, sl.card ? ` · ${sl.card}` : " · secret"))),
+    h("p", {}, "Destiny cards: ", destiny, v.flips ? ` (${v.flips} of 4 negative: at 4 she is disempowered)` : ""),
+    ritual.hand.length ? h("p", {}, `Your cards: ${ritual.hand.join(", ")}`) : null);
+}
+
+function ordainPanel(v, ctx, ritual, legal) {
+  const list = legal.filter((a) => a.startsWith("ordain "));
+  if (!list.length) return null;
+  return h("section", { class: "ordain" }, h("h3", {}, "Ordain your cards"),
+    h("p", { class: "board-note" }, "Discard one card unseen; name the taboo; the other two are the commandments."),
+    h("div", { class: "actions-row" }, list.map((a) => {
+      const m = /discard=(\S+) taboo=(\S+)/.exec(a);
+      return h("button", { type: "button", class: "small", dataset: { action: a, fkey: a }, disabled: ctx.pending,
+        onclick: () => ctx.act(a) }, m ? `discard ${m[1]}, taboo ${m[2]}` : a);
+    })));
+}
+
+function placeText() {
+  return `place ${CODES.map((c, k) => `${c}=${work.placement.slice(k * 5, k * 5 + 5).join(",")}`).join(" ")}`;
+}
+
+function placePanel(ctx, legal) {
+  const suggestions = legal.filter((a) => a.startsWith("place ")).slice(0, 6);
+  return h("section", { class: "place" }, h("h3", {}, "Place the artefacts"),
+    h("p", { class: "board-note" }, "Drag artefacts to the areas you want, or start from a suggestion."),
+    h("div", { class: "actions-row" }, suggestions.map((a, k) => h("button", { type: "button", class: "small",
+      onclick: () => { work.placement = parsePlace(a); ctx.rerender(); } }, `Suggestion ${k + 1}`))),
+    h("p", {}, h("code", {}, placeText())),
+    h("button", { type: "button", class: "primary", id: "place-confirm", disabled: ctx.pending, onclick: () => ctx.act(placeText()) }, "Place the artefacts here"));
+}
+
+function judgePanel(v, ctx, legal) {
+  const list = legal.filter((a) => a.startsWith("judge"));
+  return h("section", { class: "judge" }, h("h3", {}, "Judge the move"),
+    v.pending ? h("p", {}, `${moveText(v.pending)}`) : null,
+    h("p", { class: "board-note" }, "Mark each action card (in slot order): 1 if the move matches it, 0 if not (a number for a counting card)."),
+    h("div", { class: "actions-row" }, list.slice(0, 40).map((a) => h("button", { type: "button", class: "small", dataset: { action: a },
+      disabled: ctx.pending, onclick: () => ctx.act(a) }, a.replace("judge ", "marks ")))));
+}
+
+function chips(title, entries, set, ctx, group) {
+  return h("fieldset", { class: "chips" }, h("legend", {}, title),
+    entries.map(([value, label]) => {
+      const id = `perf-${group}-${value}`;
+      return h("label", { class: `chip ${set.has(value) ? "on" : ""}`, for: id },
+        h("input", { type: "checkbox", id, checked: set.has(value), dataset: { fkey: id },
+          onchange: (ev) => { if (ev.target.checked) set.add(value); else set.delete(value); ctx.rerender(); } }), label);
+    }));
+}
+
+function performancePanel(ctx, legal) {
+  const p = work.perf;
+  const text = work.move ? notation(work.move, p) : "";
+  const words = h("input", { type: "text", id: "perf-words", maxlength: 200, value: p.words, placeholder: "what you say freely (optional)",
+    oninput: (ev) => { p.words = ev.target.value; summary.textContent = work.move ? notation(work.move, p) : ""; } });
+  const secs = h("input", { type: "number", id: "perf-seconds", min: 0, max: 3600, value: p.seconds,
+    oninput: (ev) => { p.seconds = ev.target.value; summary.textContent = work.move ? notation(work.move, p) : ""; } });
+  const summary = h("code", { id: "perf-notation" }, text);
+  return h("section", { class: "performance" }, h("h3", {}, "Your performance"),
+    chips("Gestures", GESTURES.map((g) => [g, g.replace("_", " ")]), p.gestures, ctx, "g"),
+    chips("Things said", Object.entries(SAYINGS), p.said, ctx, "s"),
+    chips("Touches", Object.entries(TOUCHES), p.touches, ctx, "t"),
+    h("div", { class: "field" }, h("label", { for: "perf-words" }, "Free words"), words),
+    h("div", { class: "field" }, h("label", { for: "perf-seconds" }, "How long it takes (seconds)"), secs),
+    h("p", {}, "Move: ", summary),
+    h("div", { class: "actions-row" },
+      h("button", { type: "button", class: "primary", id: "perform", disabled: !work.move || ctx.pending,
+        onclick: () => { if (work.move) ctx.act(notation(work.move, p)); } }, "Perform the move"),
+      h("button", { type: "button", class: "small", onclick: () => { work.move = null; work.sel = null; work.route = []; ctx.rerender(); } }, "Start over"),
+      legal.includes("forfeit") ? h("button", { type: "button", class: "small", id: "forfeit", dataset: { action: "forfeit" }, disabled: ctx.pending,
+        onclick: () => ctx.act("forfeit") }, "Forfeit (the others get 2 karma)") : null));
+}
+
+function verdict(total) {
+  return total > 0 ? `karma +${total}` : total === 0 ? "no karma" : "bad karma";
+}
+
+function movesPanel(v, ctx, ritual) {
+  if (!ritual || !ritual.moves.length) return null;
+  return h("section", { class: "cmd-moves" }, h("h3", {}, "This ritual's moves"),
+    h("ol", {}, ritual.moves.map((m) => h("li", { class: m.total > 0 ? "good" : "bad" },
+      `${ctx.names[m.seat]}: ${moveText(m.move)} — ${verdict(m.total)}`, m.marks.length ? ` (marks ${m.marks.join(" ")})` : ""))));
+}
+
+export function scores(view) {
+  return view.karma;
+}
+
+export function describe(ev, ctx) {
+  const d = ev.data || {};
+  const n = (x) => ctx.names[x] ?? `seat ${x + 1}`;
+  switch (ev.kind) {
+    case "ritual": return `Ritual ${d.number}: ${n(d.priestess)} becomes High Priestess`;
+    case "hand": return `Your cards: ${(d.cards || []).join(", ")}`;
+    case "ordained": return `${n(d.priestess)} ordained the cards: taboo and commandments (${(d.slots || []).join(", ")})`;
+    case "discarded": return `You discarded ${d.card}`;
+    case "placed": return `The artefacts are placed: ${d.action}`;
+    case "forfeit": return `${n(d.seat)} forfeits: the other novices get ${d.bonus} karma`;
+    case "move": return `${n(d.seat)} moved ${d.action} (from ${d.start})`;
+    case "karma": return `${n(d.seat)}: ${verdict(d.total)}${d.marks ? ` (marks ${d.marks.join(" ")})` : ""}; destiny ${d.flips}/4`;
+    case "disempowered": return `${n(d.priestess)} is disempowered: every novice gets ${d.bonus} karma`;
+    case "ritual_end": return `${n(d.priestess)}'s ritual ends: she gains ${d.gain}`;
+    case "revealed": return `The cards were: ${(d.cards || []).join(", ")}`;
+    case "game_over": return `Game over: ${(d.karma || []).map((k, i) => `${n(i)} ${k}`).join(", ")}`;
+    default: return null;
+  }
+}
+
+export { listing };
