@@ -44,6 +44,7 @@ from coven.games.brujas.game import (
     BrujasView,
     score_list,
     trick_status,
+    witch_colours,
 )
 from coven.games.brujas.worlds import Sampler
 
@@ -67,8 +68,15 @@ def standing(s: BrujasState, seat: int, pile: int) -> float:
         if cnt > best_count or (cnt == best_count and r < best_rank):
             best_count, best_rank = cnt, r
         shaping += cnt * values[r]
-    value = float(values[best_rank]) + 0.02 * shaping
+    witch = values[best_rank]
     piles = s.piles
+    if s.conflict and pile:
+        # Devils in Conflict: a witch colour another player also holds most of scores half.
+        mine_colour = s.witches[best_rank]
+        others = [p for i, p in enumerate(piles) if i != seat and p]
+        if others and mine_colour in witch_colours(others, rank):
+            witch = (witch + 1) // 2
+    value = float(witch) + 0.02 * shaping
     for num in range(1, 6):
         mask = NUMBER40[num]
         mine = (pile & mask).bit_count()
