@@ -97,7 +97,7 @@ export function render(el, ctx) {
   const v = ctx.view;
   const ritual = v.rituals[v.rituals.length - 1];
   const key = `${ctx.seat}:${v.rituals.length}:${v.phase}:${ritual ? ritual.moves.length : 0}`;
-  if (work.key !== key) work = { key, sel: null, route: [], move: null, perf: work.perf && work.key && work.key.split(":").slice(0, 3).join() === key.split(":").slice(0, 3).join() ? work.perf : newPerf(), placement: null };
+  if (work.key !== key) work = { key, sel: null, route: [], move: null, perf: newPerf(), placement: null };
   const legal = ctx.legal.map((a) => a.notation);
   const novice = !ctx.readOnly && v.phase === "move" && legal.some((a) => a !== "forfeit");
   const placing = !ctx.readOnly && v.phase === "place" && legal.some((a) => a.startsWith("place "));
@@ -165,13 +165,15 @@ function svgPoint(svg, ev) {
   return pt.matrixTransform(svg.getScreenCTM().inverse());
 }
 
-function areaAt(ev, token) {
+function areaAt(ev, token, svg) {
+  // Beyond the outer ring is outside the circle (X); the thin gaps between areas count as nothing.
+  const p = svgPoint(svg, ev);
+  if (Math.hypot(p.x, p.y) > 252) return "X";
   token.style.pointerEvents = "none";
   const el = document.elementFromPoint(ev.clientX, ev.clientY);
   token.style.pointerEvents = "";
-  const hit = el && el.closest ? el.closest("[data-area]") : null;
-  if (!hit || hit.classList.contains("token")) return hit && hit.classList.contains("token") ? hit.dataset.area : "X";
-  return hit.dataset.area;
+  const hit = el && el.closest ? el.closest(".area[data-area]") : null;
+  return hit ? hit.dataset.area : null;
 }
 
 function attachDrag(g, svg, a, start, ctx, { placing }) {
@@ -188,7 +190,7 @@ function attachDrag(g, svg, a, start, ctx, { placing }) {
     if (Math.abs(ev.clientX - drag.x0) + Math.abs(ev.clientY - drag.y0) > 4) drag.moved = true;
     const p = svgPoint(svg, ev);
     g.setAttribute("transform", `translate(${p.x},${p.y})`);
-    const area = areaAt(ev, g);
+    const area = areaAt(ev, g, svg);
     if (area && area !== drag.seq[drag.seq.length - 1]) drag.seq.push(area);
     svg.querySelectorAll(".area").forEach((el) => el.classList.toggle("in-route", drag.seq.slice(1).includes(el.dataset.area)));
   });
@@ -198,7 +200,7 @@ function attachDrag(g, svg, a, start, ctx, { placing }) {
     drag = null;
     g.classList.remove("dragging");
     if (!d.moved) { select(a, ctx); return; }
-    const area = areaAt(ev, g);
+    const area = areaAt(ev, g, svg);
     if (area && area !== d.seq[d.seq.length - 1]) d.seq.push(area);
     const to = d.seq[d.seq.length - 1];
     if (placing) {
