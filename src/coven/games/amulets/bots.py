@@ -40,6 +40,8 @@ World = tuple[int, ...]
 
 CAST_WORLDS = 64
 """Above this many remaining worlds a hedged cast succeeds too rarely to consider (<= 4/64)."""
+LOOKAHEAD_CLASS = 24
+"""In the look-ahead, answer classes larger than this count as no chance to cast (keeps it fast)."""
 
 
 def _signature(world: World) -> tuple[int, int, int]:
@@ -298,7 +300,7 @@ class BestBot(AmuletsBot):
                 for members in classes.values():
                     n = len(members)
                     ent -= n * math.log(n)
-                    win += cast_cover(members) if n <= CAST_WORLDS else 0
+                    win += cast_cover(members) if n <= LOOKAHEAD_CLASS else 0
                 return win + ent * 1e-3
 
         else:
