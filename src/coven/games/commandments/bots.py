@@ -155,6 +155,9 @@ _SAMPLES: Final = 2500
 _HYPOTHESES: Final = 300
 _SHORTLIST_BOARD: Final = 14
 _SHORTLIST_PERF: Final = 4
+_EXPLORE: Final = 0.3
+"""Weight of the learning bonus (bits of marker entropy); kept small: what the markers teach, every
+novice learns."""
 
 
 def _entropy(p: float) -> float:
@@ -311,7 +314,7 @@ class BestBot:
         marks_visible = not view.options["expert"]
         explore = 0.0
         if marks_visible and mine_left > 1:
-            explore = 1.2 * (mine_left - 1) / (rounds - 1) if rounds > 1 else 0.0
+            explore = _EXPLORE * (mine_left - 1) / (rounds - 1) if rounds > 1 else 0.0
         board_slots = [i for i, t in enumerate(post.types) if t == ARTEFACT]
         perf_slots = [i for i, t in enumerate(post.types) if t == ACTION]
         cards = deck.cards
@@ -450,47 +453,71 @@ class BestBot:
         return Place(placement)
 
     def plan(self, view: CommandmentsView, slots: list[Card], quick: bool) -> tuple[float, tuple[int, ...]]:
-        """The best placement for these slot cards and its value, by simulating imitating novices."""
-        rng = random.Random(f"{self.seat}/" + ",".join(c.id for c in slots))
-        candidates = [
-            tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)) for _ in range(6 if quick else 14)
-        ]
-        candidates.append(tuple([0] * 5 + [11] * 5 + [6, 7, 8, 9, 10]))
-        candidates.append(tuple(1 + i % 5 for i in range(15)))
+        """The best placement for these slot cards and its value, by simulating imitating novices
+        (common random numbers across placements, then a short hill-climb when placing)."""
+        seed_text = f"{self.seat}/{len(view.rituals)}/" + ",".join(c.id for c in slots)
+        rng = random.Random(seed_text)
         players = view.players
         priestess = view.rituals[-1].priestess
         novices = [(priestess + k) % players for k in range(1, players)]
         moves_total = (players - 1) * rounds_for(players)
-        sims = 4 if quick else 8
-        best: tuple[float, tuple[int, ...]] | None = None
-        for placement in candidates:
-            value = 0.0
-            for _ in range(sims):
-                value += _simulate(slots, placement, novices, moves_total, rng)
-            value /= sims
-            if best is None or value > best[0]:
-                best = (value, placement)
-        assert best is not None
-        return best
+        sims = 6 if quick else 12
+        seeds = [rng.getrandbits(32) for _ in range(sims)]
+
+        def value(placement: tuple[int, ...]) -> float:
+            return sum(
+                _simulate(slots, placement, novices, moves_total, random.Random(s)) for s in seeds
+            ) / len(seeds)
+
+        candidates = [
+            tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)) for _ in range(5 if quick else 10)
+        ]
+        candidates += list(_STRUCTURED)
+        scored = [(value(p), p) for p in candidates]
+        best_value, best = max(scored, key=lambda t: t[0])
+        if not quick:
+            for _ in range(30):
+                trial = list(best)
+                for _ in range(rng.randint(1, 3)):
+                    trial[rng.randrange(NUM_ARTEFACTS)] = rng.randrange(NUM_AREAS)
+                placement = tuple(trial)
+                v = value(placement)
+                if v > best_value:
+                    best_value, best = v, placement
+        return best_value, best
+
+
+_STRUCTURED: Final[tuple[tuple[int, ...], ...]] = (
+    tuple([0] * 5 + [11] * 5 + [6, 7, 8, 9, 10]),
+    tuple(1 + i % 5 for i in range(15)),
+    tuple(6 + i % 5 if i < 5 else 1 + i % 5 if i < 10 else 11 for i in range(15)),
+    tuple([11] * 15),
+    tuple(i % 12 for i in range(15)),
+)
 
 
 def _simulate(
     slots: list[Card], placement: tuple[int, ...], novices: list[int], moves_total: int, rng: random.Random
 ) -> float:
-    """One imagined ritual with novices who imitate the best-paid move or try a random one."""
+    """One imagined ritual with novices who imitate the best-paid move (as ``greedy`` does) or try a
+    random one; her gain relative to the average novice (disempowerment: -20 - their average)."""
     board = list(placement)
     gains = {n: 0 for n in novices}
     flips = 0
     best_move: tuple[int, Move, int] | None = None
     for turn in range(moves_total):
         seat = novices[turn % len(novices)]
-        if best_move is not None and rng.random() < 0.7:
-            _total_seen, model, start = best_move
+        if best_move is not None:
+            _, model, start = best_move
             colour = COLOUR_OF[model.artefact]
-            same = [a for a in range(NUM_ARTEFACTS) if COLOUR_OF[a] == colour and board[a] == start]
-            same = same or [a for a in range(NUM_ARTEFACTS) if COLOUR_OF[a] == colour]
+            same = [a for a in range(NUM_ARTEFACTS) if COLOUR_OF[a] == colour]
+            pool = (
+                [a for a in same if board[a] == start]
+                or [a for a in same if KIND_OF[board[a]] == KIND_OF[start]]
+                or same
+            )
             move = Move(
-                rng.choice(same),
+                pool[rng.randrange(len(pool))],
                 model.to,
                 model.path,
                 model.gestures,
@@ -502,22 +529,20 @@ def _simulate(
         else:
             move = MOVE_FAMILY[rng.randrange(len(MOVE_FAMILY))]
         ctx = move_context(board, move)
-        start = board[move.artefact]
+        start_area = board[move.artefact]
         board[move.artefact] = move.to
         total = karma_total([c.judge(ctx) for c in slots])
         if total > 0:
             gains[seat] += total
             flips = 0
             if best_move is None or total >= best_move[0]:
-                best_move = (total, move, start)
+                best_move = (total, move, start_area)
         else:
             flips += 1
             if flips >= DESTINY_CARDS:
-                return -40.0
+                return -20.0 - sum(gains.values()) / len(gains) - 10.0
     values = list(gains.values())
-    top = max(values)
-    mean_others = (sum(values) - top) / max(1, len(values) - 1)
-    return top - 0.5 * mean_others
+    return max(values) - sum(values) / len(values)
 
 
 BOTS: Final[dict[str, BotFactory]] = {"random": RandomBot, "greedy": GreedyBot, "best": BestBot}

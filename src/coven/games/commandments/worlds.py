@@ -162,47 +162,78 @@ def _draw_slots(
     judged: list[tuple[MoveLog, Ctx]],
     engine_actions: bool,
 ) -> list[int]:
-    pools_by_slot: dict[int, list[int]] = {}
+    """Cards for the unknown slots: per slot those matching every marker, then jointly (enumerated
+    when few, else by bounded tries) those reproducing every announced total."""
+    cards = deck.cards
+    if not judged:
+        chosen: list[int] = []
+        for i in unknown:
+            pool = [c for c in pools[rv.slots[i].type] if c not in chosen]
+            chosen.append(pool[rng.randrange(len(pool))])
+        return chosen
+    values: dict[int, tuple[int, ...]] = {}
+
+    def vals(card: int) -> tuple[int, ...]:
+        v = values.get(card)
+        if v is None:
+            v = tuple(cards[card].judge(ctx) for _, ctx in judged)
+            values[card] = v
+        return v
+
+    candidates: dict[int, list[int]] = {}
     for i in unknown:
         pool = pools[rv.slots[i].type]
-        engine = engine_actions or rv.slots[i].type == ARTEFACT
-        kept = [
-            c
-            for c in pool
-            if not engine
-            or all(
-                not log.marks or (deck.cards[c].judge(ctx) > 0) == bool(log.marks[i]) for log, ctx in judged
-            )
-        ]
-        pools_by_slot[i] = kept or pool
+        if engine_actions or rv.slots[i].type == ARTEFACT:
+            marks = [log.marks[i] if log.marks else -1 for log, _ in judged]
+            kept = [
+                c
+                for c in pool
+                if all(m < 0 or (v > 0) == bool(m) for v, m in zip(vals(c), marks, strict=True))
+            ]
+        else:
+            kept = []
+        candidates[i] = kept or list(pool)
+    exact = engine_actions or all(s.type == ARTEFACT for s in rv.slots)
+    totals = [log.total for log, _ in judged]
+
+    def agrees(trial: list[int]) -> bool:
+        if not exact:
+            return True
+        columns = [vals(c) for c in trial]
+        for m, total in enumerate(totals):
+            t = columns[1][m] + columns[2][m] - columns[0][m]
+            if (t if t > 0 else (0 if t == 0 else -1)) != total:
+                return False
+        return True
+
     size = 1
     for i in unknown:
-        size *= len(pools_by_slot[i])
-    if judged and size <= _ENUMERATE:
+        size *= len(candidates[i])
+    if size <= _ENUMERATE:
         combos: list[list[int]] = [[]]
         for i in unknown:
-            combos = [[*c, x] for c in combos for x in pools_by_slot[i] if x not in c]
+            combos = [[*c, x] for c in combos for x in candidates[i] if x not in c]
         good = []
         for combo in combos:
             trial = list(slots)
             for i, c in zip(unknown, combo, strict=True):
                 trial[i] = c
-            if fits([deck.cards[c] for c in trial], judged, engine_actions):
+            if agrees(trial):
                 good.append(combo)
         if good:
             return good[rng.randrange(len(good))]
-    chosen: list[int] = []
-    for _ in range(_TRIES if judged else 1):
+    chosen = []
+    for _ in range(_TRIES):
         chosen = []
         for i in unknown:
-            pool = [c for c in pools_by_slot[i] if c not in chosen] or [
+            pool = [c for c in candidates[i] if c not in chosen] or [
                 c for c in pools[rv.slots[i].type] if c not in chosen
             ]
             chosen.append(pool[rng.randrange(len(pool))])
         trial = list(slots)
         for i, c in zip(unknown, chosen, strict=True):
             trial[i] = c
-        if fits([deck.cards[c] for c in trial], judged, engine_actions):
+        if agrees(trial):
             break
     return chosen
 

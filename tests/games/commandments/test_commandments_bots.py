@@ -1,0 +1,80 @@
+"""Bots: they play legal, deterministic games from their views; the best novice reads the markers."""
+
+from __future__ import annotations
+
+import random
+
+from coven.bots.arena import play_game
+from coven.games.commandments import GAME
+from coven.games.commandments.actions import Move, Ordain, Place
+from coven.games.commandments.bots import BestBot, GreedyBot, Posterior, imitate
+from coven.games.commandments.cards import deck_for
+
+from .helpers import play, table
+
+
+def _bots(names: list[str]) -> list[object]:
+    factories = GAME.bots()
+    return [factories[n](GAME, seat, 100 + seat) for seat, n in enumerate(names)]
+
+
+def test_every_bot_finishes_games_at_every_table_size() -> None:
+    for players, names in (
+        (3, ["best", "greedy", "random"]),
+        (5, ["greedy", "random", "best", "greedy", "random"]),
+    ):
+        result = play_game(GAME, _bots(names), players, {}, seed=players)  # type: ignore[arg-type]
+        assert GAME.is_over(result.state)
+        assert len(result.state.rituals) == players
+
+
+def test_bots_play_the_expert_and_human_judge_variants() -> None:
+    for options in ({"expert": True}, {"judge": "priestess"}):
+        result = play_game(GAME, _bots(["best", "greedy", "greedy"]), 3, options, seed=4)  # type: ignore[arg-type]
+        assert GAME.is_over(result.state)
+
+
+def test_bots_are_deterministic_given_their_seed() -> None:
+    a = play_game(GAME, _bots(["best", "greedy", "greedy", "random"]), 4, {}, seed=9)  # type: ignore[arg-type]
+    b = play_game(GAME, _bots(["best", "greedy", "greedy", "random"]), 4, {}, seed=9)  # type: ignore[arg-type]
+    assert a.moves == b.moves and a.scores == b.scores
+
+
+def test_greedy_imitates_the_best_paid_move() -> None:
+    state = table(4, ["A21", "A13", "P03", "P05"])
+    play(state, 0, "ordain discard=A13 taboo=P05")
+    play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+    play(state, 1, "wh1>C +dance")  # put back and dance: 6
+    move = imitate(GAME.view(state, 2), random.Random(1))
+    assert move is not None and move.to == 0 and move.gestures == ("dance",) and move.artefact < 5
+    chosen = GreedyBot(GAME, 2, 1).act(GAME.view(state, 2), GAME.legal_actions(state, 2), True)
+    assert isinstance(chosen, Move) and chosen.gestures == ("dance",)
+
+
+def test_the_best_novice_narrows_the_cards_from_the_markers_and_exploits_them() -> None:
+    state = table(4, ["A01", "A02", "P02", "P03"])
+    play(state, 0, "ordain discard=P02 taboo=A01")
+    play(state, 0, "place wh=R,R,R,R,R bk=T1,T1,H2,H2,H2 br=T1,T1,H3,H3,H3")
+    play(state, 1, "bk1>C +stand +smile !artefact")  # 3 karma, marks 0 1 0
+    play(state, 2, "wh1>C +dance")  # dance marked, white taboo marked
+    deck = deck_for("")
+    view = GAME.view(state, 3)
+    post = Posterior(view, deck, {})
+    ids = {deck.cards[c].id for h in post.hyps for c in h}
+    assert all(deck.cards[h[0]].id != "A02" for h in post.hyps)
+    assert len(post.hyps) < 2000 and "A02" in ids
+    move = BestBot(GAME, 3, 5).act(view, GAME.legal_actions(state, 3), True)
+    assert isinstance(move, Move)
+    events = play(state, 3, GAME.format_action(move))
+    assert next(e for e in events if e.kind == "karma").data["total"] > 0  # type: ignore[operator]
+
+
+def test_the_best_priestess_ordains_and_places_from_her_view() -> None:
+    state = GAME.new_game(4, {}, 3)
+    bot = BestBot(GAME, 0, 1)
+    ordain = bot.act(GAME.view(state, 0), GAME.legal_actions(state, 0), True)
+    assert isinstance(ordain, Ordain)
+    GAME.apply(state, 0, ordain)
+    place = bot.act(GAME.view(state, 0), GAME.legal_actions(state, 0), True)
+    assert isinstance(place, Place) and len(place.areas) == 15
+    GAME.apply(state, 0, place)
