@@ -105,3 +105,75 @@ def test_amulets_against_bots(server: Any, context: Any) -> None:
     play_until_over(page, amulets_move, random.Random(3))
     assert page.locator("#board .assistant .assist-wizard").count() == 3
     assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))
+
+
+def _circle_point(page: Any, area: str, rng: random.Random) -> tuple[float, float]:
+    """Screen coordinates of a point inside ``area`` of the Holy Circle (X: outside it)."""
+    import math
+
+    box = page.locator("#board .holy-circle").bounding_box()
+    k = box["width"] / 540
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if area == "C":
+        r, deg = 0.0, 0.0
+    elif area == "R":
+        r, deg = 224.0, rng.uniform(0, 360)
+    elif area == "X":
+        return box["x"] + 4, box["y"] + 4
+    else:
+        i = int(area[1]) - 1
+        r, deg = (100.0, -90 + 72 * i) if area[0] == "H" else (150.0, -90 + 72 * i + 36)
+    return cx + k * r * math.cos(math.radians(deg)), cy + k * r * math.sin(math.radians(deg))
+
+
+def commandments_move(page: Any, rng: random.Random) -> None:
+    board = page.locator("#board")
+    ordain = board.locator(".ordain button")
+    if ordain.count():
+        ordain.nth(rng.randrange(ordain.count())).click()
+        return
+    if board.locator("#place-confirm").count():
+        # Start from a suggestion, drag one artefact elsewhere, confirm.
+        board.locator(".place .actions-row button").nth(rng.randrange(3)).click()
+        token = board.locator("g.token[data-artefact=bk2]")
+        tb = token.bounding_box()
+        page.mouse.move(tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2)
+        page.mouse.down()
+        x, y = _circle_point(page, rng.choice(["C", "H1", "T3", "R"]), rng)
+        page.mouse.move(x, y, steps=8)
+        page.mouse.up()
+        board.locator("#place-confirm").click()
+        return
+    judge = board.locator(".judge button")
+    if judge.count():
+        judge.nth(rng.randrange(judge.count())).click()
+        return
+    # A novice: drag an artefact over a few areas (the path), pick a performance, perform.
+    art = f"{rng.choice(['wh', 'bk', 'br'])}{rng.randint(1, 5)}"
+    token = board.locator(f"g.token[data-artefact={art}]")
+    route = rng.sample(["C", "H1", "H2", "H3", "H4", "H5", "T1", "T2", "T3", "T4", "T5", "R"], rng.randint(1, 3))
+    if rng.random() < 0.2:
+        route.insert(0, "X")  # carried out of the circle and back
+    tb = token.bounding_box()
+    page.mouse.move(tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2)
+    page.mouse.down()
+    for area in route:
+        x, y = _circle_point(page, area, rng)
+        page.mouse.move(x, y, steps=6)
+    page.mouse.up()
+    page.wait_for_selector("#board #perform:not([disabled])")
+    for _ in range(rng.randint(0, 3)):
+        chips = board.locator(".performance .chip input")
+        chips.nth(rng.randrange(chips.count())).check()
+    if rng.random() < 0.3:
+        board.locator("#perf-words").fill("oh great one")
+    board.locator("#perform").click()
+
+
+def test_commandments_against_bots(server: Any, context: Any) -> None:
+    page = context.new_page()
+    links = create_table(page, server.base, "commandments", ["human", "bot:random", "bot:random"], seed=5)
+    page.goto(links["invites"][0])
+    moves = play_until_over(page, commandments_move, random.Random(4))
+    assert moves > 5
+    assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))

@@ -1,0 +1,136 @@
+"""Two people in two browsers at one table; and a server restart in the middle of a game."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import create_table, engine_scores, page_final_scores, play_until_over, table_id
+from tests.e2e.test_games import brujas_move, namaste_move
+
+pytestmark = pytest.mark.browser
+
+
+def dataset(page: Any) -> dict[str, str]:
+    return dict(page.evaluate("() => ({...document.querySelector('main').dataset})"))
+
+
+def capture(page: Any) -> list[dict[str, Any]]:
+    """Every websocket message the page receives, parsed."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def events_of(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for f in frames:
+        if f.get("type") == "update":
+            out.extend(f["events"])
+        elif f.get("type") == "sync":
+            for step in f["steps"]:
+                out.extend(step["events"])
+    return out
+
+
+def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, browser: Any) -> None:
+    ctx_a = browser.new_context(viewport={"width": 1200, "height": 900})
+    ctx_b = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)  # a phone
+    try:
+        a, b = ctx_a.new_page(), ctx_b.new_page()
+        for p in (a, b):
+            p.set_default_timeout(15_000)
+        frames_a, frames_b = capture(a), capture(b)
+        links = create_table(a, server.base, "brujas", ["human", "human", "bot:random"], options={"silent": True}, seed=21)
+        url_a, url_b = links["invites"]
+        token_a, token_b = url_a.split("#token=")[1], url_b.split("#token=")[1]
+        a.goto(url_a)
+        a.wait_for_selector("#turn:has-text('Waiting for people to join')")
+        b.goto(url_b)
+        for p in (a, b):
+            p.wait_for_selector("main[data-status=playing]")
+        hand_a = a.evaluate("() => window.coven.view.hand")
+        hand_b = b.evaluate("() => window.coven.view.hand")
+        assert hand_a and hand_b and len(hand_a) == len(hand_b) == 13
+
+        rng = random.Random(5)
+        pages = {0: a, 1: b}
+        seen_live = 0
+        deadline = time.monotonic() + 120
+        while True:
+            states = {s: dataset(p) for s, p in pages.items()}
+            if all(st["status"] == "over" for st in states.values()):
+                break
+            assert time.monotonic() < deadline, "the game did not end"
+            mover = next((s for s, st in states.items() if st["myturn"] == "yes"), None)
+            if mover is None:
+                time.sleep(0.05)
+                continue
+            me, other = pages[mover], pages[1 - mover]
+            before = int(states[mover]["number"])
+            brujas_move(me, rng)
+            me.wait_for_function("n => Number(document.querySelector('main').dataset.number) > n", arg=before)
+            # The other person's page shows the move live, in its log, without reloading.
+            other.wait_for_selector(f"#log li.step[data-number='{before + 1}']")
+            seen_live += 1
+        assert seen_live >= 20
+        scores_a, scores_b = page_final_scores(a), page_final_scores(b)
+        assert scores_a == scores_b == engine_scores(server, table_id(url_a))
+
+        # Secrets: each page only ever received its own seat's view and legal moves, events meant for it,
+        # and never the other's token; the other's starting hand is in neither the messages nor the page.
+        for seat, frames, own_hand, other_hand, other_token, page in (
+            (0, frames_a, hand_a, hand_b, token_b, a),
+            (1, frames_b, hand_b, hand_a, token_a, b),
+        ):
+            assert frames, "no websocket message captured"
+            for f in frames:
+                text = json.dumps(f)
+                assert other_token not in text
+                if "view" in f and f["view"] is not None:
+                    assert f["view"]["seat"] == seat
+                if f.get("type") == "welcome":
+                    assert f["seat"] == seat
+            for ev in events_of(frames):
+                assert "audience" not in ev or seat in ev["audience"], ev
+            first_view = next(f["view"] for f in frames if f.get("view"))
+            assert first_view["hand"] == own_hand
+            assert json.dumps(other_hand) not in json.dumps(frames)
+            assert other_token not in page.content()
+            assert page.evaluate("() => window.coven.seat") == seat
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_server_restart_mid_game(server: Any, context: Any) -> None:
+    page = context.new_page()
+    links = create_table(page, server.base, "namaste", ["human", "bot:greedy"], seed=9)
+    page.goto(links["invites"][0])
+    rng = random.Random(8)
+    # Play a few moves, then stop the server under the page.
+    for _ in range(6):
+        page.wait_for_selector("main[data-myturn=yes]")
+        number = dataset(page)["number"]
+        namaste_move(page, rng)
+        page.wait_for_function("n => document.querySelector('main').dataset.number !== n", arg=number)
+    page.wait_for_selector("main[data-myturn=yes]")
+    number_before = int(dataset(page)["number"])
+    server.stop()
+    page.wait_for_selector("#conn.reconnecting")
+    server.start()  # same port, same database
+    page.wait_for_selector("#conn.connected", timeout=30_000)
+    page.wait_for_selector("main[data-myturn=yes]")
+    assert int(dataset(page)["number"]) == number_before
+    play_until_over(page, namaste_move, rng)
+    steps = page.eval_on_selector_all("#log li.step", "els => els.map(e => Number(e.dataset.number))")
+    assert steps == list(range(1, len(steps) + 1)), "the log has gaps or repeats after the restart"
+    assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))
