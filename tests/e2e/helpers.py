@@ -16,8 +16,14 @@ Chooser = Callable[[Page, random.Random], None]
 TURN = "main[data-myturn=yes], main[data-status=over]"
 
 
-def create_table(page: Page, base: str, game: str, seats: list[str], options: dict[str, Any] | None = None,
-                 seed: int | None = None) -> dict[str, Any]:
+def create_table(
+    page: Page,
+    base: str,
+    game: str,
+    seats: list[str],
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+) -> dict[str, Any]:
     """Fill the lobby form: ``seats`` holds "human" or "bot:<name>" per seat. Returns the links shown."""
     page.goto(base + "/")
     page.wait_for_selector(f"#game-{game}")
@@ -46,7 +52,7 @@ def create_table(page: Page, base: str, game: str, seats: list[str], options: di
 
 
 def table_id(url: str) -> str:
-    return url.split("/t/")[1].split("#")[0]
+    return url.split("/t/")[1].split("#", maxsplit=1)[0]
 
 
 def play_until_over(page: Page, choose: Chooser, rng: random.Random, max_moves: int = 2000) -> int:

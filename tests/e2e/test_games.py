@@ -64,8 +64,9 @@ def brujas_move(page: Any, rng: random.Random) -> None:
 
 def test_brujas_against_bots(server: Any, context: Any) -> None:
     page = context.new_page()
-    links = create_table(page, server.base, "brujas", ["human", "bot:greedy", "bot:random"],
-                         options={"conflict": True}, seed=3)
+    links = create_table(
+        page, server.base, "brujas", ["human", "bot:greedy", "bot:random"], options={"conflict": True}, seed=3
+    )
     page.goto(links["invites"][0])
     moves = play_until_over(page, brujas_move, random.Random(2))
     assert moves >= 13
@@ -99,8 +100,14 @@ def amulets_move(page: Any, rng: random.Random) -> None:
 
 def test_amulets_against_bots(server: Any, context: Any) -> None:
     page = context.new_page()
-    links = create_table(page, server.base, "amulets", ["human", "bot:greedy", "bot:greedy", "bot:random"],
-                         options={"question_cap": 8, "assistant": True}, seed=11)
+    links = create_table(
+        page,
+        server.base,
+        "amulets",
+        ["human", "bot:greedy", "bot:greedy", "bot:random"],
+        options={"question_cap": 8, "assistant": True},
+        seed=11,
+    )
     page.goto(links["invites"][0])
     play_until_over(page, amulets_move, random.Random(3))
     assert page.locator("#board .assistant .assist-wizard").count() == 3
@@ -151,7 +158,9 @@ def commandments_move(page: Any, rng: random.Random) -> None:
     # A novice: drag an artefact over a few areas (the path), pick a performance, perform.
     art = f"{rng.choice(['wh', 'bk', 'br'])}{rng.randint(1, 5)}"
     token = board.locator(f"g.token[data-artefact={art}]")
-    route = rng.sample(["C", "H1", "H2", "H3", "H4", "H5", "T1", "T2", "T3", "T4", "T5", "R"], rng.randint(1, 3))
+    route = rng.sample(
+        ["C", "H1", "H2", "H3", "H4", "H5", "T1", "T2", "T3", "T4", "T5", "R"], rng.randint(1, 3)
+    )
     if rng.random() < 0.2:
         route.insert(0, "X")  # carried out of the circle and back
     tb = token.bounding_box()

@@ -43,13 +43,16 @@ def events_of(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, browser: Any) -> None:
     ctx_a = browser.new_context(viewport={"width": 1200, "height": 900})
-    ctx_b = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)  # a phone
+    # The second person is on a phone.
+    ctx_b = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         a, b = ctx_a.new_page(), ctx_b.new_page()
         for p in (a, b):
             p.set_default_timeout(15_000)
         frames_a, frames_b = capture(a), capture(b)
-        links = create_table(a, server.base, "brujas", ["human", "human", "bot:random"], options={"silent": True}, seed=21)
+        links = create_table(
+            a, server.base, "brujas", ["human", "human", "bot:random"], options={"silent": True}, seed=21
+        )
         url_a, url_b = links["invites"]
         token_a, token_b = url_a.split("#token=")[1], url_b.split("#token=")[1]
         a.goto(url_a)
