@@ -25,11 +25,11 @@ export function scoreChart(series, names) {
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": `Scores over the game, final: ${names.map((n, i) => `${n} ${pts[pts.length - 1].scores[i]}`).join(", ")}` });
   // Axes and grid.
-  const ticks = 4;
+  const ticks = hi - lo <= 4 && Number.isInteger(hi - lo) ? hi - lo : 4;
   for (let k = 0; k <= ticks; k++) {
     const v = lo + ((hi - lo) * k) / ticks;
     svg.append(s("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), class: "grid" }),
-      s("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", class: "tick" }, String(Math.round(v))));
+      s("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", class: "tick" }, String(Math.round(v * 10) / 10)));
   }
   svg.append(s("line", { x1: L, x2: W - R, y1: Y(0), y2: Y(0), class: "axis" }),
     s("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "tick" }, "move number"),

@@ -66,11 +66,11 @@ class Replayer {
     this.slider = h("input", { type: "range", min: 0, max: Math.max(0, this.replay.steps.length - 1), value: 0,
       id: "replay-slider", "aria-label": "Replay step", oninput: () => this.go(Number(this.slider.value)) });
     const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
-      button("⏮ First", () => this.go(0), { id: "replay-first" }),
-      button("◀ Back", () => this.go(this.index - 1), { id: "replay-prev" }),
+      button("« First", () => this.go(0), { id: "replay-first" }),
+      button("‹ Back", () => this.go(this.index - 1), { id: "replay-prev" }),
       this.slider,
-      button("Next ▶", () => this.go(this.index + 1), { id: "replay-next" }),
-      button("Last ⏭", () => this.go(this.replay.steps.length - 1), { id: "replay-last" }));
+      button("Next ›", () => this.go(this.index + 1), { id: "replay-next" }),
+      button("Last »", () => this.go(this.replay.steps.length - 1), { id: "replay-last" }));
     this.revealBtn = button("Reveal everything", () => this.reveal(), { id: "replay-reveal", class: "primary" });
     clear(this.box).append(h("h3", {}, "Replay"), this.head, controls, this.revealBtn, this.stage,
       h("h4", {}, "At this step"), this.events);
