@@ -15,8 +15,8 @@ hand, the trick, the witch column and the score piles), so they are a function o
 ``best``: single-observer information-set MCTS. Each iteration deals a world from the view, descends the
 tree (UCB1 with availability counts; forced moves are not tree nodes), adds one node and finishes the
 game with a fast rollout policy (random plays, the cheap pick and witch rules below). The reward is the
-seat's share of the victory plus a small part of its score margin. The budget is a number of iterations
-(deterministic given the seed).
+seat's share of the victory plus a small part of its score margin. The budget is a number of simulated
+steps, spread over iterations (deterministic given the seed; no clock).
 """
 
 from __future__ import annotations
@@ -267,9 +267,16 @@ class _Node:
 
 
 class ISMCTSBot:
-    """Single-observer IS-MCTS over worlds drawn from the view."""
+    """Single-observer IS-MCTS over worlds drawn from the view.
 
-    iterations = 1000
+    The budget is counted in simulated steps (actions applied in the tree and the rollouts), so that
+    early decisions, whose rollouts are long, get fewer iterations than late ones and every decision
+    costs about the same time; ``iterations`` fixes the count instead (tests). Both are deterministic.
+    """
+
+    steps = 80_000
+    min_iterations = 250
+    max_iterations = 2_000
     exploration = 0.7
 
     def __init__(
@@ -279,8 +286,17 @@ class ISMCTSBot:
         self.game = game
         self.seat = seat
         self.rng = random.Random(seed)
-        if iterations is not None:
-            self.iterations = iterations
+        self.iterations = iterations
+
+    def budget(self, view: BrujasView) -> int:
+        """Iterations for this decision."""
+        if self.iterations is not None:
+            return self.iterations
+        n = view.players
+        remaining = sum(view.hand_sizes) * (2 * n + 1) // n + (n - len(view.taken) + 1) * (
+            view.phase != "play"
+        )
+        return max(self.min_iterations, min(self.max_iterations, self.steps // max(1, remaining)))
 
     def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
         if not legal:
@@ -297,7 +313,7 @@ class ISMCTSBot:
         apply = game.apply_unchecked
         c_explore = self.exploration
         actions_by_id: dict[int, Action] = {}
-        for _ in range(self.iterations):
+        for _ in range(self.budget(view)):
             s = sampler.draw(rng)
             node = root
             path: list[_Node] = []
