@@ -183,6 +183,23 @@ def test_commandments_against_bots(server: Any, context: Any) -> None:
     page = context.new_page()
     links = create_table(page, server.base, "commandments", ["human", "bot:random", "bot:random"], seed=5)
     page.goto(links["invites"][0])
+    # A move the rules refuse (typed as text): a clear error, and nothing changes.
+    page.wait_for_selector("main[data-myturn=yes]")
+    number = page.get_attribute("main", "data-number")
+    if not page.locator("#all-moves").evaluate("el => el.open"):
+        page.click("#all-moves summary")
+    page.fill("#notation", "wh1>C 10s")
+    page.press("#notation", "Enter")
+    error = page.locator("#move-error")
+    error.wait_for(state="visible")
+    assert "not allowed" in error.inner_text() and "novice" in error.inner_text()
+    assert page.get_attribute("main", "data-number") == number
+    page.click("#move-error .dismiss")
+    page.fill("#notation", "hocus pocus")
+    page.click("#notation-play")
+    error.wait_for(state="visible")
+    assert "cannot be read" in error.inner_text()
+    page.click("#move-error .dismiss")
     moves = play_until_over(page, commandments_move, random.Random(4))
     assert moves > 5
     assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))

@@ -127,6 +127,7 @@ class TableClient {
         break;
       case "ack":
         if (this.pending === m.id) this.pending = null;
+        this.typed = "";
         this.clearError();
         break;
       case "table":
@@ -337,15 +338,16 @@ class TableClient {
     const list = h("div", { class: "move-list", role: "group", "aria-label": "Every legal move" },
       ctx.legal.map((a) => h("button", { type: "button", class: "move small", dataset: { action: a.notation, fkey: `all:${a.notation}` },
         disabled: ctx.pending, onclick: () => this.act(a.notation) }, a.notation)));
-    const det = h("details", { class: "all-moves", open: this.board === generic ? true : undefined },
-      h("summary", {}, `Every legal move as text (${ctx.legal.length}${this.legal.truncated ? "+" : ""})`), list);
-    if (this.board !== generic) el.append(det);
-    if (this.legal.free_form || this.board === generic) {
-      const input = h("input", { type: "text", id: "notation", "aria-label": "Move in notation", placeholder: "type a move", autocomplete: "off" });
-      const form = h("form", { class: "free-form", onsubmit: (ev) => { ev.preventDefault(); if (input.value.trim()) this.act(input.value.trim()); } },
-        h("label", { for: "notation" }, "Type a move: "), input, h("button", { type: "submit" }, "Play"));
-      el.append(form);
-    }
+    const input = h("input", { type: "text", id: "notation", "aria-label": "Move in notation", placeholder: "type a move", autocomplete: "off",
+      value: this.typed || "", dataset: { fkey: "notation" }, oninput: (ev) => { this.typed = ev.target.value; } });
+    const form = h("form", { class: "free-form", onsubmit: (ev) => { ev.preventDefault(); if (input.value.trim()) this.act(input.value.trim()); } },
+      h("label", { for: "notation" }, "Type a move: "), input, h("button", { type: "submit", id: "notation-play" }, "Play"));
+    const open = this.movesOpen ?? this.board === generic;
+    const det = h("details", { class: "all-moves", id: "all-moves", open: open ? true : undefined,
+      ontoggle: (ev) => { this.movesOpen = ev.target.open; } },
+      h("summary", {}, `Every legal move as text (${ctx.legal.length}${this.legal.truncated ? "+, and more may be typed" : ""})`),
+      this.board === generic ? null : list, form);
+    el.append(det);
   }
 
   describe(ev) {
