@@ -60,6 +60,11 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
         b.goto(url_b)
         for p in (a, b):
             p.wait_for_selector("main[data-status=playing]")
+        # A spectator watches from the read-only link.
+        c = ctx_a.new_page()
+        frames_c = capture(c)
+        c.goto(links["spectator"])
+        c.wait_for_selector("#who:has-text('Watching')")
         hand_a = a.evaluate("() => window.coven.view.hand")
         hand_b = b.evaluate("() => window.coven.view.hand")
         assert hand_a and hand_b and len(hand_a) == len(hand_b) == 13
@@ -87,6 +92,13 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
         assert seen_live >= 20
         scores_a, scores_b = page_final_scores(a), page_final_scores(b)
         assert scores_a == scores_b == engine_scores(server, table_id(url_a))
+        # The spectator followed the whole game and never got a hand, a private event or a move to play.
+        assert page_final_scores(c) == scores_a
+        assert c.locator("#board .hand-box").count() == 0 and c.locator("#moves button").count() == 0
+        views_c = [f for f in frames_c if "view" in f]
+        assert views_c and all(f["view"]["seat"] is None and f["legal"] is None for f in views_c)
+        assert all("audience" not in ev for ev in events_of(frames_c))
+        assert token_a not in json.dumps(frames_c) and token_b not in json.dumps(frames_c)
 
         # Secrets: each page only ever received its own seat's view and legal moves, events meant for it,
         # and never the other's token; the other's starting hand is in neither the messages nor the page.

@@ -128,7 +128,7 @@ class Replayer {
       }
       this.stage.append(holder);
     });
-    clear(this.events).append(st.events.map((ev) => h("li", {}, this.table.describe(ev),
+    clear(this.events).append(...st.events.map((ev) => h("li", {}, this.table.describe(ev),
       ev.audience ? h("span", { class: "muted" }, ` (seen by ${ev.audience.map((s) => names[s]).join(", ")})`) : null)));
   }
 }

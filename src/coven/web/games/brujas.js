@@ -87,7 +87,7 @@ export function render(el, ctx) {
     const ok = legal.has(name);
     hand.append(card(name, ok
       ? { onclick: () => ctx.act(name), dataset: { action: name, fkey: `hand:${name}:${i}` }, disabled: ctx.pending, draggable: "true" }
-      : { class: undefined }, ok ? "lit" : "dim"));
+      : {}, ok ? "lit" : ctx.readOnly ? "" : "dim"));
   });
 
   // Everyone's piles and hand sizes.
