@@ -47,7 +47,7 @@ function gameCard(g) {
     h("h2", {}, g.title),
     h("p", { class: "summary" }, g.summary),
     h("p", { class: "facts" }, facts.join(" · ")),
-    g.has_rules === false ? null : details);
+    g.has_rules === false ? h("p", { class: "muted" }, "(This server ships no rulebook for this game.)") : details);
 }
 
 function optionField(opt, idPrefix) {
@@ -146,6 +146,8 @@ function createForm(games, linksBox) {
     try {
       const created = await api.createTable(body);
       showLinks(linksBox, created);
+      const recent = document.querySelector(".recent");
+      if (recent) { clear(recent).append(h("h2", { id: "recent-h" }, "Recent tables")); loadRecent(recent); }
     } catch (err) {
       errorBox.textContent = `The table was not created: ${err.message}`;
       errorBox.hidden = false;
