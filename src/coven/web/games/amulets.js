@@ -86,7 +86,7 @@ function builder(ctx, canAsk, canCast) {
     token(a), onAltar ? ` ${fieldName(work.fields[a])}` : ""));
   }
   // The altar.
-  const altar = h("div", { class: "altar", role: "grid", "aria-label": "The altar" });
+  const altar = h("div", { class: "altar", role: "group", "aria-label": "The altar: rows A-E, columns 1-5" });
   altar.append(h("span", { class: "corner" }));
   for (let c = 1; c <= 5; c++) altar.append(h("span", { class: "axis" }, String(c)));
   for (let r = 0; r < 5; r++) {

@@ -53,7 +53,7 @@ function justWritten(ctx) {
 
 function sheet(view, seat, ctx, { big, lit = new Map(), just = null }) {
   const cells = view.sheets[seat];
-  const grid = h("div", { class: `diamond ${big ? "big" : "small"}`, role: big ? "grid" : "img",
+  const grid = h("div", { class: `diamond ${big ? "big" : "small"}`, role: big ? "group" : "img",
     "aria-label": `${ctx.names[seat]}'s sheet` });
   CELLS.forEach(([r, c, name], i) => {
     const value = cells[i];
@@ -70,7 +70,7 @@ function sheet(view, seat, ctx, { big, lit = new Map(), just = null }) {
         "aria-label": `Write ${move.split("@")[0]} in ${name}`, disabled: ctx.pending, onclick: () => ctx.act(move) },
         h("span", { class: "ghost" }, move.split("@")[0])));
     } else {
-      grid.append(h("div", { class: classes.join(" "), style, dataset: { cell: name }, title: label, "aria-label": label, role: big ? "gridcell" : undefined },
+      grid.append(h("div", { class: classes.join(" "), style, dataset: { cell: name }, title: label, "aria-label": label },
         value ? String(value) : ""));
     }
   });
