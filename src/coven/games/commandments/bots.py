@@ -38,7 +38,6 @@ from coven.games.commandments.cards import ACTION, ARTEFACT, Card, Deck, deck_fo
 from coven.games.commandments.game import (
     DESTINY_CARDS,
     CommandmentsView,
-    RitualView,
     announce,
     karma_total,
     move_context,
@@ -320,11 +319,12 @@ class BestBot:
         cards = deck.cards
 
         # the board part: every artefact to every area
-        board_moves: list[tuple[float, int, int, Ctx]] = []
+        board_moves: list[tuple[float, int, int, Ctx, float]] = []
         for artefact in range(NUM_ARTEFACTS):
             for to in range(NUM_AREAS):
                 ctx = move_context(view.board, Move(artefact, to))
                 score = 0.0
+                bonus = 0.0
                 for slot in board_slots:
                     exp = 0.0
                     hit = 0.0
@@ -333,17 +333,21 @@ class BestBot:
                         exp += p * v
                         if v > 0:
                             hit += p
-                    score += signs[slot] * exp + explore * _entropy(hit)
-                board_moves.append((score, artefact, to, ctx))
+                    score += signs[slot] * exp
+                    bonus += explore * _entropy(hit)
+                board_moves.append((score + bonus, artefact, to, ctx, bonus))
         board_moves.sort(key=lambda t: -t[0])
         ties = [b for b in board_moves if b[0] >= board_moves[0][0] - 1e-9]
         self.rng.shuffle(ties)
         shortlist = (ties + [b for b in board_moves if b[0] < board_moves[0][0] - 1e-9])[:_SHORTLIST_BOARD]
 
         # the performance part: family performances and a greedy ascent over behaviours
+        perf_bonus: dict[Perf, float] = {}
+
         def perf_score(perf: Perf) -> float:
             ctx = _perf_ctx(perf)
             score = 0.0
+            bonus = 0.0
             for slot in perf_slots:
                 exp = 0.0
                 hit = 0.0
@@ -352,8 +356,10 @@ class BestBot:
                     exp += p * v
                     if v > 0:
                         hit += p
-                score += signs[slot] * exp + explore * _entropy(hit)
-            return score
+                score += signs[slot] * exp
+                bonus += explore * _entropy(hit)
+            perf_bonus[perf] = bonus
+            return score + bonus
 
         empty: Perf = ((), (), (), (), "", 10)
         perfs: dict[Perf, float] = {empty: perf_score(empty)}
@@ -398,11 +404,7 @@ class BestBot:
                     t = -(bv[k] + pv[k]) + bv[n + k] + pv[n + k] + bv[2 * n + k] + pv[2 * n + k]
                     if t > 0:
                         total += t
-                # the learning bonus is the linear parts' entropy terms
-                bonus = (b[0] - self._linear(b, post, board_slots, signs)) + (
-                    perfs[perf] - self._perf_linear(perf, post, perf_slots, signs)
-                )
-                score = total / n + bonus
+                score = total / n + b[4] + perf_bonus[perf]
                 if best is None or score > best[0] + 1e-9:
                     best = (score, bi, pi)
         assert best is not None
@@ -410,25 +412,6 @@ class BestBot:
         artefact, to = shortlist[bi][1], shortlist[bi][2]
         path, gestures, said, touches, words, seconds = top_perfs[pi]
         return Move(artefact, to, path, gestures, said, touches, words, seconds)
-
-    def _linear(
-        self, b: tuple[float, int, int, Ctx], post: Posterior, slots: list[int], signs: list[float]
-    ) -> float:
-        cards = self.deck_cards(post)
-        return sum(
-            signs[s] * sum(p * cards[c].judge(b[3]) for c, p in post.marginals[s].items()) for s in slots
-        )
-
-    def _perf_linear(self, perf: Perf, post: Posterior, slots: list[int], signs: list[float]) -> float:
-        cards = self.deck_cards(post)
-        ctx = _perf_ctx(perf)
-        return sum(
-            signs[s] * sum(p * cards[c].judge(ctx) for c, p in post.marginals[s].items()) for s in slots
-        )
-
-    @staticmethod
-    def deck_cards(post: Posterior) -> tuple[Card, ...]:
-        return post.deck.cards
 
     # ------------------------------------------------------------------------------- priestess
     def ordain(self, view: CommandmentsView, deck: Deck) -> Ordain:
@@ -546,4 +529,4 @@ def _simulate(
 
 
 BOTS: Final[dict[str, BotFactory]] = {"random": RandomBot, "greedy": GreedyBot, "best": BestBot}
-__all__ = ["BOTS", "BestBot", "GreedyBot", "Posterior", "RitualView", "base_rates", "imitate"]
+__all__ = ["BOTS", "BestBot", "GreedyBot", "Posterior", "base_rates", "imitate"]

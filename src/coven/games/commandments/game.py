@@ -23,6 +23,21 @@ the complete French one (001_59840cbc350a48b0.txt), with the project's rulings (
 - With ``judge=priestess`` a human High Priestess marks the action cards herself after each move
   (:class:`Judge`); artefact cards are always judged by the engine.
 - The highest total wins; ties share the victory.
+
+Choices of ours where rulebook and rulings are silent:
+
+- A move's performance (:class:`~coven.games.commandments.actions.Move`) carries gestures, things
+  said and touches from fixed vocabularies, free words, the path (areas carried over, ``X`` = out of
+  the Holy Circle and back; the artefact is lifted, so a path need not follow adjacency; at most 12
+  entries, never the same area twice in a row) and the seconds taken, as recorded in the action (the
+  server fills it in from its clock; typed moves default to 10).
+- Novices learn "bad karma" without its amount: a move's log records the announced total as the
+  karma (> 0), 0 ("no karma") or -1 ("bad karma").
+- A "?" card gives at most 20 karma on one move (bounds karma for custom cards); a human priestess
+  marks a "?" action card with its count.
+- ``legal_actions`` lists a representative family for novices (every artefact to every area with 13
+  canonical performances, and ``forfeit``) and 24 placements for the priestess; any well-formed move
+  or placement is legal and :meth:`CommandmentsGame.illegal_reason` says what is wrong otherwise.
 """
 
 from __future__ import annotations
