@@ -65,6 +65,8 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
         frames_c = capture(c)
         c.goto(links["spectator"])
         c.wait_for_selector("#who:has-text('Watching')")
+        # The phone's page fits its screen (no sideways scrolling).
+        assert b.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         hand_a = a.evaluate("() => window.coven.view.hand")
         hand_b = b.evaluate("() => window.coven.view.hand")
         assert hand_a and hand_b and len(hand_a) == len(hand_b) == 13
