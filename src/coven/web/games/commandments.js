@@ -42,7 +42,7 @@ function tokenSpots(area, n) {
   if (area === "R") return Array.from({ length: n }, (_, k) => polar(224, -90 + 12 + (360 / Math.max(n, 15)) * k));
   const [cx, cy] = CENTRES[area];
   const cols = n <= 4 ? 2 : n <= 9 ? 3 : 4;
-  const gap = area[0] === "T" ? 14 : 17;
+  const gap = area[0] === "T" ? 17 : 21;
   return Array.from({ length: n }, (_, k) => {
     const row = Math.floor(k / cols), col = k % cols;
     const rows = Math.ceil(n / cols);
@@ -151,7 +151,7 @@ function circle(v, ctx, board, { novice, placing }) {
         transform: `translate(${x},${y})`, "data-artefact": ART[a], "data-area": area,
         tabindex: draggable ? 0 : undefined, role: draggable ? "button" : undefined,
         "aria-label": `${COLOUR_NAMES[colour]} artefact ${(a % 5) + 1} in ${area}` },
-      s("circle", { r: 8 }), s("text", { y: 3.5 }, String((a % 5) + 1)));
+      s("circle", { r: 10 }), s("text", { y: 4 }, String((a % 5) + 1)));
       if (draggable) attachDrag(g, svg, a, area, ctx, { placing });
       svg.append(g);
     });
