@@ -93,9 +93,10 @@ class Server:
             return json.loads(res.read().decode())
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path)
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server (and database) per test module: tables do not interfere, and start-up is paid once."""
+    srv = Server(tmp_path_factory.mktemp("server"))
     srv.start()
     try:
         yield srv

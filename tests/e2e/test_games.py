@@ -36,7 +36,7 @@ def namaste_move(page: Any, rng: random.Random) -> None:
 
 def test_namaste_against_bots(server: Any, context: Any) -> None:
     page = context.new_page()
-    links = create_table(page, server.base, "namaste", ["human", "bot:greedy", "bot:random"], seed=7)
+    links = create_table(page, server.base, "namaste", ["human", "bot:greedy"], seed=7)
     assert len(links["invites"]) == 1
     page.goto(links["invites"][0])
     moves = play_until_over(page, namaste_move, random.Random(1))
@@ -44,7 +44,7 @@ def test_namaste_against_bots(server: Any, context: Any) -> None:
     shown = page_final_scores(page)
     assert shown == engine_scores(server, table_id(links["invites"][0]))
     # The chart and the replay are there.
-    assert page.locator("#chart svg path.series").count() == 3
+    assert page.locator("#chart svg path.series").count() == 2
     page.click("#replay-last")
     page.click("#replay-reveal")
     page.wait_for_selector("#replay-reveal:has-text('Revealed')")

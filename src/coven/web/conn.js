@@ -60,7 +60,7 @@ export class TableSocket {
         this.hooks.onStatus("closed", fatal);
         return;
       }
-      const delay = Math.min(8000, 250 * 2 ** this.retry);
+      const delay = Math.min(4000, 250 * 2 ** this.retry);
       this.retry += 1;
       this.hooks.onStatus("reconnecting", `Connection lost; trying again in ${Math.round(delay / 100) / 10} s…`);
       setTimeout(() => { if (!this.closed) this.open(); }, delay);
