@@ -100,6 +100,14 @@ def page_final_scores(page: Page) -> list[float]:
     return out
 
 
+def page_live_scores(page: Page) -> list[float] | None:
+    """The scores in the always-visible players panel (None where the page shows none: "—")."""
+    cells = page.eval_on_selector_all("#score-table td.score", "els => els.map(e => e.textContent.trim())")
+    if any(c == "—" for c in cells):
+        return None
+    return [float(c) for c in cells]
+
+
 def engine_scores(server: Any, table: str) -> list[float]:
     """The scores the engine gives when it replays the table's record from the API."""
     record = Record.from_json(server.get(f"/api/tables/{table}/record"))

@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import create_table, engine_scores, page_final_scores, play_until_over, table_id
+from tests.e2e.helpers import (
+    create_table,
+    engine_scores,
+    page_final_scores,
+    page_live_scores,
+    play_until_over,
+    table_id,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -43,6 +50,7 @@ def test_namaste_against_bots(server: Any, context: Any) -> None:
     assert moves > 20
     shown = page_final_scores(page)
     assert shown == engine_scores(server, table_id(links["invites"][0]))
+    assert page_live_scores(page) == shown  # the players panel agrees with the result
     # The chart and the replay are there.
     assert page.locator("#chart svg path.series").count() == 2
     page.click("#replay-last")
@@ -202,4 +210,6 @@ def test_commandments_against_bots(server: Any, context: Any) -> None:
     page.click("#move-error .dismiss")
     moves = play_until_over(page, commandments_move, random.Random(4))
     assert moves > 5
-    assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))
+    shown = page_final_scores(page)
+    assert shown == engine_scores(server, table_id(links["invites"][0]))
+    assert page_live_scores(page) == shown
