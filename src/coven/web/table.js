@@ -99,6 +99,7 @@ class TableClient {
   onMessage(m) {
     switch (m.type) {
       case "welcome":
+        this.pending = null; // a move in flight when the connection dropped: the sync tells what happened
         this.seat = m.seat;
         this.role = m.role;
         this.players = m.players;
@@ -121,6 +122,7 @@ class TableClient {
           return;
         }
         this.steps.push({ number: m.number, actor: m.actor, events: m.events });
+        if (m.actor === this.seat) this.pending = null;
         this.lastStep = m.number;
         this.applyState(m);
         this.renderLog(false);
