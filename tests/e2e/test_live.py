@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -119,6 +120,8 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
                 assert other_token not in text
                 if "view" in f and f["view"] is not None:
                     assert f["view"]["seat"] == seat
+                    # Only ever (what is left of) its own hand.
+                    assert not Counter(f["view"]["hand"]) - Counter(own_hand)
                 if f.get("type") == "welcome":
                     assert f["seat"] == seat
             for ev in events_of(frames):
