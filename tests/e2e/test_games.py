@@ -213,3 +213,19 @@ def test_commandments_against_bots(server: Any, context: Any) -> None:
     shown = page_final_scores(page)
     assert shown == engine_scores(server, table_id(links["invites"][0]))
     assert page_live_scores(page) == shown
+
+
+def generic_move(page: Any, rng: random.Random) -> None:
+    moves = page.locator("#board .generic-actions button.move")
+    moves.nth(rng.randrange(moves.count())).click()
+
+
+def test_generic_board_plays_any_game(server: Any, context: Any) -> None:
+    """Every game is playable before (or without) its own board: the view as panels, moves as buttons."""
+    page = context.new_page()
+    links = create_table(page, server.base, "namaste", ["human", "bot:random"], seed=13)
+    url = links["invites"][0]
+    page.goto(url.replace("#", "?board=generic#"))
+    page.wait_for_selector("#board .generic-view .kv")
+    play_until_over(page, generic_move, random.Random(6))
+    assert page_final_scores(page) == engine_scores(server, table_id(url))

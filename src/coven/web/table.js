@@ -70,7 +70,9 @@ class TableClient {
       this.players = info.players;
       this.status = info.status;
       this.info = await api.game(info.game).catch(() => null);
-      this.board = await boardFor(info.game);
+      // "?board=generic" draws any game with the generic board (the view as panels, moves as buttons).
+      const forced = new URLSearchParams(location.search).get("board");
+      this.board = forced === "generic" ? generic : await boardFor(info.game);
     } catch (err) {
       this.el.turn.textContent = `This table cannot be opened: ${err.message}`;
       this.el.turn.classList.add("error");

@@ -121,7 +121,7 @@ function builder(ctx, canAsk, canCast) {
 function spellBook(v, ctx) {
   const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Who"), h("th", {}, "Placement"),
     Array.from({ length: v.players }, (_, s) => h("th", {}, ctx.names[s])));
-  const rows = v.book.map((e, i) => h("tr", { class: `entry ${e.kind}` },
+  const rows = v.book.map((e, i) => h("tr", { class: `entry ${e.kind} ${i === v.book.length - 1 && !ctx.readOnly ? "fresh" : ""}` },
     h("td", {}, String(i + 1)),
     h("td", {}, `${ctx.names[e.seat]} ${e.kind === "ask" ? "asked" : "cast"}`),
     h("td", {}, miniAltar(e.fields), h("span", { class: "ptext" }, placementText(e.fields))),

@@ -65,7 +65,8 @@ export function render(el, ctx) {
     const attrs = legal.has(pick) && !taken
       ? { onclick: () => ctx.act(pick), dataset: { action: pick, fkey: `${pick}:${i}` }, disabled: ctx.pending }
       : {};
-    trick.append(h("figure", { class: `played ${i === 0 ? "first" : ""} ${won ? "won" : ""} ${taken ? "taken" : ""}` },
+    const fresh = v.phase === "play" && i === v.trick.length - 1;
+    trick.append(h("figure", { class: `played ${i === 0 ? "first" : ""} ${won ? "won" : ""} ${taken ? "taken" : ""} ${fresh ? "fresh" : ""}` },
       card(name, attrs, legal.has(pick) && !taken ? "lit" : ""),
       h("figcaption", {}, names[seat], i === 0 ? " · first" : "", won ? " · wins" : "")));
   });
