@@ -171,13 +171,21 @@ def commandments_move(page: Any, rng: random.Random) -> None:
     )
     if rng.random() < 0.2:
         route.insert(0, "X")  # carried out of the circle and back
-    tb = token.bounding_box()
-    page.mouse.move(tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2)
-    page.mouse.down()
-    for area in route:
-        x, y = _circle_point(page, area, rng)
-        page.mouse.move(x, y, steps=6)
-    page.mouse.up()
+    if rng.random() < 0.25:
+        # By keyboard: pick the artefact, then each area of its path in order (the last is where it stays).
+        token.focus()
+        page.keyboard.press("Enter")
+        for area in [a for a in route if a != "X"]:
+            board.locator(f".holy-circle .area[data-area={area}]").focus()
+            page.keyboard.press("Enter")
+    else:
+        tb = token.bounding_box()
+        page.mouse.move(tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2)
+        page.mouse.down()
+        for area in route:
+            x, y = _circle_point(page, area, rng)
+            page.mouse.move(x, y, steps=6)
+        page.mouse.up()
     page.wait_for_selector("#board #perform:not([disabled])")
     for _ in range(rng.randint(0, 3)):
         chips = board.locator(".performance .chip input")
