@@ -324,10 +324,10 @@ def test_sync_catch_up_and_full(seated: Seats) -> None:
     play(ws1, 1, card)
     drain(ws0)
     ws0.send_json({"type": "sync"})
-    full = [m for m in drain(ws0) if m["type"] == "sync"][0]
+    full = next(m for m in drain(ws0) if m["type"] == "sync")
     assert full["full"] is True and [s["number"] for s in full["steps"]] == [1, 2]
     ws0.send_json({"type": "sync", "last": 99})  # from the future: a full resync
-    assert [m for m in drain(ws0) if m["type"] == "sync"][0]["full"] is True
+    assert next(m for m in drain(ws0) if m["type"] == "sync")["full"] is True
 
 
 def test_reconnect_gets_what_it_missed(client: TestClient, table: tuple[str, list[str]]) -> None:

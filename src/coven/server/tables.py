@@ -347,8 +347,11 @@ class TableService:
             self._apply_logged(table, seat, notation)
         return table
 
-    def _apply_logged(self, table: Table, seat: Seat, notation: str) -> None:
-        events = table.game.apply(table.state, seat, table.game.parse_action(notation))
+    def _apply_logged(self, table: Table, seat: Seat, notation: str, in_place: bool = True) -> None:
+        game = table.game
+        state = table.state if in_place else game.clone(table.state)
+        events = game.apply(state, seat, game.parse_action(notation))
+        table.state = state  # never mutate a state a thinking bot may still be reading
         table.number += 1
         table.steps.append(LoggedStep(table.number, seat, notation, events))
 
@@ -444,7 +447,7 @@ class TableService:
         for number, seat, notation in rows:
             if number != table.number + 1:
                 break
-            self._apply_logged(table, seat, notation)
+            self._apply_logged(table, seat, notation, in_place=False)
             table.status = "over" if table.game.is_over(table.state) else "playing"
             table.broadcast_update(self.settings.legal_cap)
 
@@ -505,7 +508,8 @@ class TableService:
                 seat, required = turn
                 number = table.number
                 view = table.game.view(table.state, seat)
-                legal = list(table.game.legal_actions(table.state, seat))
+                # as the game gives it: possibly a lazy sequence over a huge space (never listed here)
+                legal = table.game.legal_actions(table.state, seat)
                 started = time.monotonic()
                 try:
                     choice = await asyncio.to_thread(table.bots[seat].act, view, legal, required)

@@ -1,0 +1,198 @@
+"""Whole games: bots as seats, secrets kept, restart-resume from the database, several processes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from coven.core import Record, replay
+from coven.games import game_ids as real_game_ids
+from coven.games import get_game
+from coven.server import Settings
+from tests.server.conftest import TestClient, WebSocketTestSession
+from tests.server.games import SECRET_TOY, TOY
+from tests.server.helpers import create, drain, hello, humans, latest, wait_for, ws_url
+from tests.store.backends import unique_prefix
+
+
+def _play_out(ws: WebSocketTestSession, seen: list[dict[str, Any]]) -> dict[str, Any]:
+    """Play the first legal action whenever this seat must act, until the game is over."""
+    current = latest(seen)
+    for _ in range(500):
+        if current["status"] == "over":
+            return current
+        if current["legal"] is not None and current["legal"]["required"]:
+            ws.send_json(
+                {
+                    "type": "act",
+                    "number": current["number"],
+                    "action": current["legal"]["actions"][0]["notation"],
+                }
+            )
+        batch = wait_for(ws, lambda m: m["type"] in {"update", "sync"})
+        seen.extend(batch)
+        current = latest(batch)
+    raise AssertionError("the game did not end")
+
+
+def test_bots_play_a_whole_game_for_spectators(client: TestClient) -> None:
+    created = create(client, players=3, seats=[{"kind": "bot", "bot": "random"}] * 3, seed=4)
+    table_id = created["table"]["id"]
+    assert created["invites"] == [] and created["table"]["status"] == "playing"
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws)
+        seen = [sync, *wait_for(ws, lambda m: m.get("status") == "over")]
+    final = latest(seen)
+    assert final["number"] == 9 and final["result"] is not None
+    record = Record.from_json(client.get(f"/api/tables/{table_id}/record").json())
+    assert final["result"]["scores"] == list(TOY.scores(replay(TOY, record)))
+
+
+def test_a_person_against_bots(client: TestClient) -> None:
+    created = create(client, players=3, seed=9)  # seat 0 a person, the others random bots
+    table_id = created["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws, created["invites"][0]["token"])
+        final = _play_out(ws, [sync])
+    assert final["number"] == 9
+    assert final["view"]["hand"] == []
+    assert client.get(f"/api/tables/{table_id}").json()["status"] == "over"
+
+
+def test_no_secret_reaches_another_seat(client: TestClient) -> None:
+    created = create(client, game="secret-toy", players=2, seats=humans(2), seed=21)
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    received: dict[str, list[str]] = {"0": [], "1": [], "spectator": []}
+    with (
+        client.websocket_connect(ws_url(table_id)) as ws0,
+        client.websocket_connect(ws_url(table_id)) as ws1,
+        client.websocket_connect(ws_url(table_id)) as spectator,
+    ):
+        sockets = {"0": ws0, "1": ws1, "spectator": spectator}
+        for key, token in (("0", tokens[0]), ("1", tokens[1]), ("spectator", None)):
+            received[key].extend(json.dumps(m) for m in hello(sockets[key], token))
+        for _ in range(6):
+            for key, ws in sockets.items():
+                received[key].extend(json.dumps(m) for m in drain(ws))
+            views = {k: latest([json.loads(t) for t in received[k]]) for k in ("0", "1")}
+            mover = next(k for k in ("0", "1") if views[k]["legal"] is not None)
+            last = views[mover]
+            sockets[mover].send_json(
+                {"type": "act", "number": last["number"], "action": last["legal"]["actions"][-1]["notation"]}
+            )
+            received[mover].extend(json.dumps(m) for m in drain(sockets[mover]))  # the act is done
+        for key, ws in sockets.items():
+            received[key].extend(json.dumps(m) for m in drain(ws))
+    table = client.get(f"/api/tables/{table_id}").json()
+    assert table["status"] == "over"
+    everything = {k: "\n".join(v) for k, v in received.items()}
+    for seat in ("0", "1"):
+        other = "1" if seat == "0" else "0"
+        assert f"SECRET-{seat}-" in everything[seat]  # a seat sees its own private events
+        assert f"SECRET-{seat}-" not in everything[other]
+        assert f"SECRET-{seat}-" not in everything["spectator"]
+    for token in tokens:
+        assert all(token not in text for text in everything.values())
+    for key in ("0", "1"):
+        for text in received[key]:
+            message = json.loads(text)
+            if message["type"] in {"sync", "update"}:
+                assert message["view"]["seat"] == int(key)
+    spectator_views = [json.loads(t) for t in received["spectator"]]
+    assert all(m["view"]["hand"] == [] for m in spectator_views if m["type"] in {"sync", "update"})
+    assert all(m.get("legal") is None for m in spectator_views)
+
+
+def test_restart_resumes_every_unfinished_table(
+    make_client: Callable[..., TestClient], settings: Settings, database_url: str
+) -> None:
+    first = make_client(database_url=database_url)
+    created = create(first, players=2, seed=33)  # a person against a bot
+    table_id = created["table"]["id"]
+    token = created["invites"][0]["token"]
+    bots_only = create(first, players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=34)["table"]["id"]
+    with first.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws, token)
+        seen = [sync, *drain(ws)]
+        current = latest(seen)
+        ws.send_json({"type": "act", "number": 0, "action": current["legal"]["actions"][0]["notation"]})
+        seen = wait_for(ws, lambda m: m["type"] == "update" and m["number"] == 2)
+        before = latest(seen)
+    first.__exit__(None, None, None)  # the server stops
+
+    second = make_client(database_url=database_url)
+    service = second.app.state.service  # type: ignore[attr-defined]
+    assert {table_id, bots_only} <= set(service.tables)  # resumed at start, before anyone asks
+    with second.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws, token, last=2)
+        assert sync["full"] is False and sync["number"] == 2 and sync["steps"] == []
+        assert sync["view"] == before["view"] and sync["legal"] == before["legal"]
+        final = _play_out(ws, [sync])
+    assert final["number"] == 6 and final["status"] == "over"
+    record = Record.from_json(second.get(f"/api/tables/{table_id}/record").json())
+    assert final["result"]["scores"] == list(TOY.scores(replay(TOY, record)))
+    assert second.get(f"/api/tables/{bots_only}").json()["status"] == "waiting"
+
+
+def test_steps_a_bot_commits_survive_a_restart(make_client: Callable[..., TestClient]) -> None:
+    first = make_client()
+    table_id = create(first, players=2, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=3)["table"]["id"]
+    with first.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over"))
+    first.__exit__(None, None, None)
+    second = make_client()
+    with second.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws)
+    assert sync["view"] == final["view"] and sync["result"] == final["result"]
+    assert [s["number"] for s in sync["steps"]] == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.redis
+def test_two_processes_share_a_table_over_redis(
+    make_client: Callable[..., TestClient], bus_redis_url: str
+) -> None:
+    prefix = unique_prefix()
+    a = make_client(bus_url=bus_redis_url, bus_prefix=prefix)
+    b = make_client(bus_url=bus_redis_url, bus_prefix=prefix)
+    created = create(a, seats=humans(2), seed=8)
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with a.websocket_connect(ws_url(table_id)) as ws0, b.websocket_connect(ws_url(table_id)) as ws1:
+        hello(ws0, tokens[0])
+        hello(ws1, tokens[1])  # claimed on b: a learns of it over the bus and starts
+        start = latest(wait_for(ws0, lambda m: m["type"] == "sync" and m["legal"] is not None))
+        ws0.send_json({"type": "act", "number": 0, "action": start["legal"]["actions"][0]["notation"]})
+        got = latest(wait_for(ws1, lambda m: m["type"] == "update"))
+        assert got["number"] == 1 and got["legal"]["required"] is True
+        ws1.send_json({"type": "act", "number": 1, "action": got["legal"]["actions"][0]["notation"]})
+        back = latest(wait_for(ws0, lambda m: m["type"] == "update" and m["number"] == 2))
+        assert back["legal"]["required"] is True
+
+
+@pytest.mark.parametrize("game_id", real_game_ids())
+def test_every_registered_game_plays_through_with_bots(
+    make_client: Callable[..., TestClient], game_id: str
+) -> None:
+    from coven.games import REGISTRY
+
+    game = get_game(game_id)
+    client = make_client(games=REGISTRY)
+    players = game.spec.min_players
+    created = create(
+        client, game=game_id, players=players, seats=[{"kind": "bot", "bot": "random"}] * players, seed=1
+    )
+    table_id = created["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", rounds=3000))
+    record = Record.from_json(client.get(f"/api/tables/{table_id}/record").json())
+    assert final["result"]["scores"] == [float(s) for s in game.scores(replay(game, record))]
+    assert len(record.moves) == final["number"]
+
+
+assert SECRET_TOY.spec.id == "secret-toy"
