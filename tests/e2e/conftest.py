@@ -104,6 +104,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         srv.stop()
 
 
+@pytest.fixture
+def solo_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of its own, for a test whose game may keep the server busy."""
+    srv = Server(tmp_path)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():

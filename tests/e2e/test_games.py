@@ -106,7 +106,8 @@ def amulets_move(page: Any, rng: random.Random) -> None:
         board.locator("#amulets-cast").click()
 
 
-def test_amulets_against_bots(server: Any, context: Any) -> None:
+def test_amulets_against_bots(solo_server: Any, context: Any) -> None:
+    server = solo_server
     page = context.new_page()
     links = create_table(
         page,
