@@ -1,0 +1,259 @@
+"""What the command line runs: ``coven serve`` and ``coven bench server``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from coven.server.settings import Settings
+
+LOOPBACK = "127.0.0.1"
+
+
+def _redacted(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.rsplit("@", maxsplit=1)[-1]
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database: str | None = None,
+    bus: str | None = None,
+    bot_pause: float | None = None,
+    log_level: str = "info",
+) -> None:
+    """Serve Coven under uvicorn. No database: an SQLite file in the per-user data folder."""
+    import uvicorn
+
+    from coven.server.app import create_app
+
+    settings = Settings(database_url=database, bus_url=bus)
+    if bot_pause is not None:
+        settings = dataclasses.replace(settings, bot_pause=bot_pause)
+    url = settings.resolved_database_url()  # creates the data folder on first start
+    settings = dataclasses.replace(settings, database_url=url)
+    shown = "localhost" if host in {"127.0.0.1", "::1", "localhost"} else host
+    print(f"Coven is serving on http://{shown}:{port}/  (open it in a browser)", flush=True)
+    print(f"database: {_redacted(url)}", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        ws_max_size=4 * settings.max_frame_bytes,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        log_level=log_level,
+    )
+
+
+# --------------------------------------------------------------------------- bench
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((LOOPBACK, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _http(method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read().decode("utf-8"))
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+async def _player(
+    base: str,
+    table_id: str,
+    token: str,
+    seed: int,
+    latencies: list[float],
+    errors: Counter[str],
+    deadline: float,
+) -> int:
+    """One simulated person: plays a random legal action whenever the game waits for it."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(seed)
+    moves = 0
+    pending: dict[int, float] = {}
+    next_id = 0
+    acted_at = -1
+    async with connect(f"{base}/ws/tables/{table_id}", max_size=2**24) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "ack":
+                sent = pending.pop(int(message["id"]), None)
+                if sent is not None:
+                    latencies.append((time.perf_counter() - sent) * 1000.0)
+                    moves += 1
+                continue
+            if kind == "error":
+                errors[message["code"]] += 1
+                if isinstance(message.get("id"), int):
+                    pending.pop(message["id"], None)
+                acted_at = -1  # try again on the next view
+                continue
+            if kind not in {"sync", "update"}:
+                continue
+            if message["status"] == "over":
+                break
+            legal = message.get("legal")
+            if not legal or not legal["required"] or acted_at == message["number"] or pending:
+                continue
+            action = rng.choice(legal["actions"])["notation"]
+            next_id += 1
+            pending[next_id] = time.perf_counter()
+            acted_at = message["number"]
+            await ws.send(
+                json.dumps({"type": "act", "number": message["number"], "action": action, "id": next_id})
+            )
+    return moves
+
+
+async def _bench_clients(base: str, tables: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    latencies: list[float] = []
+    errors: Counter[str] = Counter()
+    deadline = time.monotonic() + seconds
+    started = time.perf_counter()
+    jobs = []
+    for t, created in enumerate(tables):
+        for invite in created["invites"]:
+            jobs.append(
+                _player(
+                    base,
+                    created["table"]["id"],
+                    invite["token"],
+                    t * 100 + invite["seat"],
+                    latencies,
+                    errors,
+                    deadline,
+                )
+            )
+    moves = sum(await asyncio.gather(*jobs))
+    elapsed = time.perf_counter() - started
+    return {"moves": moves, "seconds": elapsed, "latencies": latencies, "errors": dict(errors)}
+
+
+def bench_server(
+    game: str = "brujas",
+    tables: int = 16,
+    players: int | None = None,
+    seconds: float = 20.0,
+    database: str | None = None,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """Simulated people over real websockets on loopback against a server started on a free port.
+
+    ``tables`` tables of ``game`` (every seat a simulated person, ``players`` each, default the game's
+    minimum) play random legal actions as fast as acknowledgements come, until their games end or
+    ``seconds`` pass. Returns moves per second and the 50th/99th percentile time from sending an
+    action to its ``ack`` (which the server sends only after the step is committed).
+    """
+    from coven.games import get_game
+
+    spec = get_game(game).spec
+    count = players or spec.min_players
+    port = _free_port()
+    with tempfile.TemporaryDirectory(prefix="coven-bench-") as tmp:
+        url = database or f"sqlite:///{(Path(tmp) / 'bench.sqlite3').as_posix()}"
+        child = subprocess.Popen(
+            [sys.executable, "-m", "coven.server.commands", "--bench-child", str(port), url],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            base_http = f"http://{LOOPBACK}:{port}"
+            for _ in range(200):
+                try:
+                    _http("GET", f"{base_http}/api/health")
+                    break
+                except (urllib.error.URLError, ConnectionError, OSError):
+                    if child.poll() is not None:
+                        raise RuntimeError("the bench server did not start") from None
+                    time.sleep(0.05)
+            created = [
+                _http(
+                    "POST",
+                    f"{base_http}/api/tables",
+                    {
+                        "game": game,
+                        "players": count,
+                        "seats": [{"kind": "human"}] * count,
+                        "seed": seed * 10_000 + t,
+                    },
+                )
+                for t in range(tables)
+            ]
+            result = asyncio.run(_bench_clients(f"ws://{LOOPBACK}:{port}", created, seconds))
+        finally:
+            child.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(timeout=10)
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+            if child.stderr is not None:
+                child.stderr.close()
+    latencies: list[float] = result["latencies"]
+    return {
+        "game": game,
+        "tables": tables,
+        "players": tables * count,
+        "moves": result["moves"],
+        "seconds": round(result["seconds"], 3),
+        "moves_per_second": round(result["moves"] / result["seconds"], 1) if result["seconds"] else 0.0,
+        "ack_ms_p50": round(_percentile(latencies, 0.50), 2),
+        "ack_ms_p99": round(_percentile(latencies, 0.99), 2),
+        "ack_ms_mean": round(statistics.fmean(latencies), 2) if latencies else 0.0,
+        "errors": result["errors"],
+        "database": url.split(":", 1)[0] if database else "sqlite (temporary file)",
+    }
+
+
+def _bench_child(port: int, url: str) -> None:
+    import uvicorn
+
+    from coven.server.app import create_app
+
+    settings = Settings(database_url=url, bot_pause=0, rate_limit=1000, rate_burst=1000, ping_interval=0)
+    uvicorn.run(create_app(settings), host=LOOPBACK, port=port, log_level="warning", ws_max_size=4 * 16_384)
+
+
+if __name__ == "__main__":  # the bench's server process
+    if len(sys.argv) == 4 and sys.argv[1] == "--bench-child":
+        _bench_child(int(sys.argv[2]), sys.argv[3])
