@@ -3,8 +3,9 @@
 Games are played in blocks of ``players`` games that share one deal (the same seed): within a block
 every bot sits once in every chair, so luck of the deal and of the chair cancels out (duplicate
 scoring). Bots only ever receive their seat's view and legal actions. Seats that may act without having
-to (``Game.may_act``) are offered the chance before every required decision; a bot passes by returning
-``None``.
+to (``Game.may_act``) are offered the chance before every required decision, clockwise from the seat
+after the last mover; a bot passes by returning ``None``. Decision times count only real decisions
+(not passes) and are reported apart, since they are not deterministic.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def play_game(
         view = game.view(state, seat)
         started = time.perf_counter()
         action = bots[seat].act(view, legal, required)
-        if on_decision is not None:
+        if on_decision is not None and action is not None:  # a pass is no decision worth timing
             on_decision(seat, time.perf_counter() - started)
         return action
 
@@ -88,12 +89,17 @@ def play_game(
         except IllegalActionError as exc:
             raise BotError(f"the bot at seat {seat} chose {action!r}: {exc}") from exc
         moves.append((seat, action))
+        nonlocal last
+        last = seat
 
+    last = players - 1
     while not game.is_over(state):
         if len(moves) > bounds.max_decisions:
             raise BotError(f"{game.spec.id}: more than {bounds.max_decisions} decisions")
         acted = False
-        for seat in sorted(game.may_act(state)):
+        # Optional actors are asked clockwise from the seat after the last mover, so no chair is
+        # always first in a race to act out of turn.
+        for seat in sorted(game.may_act(state), key=lambda s: (s - last - 1) % players):
             action = decide(seat, False)
             if action is not None:
                 apply(seat, action)
