@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from coven.core import Event, GameSpec, Option, Registry, Seat, private
+import threading
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from coven.core import BotFactory, Event, GameSpec, Option, RandomBot, Registry, Seat, private
 from tests.core.toygame import GAME as TOY
 from tests.core.toygame import Play, ToyGame, ToyState
 
@@ -27,11 +31,38 @@ class SecretToy(ToyGame):
 
 SECRET_TOY = SecretToy()
 
+GATE = threading.Event()
+"""Opens the gate bot's thinking (a slow search stand-in that waits for the test)."""
+
+
+class GateBot(RandomBot):
+    def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        assert GATE.wait(timeout=20), "the gate never opened"
+        return super().act(view, legal, required)
+
+
+class GatedToy(ToyGame):
+    spec = GameSpec(
+        id="gated-toy",
+        title="Gated toy",
+        summary="The toy game with a bot that thinks until the test lets it.",
+        min_players=2,
+        max_players=3,
+        options=(Option("hand", 3, "cards per hand", minimum=1, maximum=3),),
+    )
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        return {"random": RandomBot, "gate": GateBot}
+
+
+GATED_TOY = GatedToy()
+
 
 def test_registry() -> Registry:
     registry = Registry()
     registry.register(TOY)
     registry.register(SECRET_TOY)
+    registry.register(GATED_TOY)
     return registry
 
 

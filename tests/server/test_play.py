@@ -13,7 +13,7 @@ from coven.games import game_ids as real_game_ids
 from coven.games import get_game
 from coven.server import Settings
 from tests.server.conftest import TestClient, WebSocketTestSession
-from tests.server.games import SECRET_TOY, TOY
+from tests.server.games import GATE, SECRET_TOY, TOY
 from tests.server.helpers import create, drain, hello, humans, latest, wait_for, ws_url
 from tests.store.backends import unique_prefix
 
@@ -60,6 +60,29 @@ def test_a_person_against_bots(client: TestClient) -> None:
     assert final["number"] == 9
     assert final["view"]["hand"] == []
     assert client.get(f"/api/tables/{table_id}").json()["status"] == "over"
+
+
+def test_a_thinking_bot_blocks_no_other_table(client: TestClient) -> None:
+    GATE.clear()
+    try:
+        slow = create(client, game="gated-toy", seats=[{"kind": "bot", "bot": "gate"}] * 2, seed=2)
+        other = create(client, seats=humans(2), seed=3)
+        tokens = [i["token"] for i in other["invites"]]
+        with (
+            client.websocket_connect(ws_url(other["table"]["id"])) as ws0,
+            client.websocket_connect(ws_url(other["table"]["id"])) as ws1,
+        ):
+            hello(ws0, tokens[0])
+            hello(ws1, tokens[1])
+            start = latest(drain(ws0))
+            ws0.send_json({"type": "act", "number": 0, "action": start["legal"]["actions"][0]["notation"]})
+            assert [m["type"] for m in drain(ws0)] == ["ack", "update"]  # while the bot still thinks
+        assert client.get(f"/api/tables/{slow['table']['id']}").json()["number"] == 0
+    finally:
+        GATE.set()
+    with client.websocket_connect(ws_url(slow["table"]["id"])) as ws:
+        hello(ws)
+        assert latest(wait_for(ws, lambda m: m.get("status") == "over"))["number"] == 6
 
 
 def test_no_secret_reaches_another_seat(client: TestClient) -> None:

@@ -36,6 +36,10 @@ class Settings:
     """``None``: the per-user data folder (platformdirs)."""
     bot_pause: float = 0.6
     """Seconds a bot's move takes at least, so people can follow (0 in tests)."""
+    bot_threads: int = 4
+    """Worker threads for bots' thinking (apart from the store's, so a slow search never delays a
+    commit). Threads share the GIL: the event loop stays responsive, but several heavy searches at once
+    share the CPU."""
     max_frame_bytes: int = 16_384
     """Largest client frame the protocol accepts; ``too_large`` beyond, transport close at 4x."""
     rate_limit: float = 20.0

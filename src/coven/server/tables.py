@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hmac
 import logging
 import secrets
 import time
 import uuid
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -222,6 +224,9 @@ class TableService:
         self.node = settings.node_id or uuid.uuid4().hex[:12]
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.bot_pool = ThreadPoolExecutor(
+            max_workers=max(1, settings.bot_threads), thread_name_prefix="coven-bot"
+        )
         self._started = False
 
     # -------------------------------------------------------------- lifecycle
@@ -246,6 +251,7 @@ class TableService:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await table.driver
         await self.bus.close()
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.store.dispose)
 
     # ---------------------------------------------------------------- tables
@@ -512,7 +518,8 @@ class TableService:
                 legal = table.game.legal_actions(table.state, seat)
                 started = time.monotonic()
                 try:
-                    choice = await asyncio.to_thread(table.bots[seat].act, view, legal, required)
+                    think = functools.partial(table.bots[seat].act, view, legal, required)
+                    choice = await asyncio.get_running_loop().run_in_executor(self.bot_pool, think)
                 except Exception:
                     log.exception("bot of seat %s on table %s failed", seat, table.id)
                     choice = legal[0] if required and legal else None

@@ -101,8 +101,8 @@ class Connection:
 async def table_socket(websocket: WebSocket, service: TableService) -> None:
     settings = service.settings
     await websocket.accept()
-    table_id = websocket.path_params.get("table_id", "")
-    table = await service.get(str(table_id))
+    table_id = str(websocket.path_params.get("table_id", ""))
+    table = await service.get(table_id) if len(table_id) <= 32 else None
     if table is None:
         await websocket.send_text(error_message(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", None))
         await websocket.close(CloseCode.UNKNOWN_TABLE, "unknown table")
