@@ -72,7 +72,7 @@ class Server:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(timeout=15)
+                self.proc.wait(timeout=8)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
