@@ -145,60 +145,89 @@ async def _player(
     return moves
 
 
-async def _bench_clients(base: str, tables: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
-    latencies: list[float] = []
-    errors: Counter[str] = Counter()
+async def _table_group(
+    base_http: str,
+    base_ws: str,
+    game: str,
+    count: int,
+    group: int,
+    seed: int,
+    deadline: float,
+    sink: dict[str, Any],
+) -> None:
+    """The people of one table: play a game, and while there is time, sit down at a new table."""
+    round_ = 0
+    while time.monotonic() < deadline:
+        body = {
+            "game": game,
+            "players": count,
+            "seats": [{"kind": "human"}] * count,
+            "seed": seed + group * 1000 + round_,
+        }
+        created = await asyncio.to_thread(_http, "POST", f"{base_http}/api/tables", body)
+        table_id = created["table"]["id"]
+        players = [
+            _player(
+                base_ws,
+                table_id,
+                i["token"],
+                seed + group * 100 + i["seat"] + round_,
+                sink["latencies"],
+                sink["errors"],
+                deadline,
+            )
+            for i in created["invites"]
+        ]
+        sink["moves"] += sum(await asyncio.gather(*players))
+        sink["games"] += 1
+        round_ += 1
+
+
+async def _bench_clients(
+    base_http: str, base_ws: str, game: str, count: int, tables: int, seconds: float, seed: int
+) -> dict[str, Any]:
+    sink: dict[str, Any] = {"latencies": [], "errors": Counter(), "moves": 0, "games": 0}
     deadline = time.monotonic() + seconds
     started = time.perf_counter()
-    jobs = []
-    for t, created in enumerate(tables):
-        for invite in created["invites"]:
-            jobs.append(
-                _player(
-                    base,
-                    created["table"]["id"],
-                    invite["token"],
-                    t * 100 + invite["seat"],
-                    latencies,
-                    errors,
-                    deadline,
-                )
-            )
-    moves = sum(await asyncio.gather(*jobs))
-    elapsed = time.perf_counter() - started
-    return {"moves": moves, "seconds": elapsed, "latencies": latencies, "errors": dict(errors)}
+    await asyncio.gather(
+        *(_table_group(base_http, base_ws, game, count, g, seed, deadline, sink) for g in range(tables))
+    )
+    sink["seconds"] = time.perf_counter() - started
+    return sink
 
 
 def bench_server(
+    players: int = 64,
+    seconds: float = 10.0,
     game: str = "brujas",
-    tables: int = 16,
-    players: int | None = None,
-    seconds: float = 20.0,
+    per_table: int | None = None,
     database: str | None = None,
     seed: int = 1,
 ) -> dict[str, Any]:
     """Simulated people over real websockets on loopback against a server started on a free port.
 
-    ``tables`` tables of ``game`` (every seat a simulated person, ``players`` each, default the game's
-    minimum) play random legal actions as fast as acknowledgements come, until their games end or
-    ``seconds`` pass. Returns moves per second and the 50th/99th percentile time from sending an
-    action to its ``ack`` (which the server sends only after the step is committed).
+    ``players`` people sit at tables of ``game`` (``per_table`` each, default the game's minimum; every
+    seat a simulated person) and play random legal actions as fast as acknowledgements come; when a
+    game ends its people sit down at a new table, until ``seconds`` have passed. Returns moves per second
+    and the 50th/99th percentile time from sending an action to its ``ack`` (sent only after the step is
+    committed to the database). The server runs in a child process; everything is on 127.0.0.1.
     """
     from coven.games import get_game
 
     spec = get_game(game).spec
-    count = players or spec.min_players
+    count = per_table or spec.min_players
+    tables = max(1, players // count)
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="coven-bench-") as tmp:
         url = database or f"sqlite:///{(Path(tmp) / 'bench.sqlite3').as_posix()}"
         child = subprocess.Popen(
             [sys.executable, "-m", "coven.server.commands", "--bench-child", str(port), url],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
         try:
             base_http = f"http://{LOOPBACK}:{port}"
-            for _ in range(200):
+            for _ in range(400):
                 try:
                     _http("GET", f"{base_http}/api/health")
                     break
@@ -206,20 +235,9 @@ def bench_server(
                     if child.poll() is not None:
                         raise RuntimeError("the bench server did not start") from None
                     time.sleep(0.05)
-            created = [
-                _http(
-                    "POST",
-                    f"{base_http}/api/tables",
-                    {
-                        "game": game,
-                        "players": count,
-                        "seats": [{"kind": "human"}] * count,
-                        "seed": seed * 10_000 + t,
-                    },
-                )
-                for t in range(tables)
-            ]
-            result = asyncio.run(_bench_clients(f"ws://{LOOPBACK}:{port}", created, seconds))
+            result = asyncio.run(
+                _bench_clients(base_http, f"ws://{LOOPBACK}:{port}", game, count, tables, seconds, seed)
+            )
         finally:
             child.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -227,21 +245,20 @@ def bench_server(
             if child.poll() is None:
                 child.kill()
                 child.wait()
-            if child.stderr is not None:
-                child.stderr.close()
     latencies: list[float] = result["latencies"]
     return {
         "game": game,
-        "tables": tables,
         "players": tables * count,
+        "tables": tables,
+        "games": result["games"],
         "moves": result["moves"],
         "seconds": round(result["seconds"], 3),
         "moves_per_second": round(result["moves"] / result["seconds"], 1) if result["seconds"] else 0.0,
         "ack_ms_p50": round(_percentile(latencies, 0.50), 2),
         "ack_ms_p99": round(_percentile(latencies, 0.99), 2),
         "ack_ms_mean": round(statistics.fmean(latencies), 2) if latencies else 0.0,
-        "errors": result["errors"],
-        "database": url.split(":", 1)[0] if database else "sqlite (temporary file)",
+        "errors": dict(result["errors"]),
+        "database": _redacted(database) if database else "sqlite (temporary file)",
     }
 
 
