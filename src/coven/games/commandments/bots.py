@@ -437,14 +437,17 @@ class BestBot:
 
     def plan(self, view: CommandmentsView, slots: list[Card], quick: bool) -> tuple[float, tuple[int, ...]]:
         """The best placement for these slot cards and its value, by simulating imitating novices
-        (common random numbers across placements, then a short hill-climb when placing)."""
-        seed_text = f"{self.seat}/{len(view.rituals)}/" + ",".join(c.id for c in slots)
+        (common random numbers across placements and, when ordaining, across choices of cards; then
+        a short hill-climb when placing)."""
+        seed_text = f"{self.seat}/{len(view.rituals)}"
+        if not quick:
+            seed_text += "/" + ",".join(c.id for c in slots)
         rng = random.Random(seed_text)
         players = view.players
         priestess = view.rituals[-1].priestess
         novices = [(priestess + k) % players for k in range(1, players)]
         moves_total = (players - 1) * rounds_for(players)
-        sims = 6 if quick else 12
+        sims = 10 if quick else 16
         seeds = [rng.getrandbits(32) for _ in range(sims)]
 
         def value(placement: tuple[int, ...]) -> float:
@@ -453,7 +456,7 @@ class BestBot:
             ) / len(seeds)
 
         candidates = [
-            tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)) for _ in range(5 if quick else 10)
+            tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)) for _ in range(3 if quick else 10)
         ]
         candidates += list(_STRUCTURED)
         scored = [(value(p), p) for p in candidates]
@@ -469,6 +472,9 @@ class BestBot:
                     best_value, best = v, placement
         return best_value, best
 
+
+_DISEMPOWER_DREAD: Final = 40.0
+"""Extra weight on an imagined disempowerment (the imagined novices are kinder than real ones)."""
 
 _STRUCTURED: Final[tuple[tuple[int, ...], ...]] = (
     tuple([0] * 5 + [11] * 5 + [6, 7, 8, 9, 10]),
@@ -523,7 +529,7 @@ def _simulate(
         else:
             flips += 1
             if flips >= DESTINY_CARDS:
-                return -20.0 - sum(gains.values()) / len(gains) - 10.0
+                return -20.0 - sum(gains.values()) / len(gains) - _DISEMPOWER_DREAD
     values = list(gains.values())
     return max(values) - sum(values) / len(values)
 
