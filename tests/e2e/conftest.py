@@ -129,11 +129,20 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+def watch_errors(ctx: Any) -> list[str]:
+    """Uncaught script errors of every page of a browser context (a test ends by asserting none)."""
+    errors: list[str] = []
+    ctx.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(str(exc))))
+    return errors
+
+
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     ctx.set_default_timeout(15_000)
+    errors = watch_errors(ctx)
     try:
         yield ctx
     finally:
         ctx.close()
+    assert not errors, f"script errors in the page: {errors}"

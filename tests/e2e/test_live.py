@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import watch_errors
 from tests.e2e.helpers import create_table, engine_scores, page_final_scores, play_until_over, table_id
 from tests.e2e.test_games import brujas_move, namaste_move
 
@@ -46,6 +47,8 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
     ctx_a = browser.new_context(viewport={"width": 1200, "height": 900})
     # The second person is on a phone.
     ctx_b = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    errors = watch_errors(ctx_a)
+    errors_b = watch_errors(ctx_b)
     try:
         a, b = ctx_a.new_page(), ctx_b.new_page()
         for p in (a, b):
@@ -134,6 +137,7 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
     finally:
         ctx_a.close()
         ctx_b.close()
+    assert not errors and not errors_b
 
 
 def test_server_restart_mid_game(server: Any, context: Any) -> None:

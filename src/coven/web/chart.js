@@ -18,14 +18,20 @@ export function scoreChart(series, names) {
   const xs = pts.map((p) => p.number);
   const all = pts.flatMap((p) => p.scores);
   let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
-  if (hi === lo) hi = lo + 1;
+  // Round the axis to a "nice" step (1, 2 or 5 times a power of ten), about four steps.
+  const raw = (hi - lo) / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((x) => x >= raw) || raw;
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  if (hi === lo) hi = lo + step;
   const x0 = Math.min(...xs), x1 = Math.max(...xs, x0 + 1);
   const X = (n) => L + ((n - x0) / (x1 - x0)) * (W - L - R);
   const Y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": `Scores over the game, final: ${names.map((n, i) => `${n} ${pts[pts.length - 1].scores[i]}`).join(", ")}` });
   // Axes and grid.
-  const ticks = hi - lo <= 4 && Number.isInteger(hi - lo) ? hi - lo : 4;
+  const ticks = Math.round((hi - lo) / step);
   for (let k = 0; k <= ticks; k++) {
     const v = lo + ((hi - lo) * k) / ticks;
     svg.append(s("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), class: "grid" }),
