@@ -27,10 +27,19 @@ def test_best_keeps_a_small_total_out_of_the_bottom_right() -> None:
     assert action is PASS or (isinstance(action, Write) and sum(CELLS[action.cell]) <= 7)
 
 
-def test_best_completes_a_line_when_it_can() -> None:
-    sheet = ". / 5 7 . / . . . . . / . . . . . . . / . . . . . / . . . / ."
+def test_best_completes_a_line_in_the_last_round() -> None:
+    # 9 in b5 scores row b's 7; the free truth circles would give only 5 (g4, d7 halve it).
+    sheet = "1 / 5 7 . / . . . . . / 2 . . . . . . / . . . . . / . . . / ."
     state = GAME.position([sheet, EMPTY], active=1, dice="4 5 + 2")  # 9 for seat 0
+    state.ending = True  # somebody filled their sheet: this is the last round
     assert _decide("best", state, 0) == Write(9, parse_cell("b5"))
+
+
+def test_best_may_wait_for_a_better_value_early_in_the_game() -> None:
+    sheet = ". / 5 7 . / . . . . . / . . . . . . . / . . . . . / . . . / ."
+    state = GAME.position([sheet, EMPTY], active=1, dice="6 6 + 2")  # 12 for seat 0 (b5: tight column)
+    action = _decide("best", state, 0)
+    assert action != Write(12, parse_cell("b5"))
 
 
 def test_best_rolls_many_dice_when_only_high_circles_are_left() -> None:

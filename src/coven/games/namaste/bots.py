@@ -104,7 +104,7 @@ HIT = _hit_table()
 # ------------------------------------------------------------------------------------- evaluation
 @dataclass(frozen=True, slots=True)
 class Weights:
-    gamma: float = 1.0
+    gamma: float = 1.6
     """Scale of the fill chance: p = 1 - exp(-gamma * hit * opportunities / empty circles)."""
     pace: float = 1.6
     """Circles a player fills per round, to estimate the rounds left."""
