@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 class Bot(Protocol):
     """A player. ``act`` returns an action from ``legal``.
 
+    Where a game's action space is open-ended (Commandments' performances, Amulets' placements),
+    ``legal`` enumerates a representative family and a bot may also return any other action that the
+    game's ``illegal_reason`` accepts; callers apply bot actions through the checked path.
+
     ``required`` is False when the seat may act but need not (Amulets' casts out of turn); the bot
     then returns ``None`` to let the moment pass.
     """
