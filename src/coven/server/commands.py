@@ -61,6 +61,7 @@ def serve(
         ws_max_size=4 * settings.max_frame_bytes,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        ws_per_message_deflate=False,  # small JSON messages: compression costs more CPU than it saves
         log_level=log_level,
     )
 
@@ -98,12 +99,15 @@ async def _player(
     latencies: list[float],
     errors: Counter[str],
     deadline: float,
-) -> int:
-    """One simulated person: plays a random legal action whenever the game waits for it."""
+) -> tuple[int, bool]:
+    """One simulated person: plays a random legal action whenever the game waits for it.
+
+    Returns how many of its actions were acknowledged, and whether it saw the game end."""
     from websockets.asyncio.client import connect
 
     rng = random.Random(seed)
     moves = 0
+    finished = False
     pending: dict[int, float] = {}
     next_id = 0
     acted_at = -1
@@ -131,6 +135,7 @@ async def _player(
             if kind not in {"sync", "update"}:
                 continue
             if message["status"] == "over":
+                finished = True
                 break
             legal = message.get("legal")
             if not legal or not legal["required"] or acted_at == message["number"] or pending:
@@ -142,7 +147,7 @@ async def _player(
             await ws.send(
                 json.dumps({"type": "act", "number": message["number"], "action": action, "id": next_id})
             )
-    return moves
+    return moves, finished
 
 
 async def _table_group(
@@ -178,8 +183,10 @@ async def _table_group(
             )
             for i in created["invites"]
         ]
-        sink["moves"] += sum(await asyncio.gather(*players))
-        sink["games"] += 1
+        results = await asyncio.gather(*players)  # (never `sink[...] += await ...`: that loses updates)
+        sink["moves"] += sum(moves for moves, _ in results)
+        if all(finished for _, finished in results):
+            sink["games"] += 1
         round_ += 1
 
 
@@ -250,7 +257,7 @@ def bench_server(
         "game": game,
         "players": tables * count,
         "tables": tables,
-        "games": result["games"],
+        "games_finished": result["games"],
         "moves": result["moves"],
         "seconds": round(result["seconds"], 3),
         "moves_per_second": round(result["moves"] / result["seconds"], 1) if result["seconds"] else 0.0,
@@ -268,7 +275,14 @@ def _bench_child(port: int, url: str) -> None:
     from coven.server.app import create_app
 
     settings = Settings(database_url=url, bot_pause=0, rate_limit=1000, rate_burst=1000, ping_interval=0)
-    uvicorn.run(create_app(settings), host=LOOPBACK, port=port, log_level="warning", ws_max_size=4 * 16_384)
+    uvicorn.run(
+        create_app(settings),
+        host=LOOPBACK,
+        port=port,
+        log_level="warning",
+        ws_max_size=4 * 16_384,
+        ws_per_message_deflate=False,
+    )
 
 
 if __name__ == "__main__":  # the bench's server process
