@@ -163,3 +163,92 @@ def test_server_restart_mid_game(server: Any, context: Any) -> None:
     steps = page.eval_on_selector_all("#log li.step", "els => els.map(e => Number(e.dataset.number))")
     assert steps == list(range(1, len(steps) + 1)), "the log has gaps or repeats after the restart"
     assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))
+
+
+HOLD_UPDATES = """() => {
+    // Make this page late: keep the updates it receives for a moment (a slow network).
+    const t = window.coven;
+    if (!t._deliver) {
+        t._deliver = t.onMessage.bind(t);
+        t._held = [];
+        t.onMessage = (m) => (t._hold && m.type === "update" ? t._held.push(m) : t._deliver(m));
+    }
+    t._hold = true;
+}"""
+RELEASE_UPDATES = """() => {
+    const t = window.coven;
+    t._hold = false;
+    for (const m of t._held.splice(0)) t._deliver(m);
+}"""
+
+
+def _decide(page: Any, rng: random.Random) -> None:
+    lit = page.locator("#board button.cell.lit")
+    if lit.count():
+        lit.nth(rng.randrange(lit.count())).click()
+    else:
+        page.locator("#board [data-action=karma], #board [data-action=pass]").first.click()
+
+
+def _stale(frames: list[dict[str, Any]]) -> int:
+    return sum(1 for f in frames if f.get("type") == "error" and f.get("code") == "stale")
+
+
+def _number(page: Any) -> int:
+    return int(page.evaluate("() => document.querySelector('main').dataset.number"))
+
+
+def test_simultaneous_decisions_from_two_browsers(server: Any, browser: Any) -> None:
+    """Namaste asks both people at once. When one's move lands first, the other's (decided on the older
+    position) is refused as stale, and the page sends it again by itself: nobody sees an error."""
+    ctxs = [browser.new_context(viewport={"width": 1000, "height": 800}) for _ in range(2)]
+    errors = [watch_errors(c) for c in ctxs]
+    try:
+        a, b = (c.new_page() for c in ctxs)
+        frames_b = capture(b)
+        links = create_table(a, server.base, "namaste", ["human", "human"], seed=17)
+        a.goto(links["invites"][0])
+        b.goto(links["invites"][1])
+        for page in (a, b):
+            page.wait_for_selector("main[data-status=playing]")
+        rng = random.Random(9)
+        races = 0
+        while races < 3:
+            da, db = dataset(a), dataset(b)
+            if da["myturn"] == "yes" and db["myturn"] == "yes":
+                # Both asked on the same roll: B's page is late, so B decides on the old position.
+                before = _number(b)
+                b.evaluate(HOLD_UPDATES)
+                _decide(a, rng)
+                a.wait_for_function(
+                    "n => Number(document.querySelector('main').dataset.number) > n", arg=before
+                )
+                stale_before = _stale(frames_b)
+                _decide(b, rng)
+                deadline = time.monotonic() + 15
+                while _stale(frames_b) == stale_before:  # the server refuses B's late move ...
+                    assert time.monotonic() < deadline, "no stale error"
+                    b.wait_for_timeout(20)
+                b.evaluate(RELEASE_UPDATES)
+                # ... and B's page sends it again on the new position: both decisions are in.
+                b.wait_for_function(
+                    "n => Number(document.querySelector('main').dataset.number) >= n + 2", arg=before
+                )
+                races += 1
+            elif da["myturn"] == "yes" or db["myturn"] == "yes":
+                page = a if da["myturn"] == "yes" else b
+                before = _number(page)
+                namaste_move(page, rng)
+                page.wait_for_function(
+                    "n => Number(document.querySelector('main').dataset.number) > n", arg=before
+                )
+            else:
+                time.sleep(0.05)
+                continue
+            for page in (a, b):
+                assert not page.locator("#move-error").is_visible(), page.locator("#move-error").inner_text()
+        assert _stale(frames_b) == 3
+    finally:
+        for c in ctxs:
+            c.close()
+    assert not any(errors)

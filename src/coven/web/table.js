@@ -116,6 +116,7 @@ class TableClient {
         this.lastStep = m.steps.length ? m.steps[m.steps.length - 1].number : this.lastStep;
         this.applyState(m);
         if (m.full || m.steps.length) this.renderLog(true);
+        if (this.retry) this.resend();
         break;
       case "update":
         if (this.number !== null && m.number !== this.number + 1) {
@@ -128,6 +129,7 @@ class TableClient {
         this.lastStep = m.number;
         this.applyState(m);
         this.renderLog(false);
+        if (this.retry) this.resend();
         break;
       case "ack":
         if (this.pending === m.id) this.pending = null;
@@ -139,7 +141,17 @@ class TableClient {
         this.seats = m.seats;
         break;
       case "error":
-        if (m.id !== undefined && m.id !== null && this.pending === m.id) this.pending = null;
+        if (m.id !== undefined && m.id !== null && this.pending === m.id) {
+          this.pending = null;
+          if (m.code === "stale" && this.sent && !this.sent.retried) {
+            // Another seat's action landed first (e.g. a simultaneous decision): once we have the new
+            // position, send the same move again if it is still offered. No error unless that fails.
+            this.retry = this.sent;
+            if (this.number !== null && this.number >= m.number) this.resend();
+            else this.conn.send({ type: "sync", last: this.number });
+            break;
+          }
+        }
         if (m.code === "stale") this.conn.send({ type: "sync", last: this.number });
         this.showError(m);
         break;
@@ -171,9 +183,18 @@ class TableClient {
     if (this.error && this.error.number !== undefined && this.error.number < m.number && !this.pending) this.clearError();
   }
 
+  resend() {
+    const again = this.retry;
+    this.retry = null;
+    if (!again || !this.legal) return;
+    const offered = this.legal.free_form || this.legal.actions.some((a) => a.notation === again.text);
+    if (offered) this.act(again.action, true);
+    else this.showError({ code: "stale", message: "the table moved on before your move arrived, and it is no longer possible" });
+  }
+
   // ---------------------------------------------------------------------------------- acting
   /** Play an action: a notation string, or {json: actionJson}. */
-  act(action) {
+  act(action, retried = false) {
     if (this.pending !== null) return false;
     if (!this.legal) {
       this.showError({ code: "not_your_turn", message: "It is not your turn." });
@@ -188,6 +209,7 @@ class TableClient {
       return false;
     }
     this.pending = id;
+    this.sent = { action, text: typeof action === "string" ? action : null, retried };
     this.clearError();
     this.render();
     return true;
