@@ -219,3 +219,37 @@ def test_every_registered_game_plays_through_with_bots(
 
 
 assert SECRET_TOY.spec.id == "secret-toy"
+
+
+def test_a_step_taken_by_another_process_is_a_conflict_and_is_caught_up(
+    make_client: Callable[..., TestClient],
+) -> None:
+    a = make_client()
+    b = make_client()  # same database, no shared bus: b does not hear of a's steps
+    created = create(a, seats=humans(2), seed=12)
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with b.websocket_connect(ws_url(table_id)) as late:
+        hello(late, tokens[0])  # b loads the table at number 0
+        with a.websocket_connect(ws_url(table_id)) as ws0, a.websocket_connect(ws_url(table_id)) as ws1:
+            hello(ws0, tokens[0])
+            hello(ws1, tokens[1])
+            start = latest(drain(ws0))
+            ws0.send_json({"type": "act", "number": 0, "action": start["legal"]["actions"][0]["notation"]})
+            assert drain(ws0)[0]["type"] == "ack"
+        drain(late)
+        late.send_json({"type": "act", "number": 0, "action": start["legal"]["actions"][-1]["notation"]})
+        got = drain(late)
+        # b learns from the database that the table started, catches up with step 1, then refuses
+        assert [m["type"] for m in got] == ["table", "sync", "update", "error"]
+        assert got[2]["number"] == 1 and got[3]["code"] == "conflict"
+    record = a.get(f"/api/tables/{table_id}").json()
+    assert record["number"] == 1
+
+
+def test_server_keepalive_pings(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(ping_interval=0.05)
+    table_id = create(client, seats=humans(2))["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        assert ws.receive_json() == {"type": "ping"}

@@ -412,6 +412,8 @@ class TableService:
         game = table.game
         async with table.lock:
             if table.status == "waiting":
+                await self._refresh_seats_locked(table)  # another process may have seated the last person
+            if table.status == "waiting":
                 raise ProtocolError(ErrorCode.NOT_STARTED, "the table is waiting for people to join")
             if table.status == "over":
                 raise ProtocolError(ErrorCode.GAME_OVER, "the game is over")
@@ -474,17 +476,22 @@ class TableService:
             if kind == "action":
                 await self._catch_up_locked(table)
             elif kind == "seats":
-                stored = await asyncio.to_thread(self.store.load_table, table.id, False)
-                if stored is None:
-                    return
-                started = table.status == "waiting" and stored.status == "playing"
-                table.seats = list(stored.seats)
-                table.status = stored.status
-                table._cache.clear()
-                table.broadcast(table.table_message())
-                if started:
-                    self._sync_all(table)
+                await self._refresh_seats_locked(table)
         table.wake.set()
+
+    async def _refresh_seats_locked(self, table: Table) -> None:
+        """Take the seats and status from the store (the caller holds the table's lock)."""
+        stored = await asyncio.to_thread(self.store.load_table, table.id, False)
+        if stored is None or (tuple(table.seats), table.status) == (stored.seats, stored.status):
+            return
+        started = table.status == "waiting" and stored.status == "playing"
+        table.seats = list(stored.seats)
+        table.status = stored.status
+        table._cache.clear()
+        table.broadcast(table.table_message())
+        if started:
+            self._sync_all(table)
+            table.wake.set()
 
     # ------------------------------------------------------------------ bots
     def _start_driver(self, table: Table) -> None:
