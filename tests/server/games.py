@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from coven.core import BotFactory, Event, GameSpec, Option, RandomBot, Registry, Seat, private
+from coven.core import (
+    BotFactory,
+    Event,
+    GameSpec,
+    Option,
+    Options,
+    RandomBot,
+    Registry,
+    Seat,
+    private,
+    public,
+)
 from tests.core.toygame import GAME as TOY
 from tests.core.toygame import Play, ToyGame, ToyState
 
@@ -58,11 +70,96 @@ class GatedToy(ToyGame):
 GATED_TOY = GatedToy()
 
 
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """An optional action: any seat whose turn it is not may knock, once a game."""
+
+
+@dataclass(slots=True)
+class KnockState(ToyState):
+    knocked: list[bool] = field(default_factory=list)
+
+
+class KnockToy(ToyGame):
+    """The toy game with an optional actor (like Amulets' casts between answers)."""
+
+    spec = GameSpec(
+        id="knock-toy",
+        title="Knock toy",
+        summary="The toy game; the others may knock once.",
+        min_players=2,
+        max_players=3,
+        options=(Option("hand", 3, "cards per hand", minimum=1, maximum=3),),
+        optional_actors=True,
+    )
+    action_classes = (Play, Knock)
+
+    def setup(self, players: int, options: Options, seed: int) -> KnockState:
+        base = super().setup(players, options, seed)
+        return KnockState(
+            base.players, base.options, base.hands, base.played, base.turn, base.rng, [False] * players
+        )
+
+    def clone(self, state: ToyState) -> KnockState:
+        assert isinstance(state, KnockState)
+        base = super().clone(state)
+        return KnockState(
+            base.players, base.options, base.hands, base.played, base.turn, base.rng, list(state.knocked)
+        )
+
+    def may_act(self, state: ToyState) -> frozenset[Seat]:
+        assert isinstance(state, KnockState)
+        if not self.to_act(state):
+            return frozenset()
+        return frozenset(s for s in range(state.players) if s != state.turn and not state.knocked[s])
+
+    def legal_actions(self, state: ToyState, seat: Seat) -> Sequence[Any]:
+        if seat in self.may_act(state):
+            return [Knock()]
+        return super().legal_actions(state, seat)
+
+    def illegal_reason(self, state: ToyState, seat: Seat, action: Any) -> str | None:
+        if isinstance(action, Knock):
+            return None if seat in self.may_act(state) else "you cannot knock now"
+        if seat != state.turn:
+            return "it is not your turn to play"
+        return super().illegal_reason(state, seat, action)
+
+    def apply_unchecked(self, state: ToyState, seat: Seat, action: Any) -> list[Event]:
+        assert isinstance(state, KnockState)
+        if isinstance(action, Knock):
+            state.knocked[seat] = True
+            return [public("knock", seat=seat)]
+        return super().apply_unchecked(state, seat, action)
+
+    def format_action(self, action: Any) -> str:
+        return "knock" if isinstance(action, Knock) else super().format_action(action)
+
+    def parse_action(self, text: str) -> Any:
+        return Knock() if text.strip() == "knock" else super().parse_action(text)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        return {"random": RandomBot, "knocker": Knocker}
+
+
+class Knocker(RandomBot):
+    """Knocks at the first chance; otherwise plays at random."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        if not required:
+            return next((a for a in legal if isinstance(a, Knock)), None)
+        return super().act(view, legal, required)
+
+
+KNOCK_TOY = KnockToy()
+
+
 def test_registry() -> Registry:
     registry = Registry()
     registry.register(TOY)
     registry.register(SECRET_TOY)
     registry.register(GATED_TOY)
+    registry.register(KNOCK_TOY)
     return registry
 
 

@@ -15,7 +15,7 @@ from tests.server.helpers import create, drain, hello, humans, wait_for, ws_url
 
 def test_health(client: TestClient) -> None:
     body = client.get("/api/health").json()
-    assert body == {"ok": True, "protocol": 1, "games": ["gated-toy", "secret-toy", "toy"]}
+    assert body == {"ok": True, "protocol": 1, "games": ["gated-toy", "knock-toy", "secret-toy", "toy"]}
 
 
 def test_openapi_document_describes_every_route(client: TestClient) -> None:

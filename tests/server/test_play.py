@@ -253,3 +253,23 @@ def test_server_keepalive_pings(make_client: Callable[..., TestClient]) -> None:
     with client.websocket_connect(ws_url(table_id)) as ws:
         hello(ws)
         assert ws.receive_json() == {"type": "ping"}
+
+
+@pytest.mark.parametrize("bot", ["knocker", "random"])
+def test_optional_actors_are_offered_the_chance_without_stalling(client: TestClient, bot: str) -> None:
+    created = create(client, game="knock-toy", seats=[{"kind": "human"}, {"kind": "bot", "bot": bot}], seed=5)
+    table_id = created["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws, created["invites"][0]["token"])
+        seen = [sync]
+        final = _play_out(ws, seen)
+    assert final["status"] == "over"
+    knocks = [e for m in seen if m["type"] == "update" for e in m["events"] if e["kind"] == "knock"]
+    assert knocks == ([{"kind": "knock", "data": {"seat": 1}}] if bot == "knocker" else [])
+    # the person is offered the optional knock too, as a legal action that is not required
+    offered = [
+        m["legal"]
+        for m in seen
+        if m["type"] in {"sync", "update"} and m["legal"] and not m["legal"]["required"]
+    ]
+    assert offered and offered[0]["actions"] == [{"notation": "knock", "json": {"type": "Knock"}}]
