@@ -238,3 +238,13 @@ def test_generic_board_plays_any_game(server: Any, context: Any) -> None:
     page.wait_for_selector("#board .generic-view .kv")
     play_until_over(page, generic_move, random.Random(6))
     assert page_final_scores(page) == engine_scores(server, table_id(url))
+
+
+def test_a_wrong_invite_link_says_so(server: Any, context: Any) -> None:
+    page = context.new_page()
+    links = create_table(page, server.base, "namaste", ["human", "bot:random"])
+    page.goto(links["invites"][0].split("#token=")[0] + "#token=not-the-token")
+    page.wait_for_selector("#move-error:has-text('not valid for this table')")
+    assert page.get_attribute("main", "data-myturn") != "yes"
+    page.goto(server.base + "/t/no-such-table")
+    page.wait_for_selector("#turn:has-text('cannot be opened')")

@@ -82,7 +82,16 @@ class TableClient {
     this.renderTop();
     this.conn = new TableSocket(this.tableId, this.token, {
       onMessage: (m) => this.onMessage(m),
-      onStatus: (status, note) => { this.connStatus = status; this.connNote = note || ""; this.renderTop(); },
+      onStatus: (status, note) => {
+        this.connStatus = status;
+        this.connNote = note || "";
+        this.renderTop();
+        if (status === "closed") {
+          this.el.turn.textContent = note || "The connection was closed.";
+          this.el.turn.className = "turn error";
+          this.showError({ code: "closed", message: note || "The connection was closed." });
+        }
+      },
       last: () => this.number,
     });
     this.conn.open();
@@ -225,6 +234,7 @@ class TableClient {
       not_started: "The table is still waiting for people",
       spectator: "Spectators cannot play",
       rate_limited: "Too fast",
+      closed: "Cannot join",
     }[m.code] || "Refused";
     this.error = m;
     this.el.error.hidden = false;
