@@ -143,7 +143,7 @@ def play(
         mine_optional = seat in game.may_act(state)
         if not mine_required and not mine_optional:
             other = min(required)
-            act(other, seat_bots[other].act(game.view(state, other), game.legal_actions(state, other), True))  # type: ignore[arg-type]
+            act(other, seat_bots[other].act(game.view(state, other), game.legal_actions(state, other), True))
             continue
         if shown_for != len(moves):
             console.print(game.render(game.view(state, seat)))
@@ -165,7 +165,7 @@ def play(
             if mine_required:
                 continue
             other = min(required)
-            act(other, seat_bots[other].act(game.view(state, other), game.legal_actions(state, other), True))  # type: ignore[arg-type]
+            act(other, seat_bots[other].act(game.view(state, other), game.legal_actions(state, other), True))
             continue
         try:
             act(seat, game.parse_action(text))
@@ -349,12 +349,18 @@ def bench_engine(
 def bench_server(
     players: Annotated[int, typer.Option("--players", help="Simulated players (websockets).")] = 64,
     seconds: Annotated[float, typer.Option("--seconds", help="How long to send moves.")] = 10.0,
+    game_id: Annotated[str, typer.Option("--game", help="The game the tables play.")] = "brujas",
+    per_table: Annotated[int | None, typer.Option("--per-table", help="Players per table.")] = None,
+    database: Annotated[
+        str | None, typer.Option("--database", help="SQLAlchemy URL; default a temp SQLite.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Many simulated players over real websockets on loopback: moves/s and acknowledgement times."""
     from coven.server.commands import bench_server as run_bench
 
-    result = run_bench(players=players, seconds=seconds)
+    _game(game_id)
+    result = run_bench(players=players, seconds=seconds, game=game_id, per_table=per_table, database=database)
     if as_json:
         print(json.dumps(result))
         return
@@ -373,11 +379,14 @@ def serve(
     database: Annotated[
         str | None, typer.Option("--database", help="SQLAlchemy URL; default: SQLite in your data folder.")
     ] = None,
+    bus: Annotated[
+        str | None, typer.Option("--bus", help="redis://... to share tables between processes.")
+    ] = None,
 ) -> None:
     """Serve the lobby, the tables and the browser client."""
     from coven.server.commands import serve as run_server
 
-    run_server(host=host, port=port, database=database)
+    run_server(host=host, port=port, database=database, bus=bus)
 
 
 def main() -> None:

@@ -73,6 +73,7 @@ def play_game(
     bounds = game.bounds(players, game.options(state))
     events: list[Event] = []
     moves: list[tuple[Seat, Hashable]] = []
+    last = players - 1  # the seat that moved last
 
     def decide(seat: Seat, required: bool) -> Hashable | None:
         legal = game.legal_actions(state, seat)
@@ -92,7 +93,6 @@ def play_game(
         nonlocal last
         last = seat
 
-    last = players - 1
     while not game.is_over(state):
         if len(moves) > bounds.max_decisions:
             raise BotError(f"{game.spec.id}: more than {bounds.max_decisions} decisions")
