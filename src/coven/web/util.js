@@ -56,6 +56,9 @@ export function show(value) {
   if (value === null || value === undefined) return "—";
   if (typeof value === "string") return value || "—";
   if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value) && value.every((x) => x === null || typeof x !== "object")) {
+    return value.length ? value.map((x) => (x === null ? "—" : String(x))).join(" ") : "(none)";
+  }
   return JSON.stringify(value);
 }
 
