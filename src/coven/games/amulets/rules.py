@@ -229,7 +229,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         hidden_information=True,
         optional_actors=True,
         simultaneous=False,
-        rules_file="004_bd4695780eec9cbb.txt",
+        rules_file="rules.md",
     )
     action_classes = (Ask, Cast)
     view_class = AmuletsView

@@ -279,7 +279,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             ),
         ),
         hidden_information=True,
-        rules_file="000_708e26b8f05d0e2f.txt",
+        rules_file="rules.md",
     )
     action_classes = ACTION_CLASSES
     view_class = CommandmentsView
