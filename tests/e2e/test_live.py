@@ -79,6 +79,12 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
         hand_a = a.evaluate("() => window.coven.view.hand")
         hand_b = b.evaluate("() => window.coven.view.hand")
         assert hand_a and hand_b and len(hand_a) == len(hand_b) == 10
+        # On screen each person sees one hand, their own (the others' only as counts).
+        for page, own in ((a, hand_a), (b, hand_b)):
+            assert page.locator("#board .hand-box").count() == 1
+            shown = page.eval_on_selector_all("#board .hand .bcard", "els => els.map(e => e.title)")
+            colours = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
+            assert shown == [f"{colours[c[0]]} {c[1:]}" for c in own]
 
         rng = random.Random(5)
         pages = {0: a, 2: b}
