@@ -161,7 +161,7 @@ def test_server_restart_mid_game(server: Any, context: Any) -> None:
     page.wait_for_selector("main[data-myturn=yes]")
     number_before = int(dataset(page)["number"])
     server.stop()
-    page.wait_for_selector("#conn.reconnecting")
+    page.wait_for_selector("#conn:not(.connected)")
     server.start()  # same port, same database
     page.wait_for_selector("#conn.connected", timeout=30_000)
     page.wait_for_selector("main[data-myturn=yes]")
