@@ -115,9 +115,13 @@ def solo_server(tmp_path: Path) -> Iterator[Server]:
         srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """Package scope: Playwright's sync API keeps an event loop on the main thread while it is open, so
+    it must be closed before the tests of other packages (which call ``asyncio.run``) start."""
     if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is required in CI: apt-get install -y chromium")
         pytest.skip("Chromium is not installed at /usr/bin/chromium")
     from playwright.sync_api import sync_playwright
 
