@@ -224,7 +224,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         hidden_information=False,
         optional_actors=False,
         simultaneous=True,
-        rules_file="003_f6987cddd837ac43.txt",
+        rules_file="rules.md",
     )
     action_classes = (Roll, Write, Karma, Pass)
     view_class = NamasteView
