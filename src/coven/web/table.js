@@ -358,6 +358,10 @@ class TableClient {
     const el = clear(this.el.board);
     el.dataset.game = this.game || "";
     if (!this.view) return;
+    if (this.board.help) {
+      el.append(h("details", { class: "how", open: this.helpOpen ? true : undefined, ontoggle: (ev) => { this.helpOpen = ev.target.open; } },
+        h("summary", {}, "How to play"), h("ul", {}, this.board.help.map((line) => h("li", {}, line)))));
+    }
     try {
       this.board.render(el, this.ctx());
     } catch (err) {

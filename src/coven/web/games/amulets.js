@@ -187,3 +187,11 @@ export function describe(ev, ctx) {
     default: return null;
   }
 }
+
+/** A few lines for a newcomer (shown above the board). */
+export const help = [
+  "Every wizard secretly holds one field of the altar and one amulet; free the spirits by finding everyone's.",
+  "To ask, place all five amulets on different fields. Each other wizard answers: * their amulet is on their field; o another amulet is on their field; + their amulet is in their field's row or column; − none of these.",
+  "At any moment between questions you may cast the freeing spell: place the amulets where you think they belong. Each spirit checks its own; one “no” and you are out (you still answer).",
+  "The spell book keeps every answer; with the deduction assistant on, the board shows what is still possible for each wizard.",
+];

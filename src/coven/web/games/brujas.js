@@ -169,3 +169,11 @@ export function describe(ev, ctx) {
 }
 
 export { listing };
+
+/** A few lines for a newcomer (shown above the board). */
+export const help = [
+  "A trick-taking game where the second card decides what leads: matching the first card's colour makes it a colour trick, matching its number a number trick.",
+  "After that, follow the Lead if you can; a card that does not follow cannot win. Colour trick: the highest number wins. Number trick: the colour whose witch stands highest wins.",
+  "The winner moves the winning colour's witch one step up or down the column, then everyone, from the winner on, takes one card of the trick.",
+  "At the end you score the value beside the witch of the colour you collected most of, plus 2 for each number (1 to 5) you collected the most cards of, ties included. Lit cards are the ones you may play.",
+];

@@ -357,3 +357,11 @@ export function describe(ev, ctx) {
 }
 
 export { listing };
+
+/** A few lines for a newcomer (shown above the board). */
+export const help = [
+  "Each player is High Priestess once. She secretly picks a taboo and two commandments; the novices only know each card's kind (artefact or action).",
+  "A novice moves one artefact and performs while doing it: the path it is carried along, gestures, words said, touches and the time taken all count.",
+  "She announces only the karma the move earns. Karma is kept; “no karma” or “bad karma” flips one of her four destiny cards — four flips and she is disempowered (every novice gets 20).",
+  "Find out what the commandments want. The highest total karma after everyone's ritual wins.",
+];

@@ -187,3 +187,12 @@ export function scores(view) {
 }
 
 export { INDEX };
+
+/** A few lines for a newcomer (shown above the board). */
+export const help = [
+  "On your turn, roll 1, 2 or 3 white dice; the turquoise die always rolls with them. A 1/7 face counts as 1 or 7, your choice.",
+  "The roller writes the sum of all the dice in one circle, or instead takes bad karma (minus the turquoise die). Everyone else may write the sum of the white dice, or pass.",
+  "Numbers grow left to right in every row and top to bottom in every column (gaps are fine): the lit circles are where your number may go.",
+  "Complete a line (row b-f or column 2-6) to score its pink circle — in full if you are among the first, half later. The four tips score too (top and left in full, bottom and right half).",
+  "The game ends after the round in which someone filled every circle or all four bad-karma spaces.",
+];
