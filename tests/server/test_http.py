@@ -175,6 +175,10 @@ def test_replay_as_a_seat_then_revealed(client: TestClient) -> None:
     full = client.get(f"/api/tables/{table_id}/replay?reveal=true").json()
     assert all(s["action"] is not None for s in full["steps"][1:])
     assert full["steps"][0]["view"]["hand"] == []  # spectator's view
+    # Scores after every step, for the result chart: from nothing to the final result.
+    assert full["steps"][0]["scores"] == [0.0, 0.0]
+    assert full["steps"][-1]["scores"] == full["result"]["scores"]
+    assert mine["steps"][-1]["scores"] == full["result"]["scores"]
     assert client.get(f"/api/tables/{table_id}/replay?seat=5").status_code == 422
 
 

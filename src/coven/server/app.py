@@ -247,7 +247,12 @@ class Lobby:
         state = game.setup(table.players, dict(table.options), table.seed)
         steps = [
             schemas.ReplayStepOut(
-                number=0, actor=None, action=None, events=[], view=game.view_to_json(game.view(state, seat))
+                number=0,
+                actor=None,
+                action=None,
+                events=[],
+                view=game.view_to_json(game.view(state, seat)),
+                scores=list(game.scores(state)),
             )
         ]
         for step in table.steps:
@@ -259,6 +264,7 @@ class Lobby:
                     action=step.action if reveal or step.actor == seat else None,
                     events=[e.to_json() for e in events if reveal or e.visible_to(seat)],
                     view=game.view_to_json(game.view(state, seat)),
+                    scores=list(game.scores(state)),
                 )
             )
         result = table.result()

@@ -111,6 +111,8 @@ class ReplayStepOut(_Out):
     action: str | None
     events: list[dict[str, Any]]
     view: Any
+    scores: list[float]
+    """Every seat's score after the step (served after the end only, so nothing is secret)."""
 
 
 class ReplayOut(_Out):
