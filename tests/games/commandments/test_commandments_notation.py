@@ -121,3 +121,16 @@ def test_render_draws_the_circle_slots_pad_and_destiny_cards() -> None:
     priestess = GAME.render(GAME.view(state, 0))
     assert "A01 (2) If you move a white artefact" in priestess
     assert "Discarded unseen: P02" in priestess
+
+
+def test_views_carry_the_texts_of_the_cards_the_seat_knows_and_no_others() -> None:
+    from coven.games.commandments import GAME as G
+
+    state = G.new_game(4, None, 3)
+    priestess = min(G.to_act(state))
+    mine = G.view(state, priestess)
+    assert [c.id for c in mine.cards] == list(mine.rituals[-1].hand)
+    assert all(c.en and c.fr and c.type in {"artefact", "action"} for c in mine.cards)
+    for seat in (*(s for s in range(4) if s != priestess), None):
+        assert G.view(state, seat).cards == ()
+    assert G.view_from_json(G.view_to_json(mine)) == mine

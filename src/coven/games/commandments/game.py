@@ -186,6 +186,18 @@ class RitualView:
 
 
 @dataclass(frozen=True, slots=True)
+class CardText:
+    """The words of a card this seat knows (its hand, her discard, revealed slots), for the page."""
+
+    id: str
+    type: str
+    value: str
+    """The karma, or ``?`` for a card that counts."""
+    en: str
+    fr: str
+
+
+@dataclass(frozen=True, slots=True)
 class CommandmentsView:
     seat: int | None
     players: int
@@ -200,6 +212,8 @@ class CommandmentsView:
     pending: Move | None
     """Judge mode: the move waiting for the High Priestess's marks."""
     pending_start: int
+    cards: tuple[CardText, ...] = ()
+    """The texts of every card named in this view, in order of first mention."""
 
 
 def novice_order(players: int, priestess: int) -> list[int]:
@@ -572,6 +586,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                     ritual.ended,
                 )
             )
+        named = dict.fromkeys(
+            cid for r in rituals for cid in (*r.hand, r.discard, *(slot.card for slot in r.slots)) if cid
+        )
+        by_id = {c.id: c for c in cards}
         return CommandmentsView(
             seat,
             state.players,
@@ -584,6 +602,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             tuple(state.karma),
             state.pending,
             state.pending_start,
+            tuple(CardText(c.id, c.type, c.value_text, c.en, c.fr) for c in (by_id[cid] for cid in named)),
         )
 
     def world_from_view(self, view: CommandmentsView, rng: random.Random) -> CommandmentsState:
