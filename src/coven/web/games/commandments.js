@@ -250,7 +250,18 @@ function ritualPanel(v, ctx, ritual) {
     h("ul", { class: "slots" }, ritual.slots.map((sl) => h("li", { class: `slot ${sl.type}` },
       h("strong", {}, sl.role === "taboo" ? "Taboo" : "Commandment"), ` · ${sl.type} card`, sl.card ? ` · ${sl.card}` : " · secret"))),
     h("p", {}, "Destiny cards: ", destiny, v.flips ? ` (${v.flips} of 4 negative: at 4 she is disempowered)` : ""),
-    ritual.hand.length ? h("p", {}, `Your cards: ${ritual.hand.join(", ")}`) : null);
+    ritual.hand.length ? h("p", {}, `Your cards: ${ritual.hand.join(", ")}`) : null,
+    cardTexts(v));
+}
+
+// The words of every card this seat knows (the view carries them; the page never judges a card).
+function cardTexts(v) {
+  const cards = v.cards || [];
+  if (!cards.length) return null;
+  return h("dl", { class: "card-texts", "aria-label": "Card texts" }, cards.flatMap((c) => [
+    h("dt", {}, `${c.id} · ${c.type} · ${c.value === "?" ? "? (one per unit)" : `${c.value} karma`}`),
+    h("dd", { lang: "en" }, c.en),
+  ]));
 }
 
 function ordainPanel(v, ctx, ritual, legal) {
