@@ -120,6 +120,8 @@ def test_amulets_against_bots(solo_server: Any, context: Any) -> None:
     page.goto(links["invites"][0])
     play_until_over(page, amulets_move, random.Random(3))
     assert page.locator("#board .assistant .assist-wizard").count() == 3
+    # The assistant draws the engine's exact deduction: a count of joint worlds from the server.
+    assert "joint assignment(s) of the secrets remain" in page.locator("#board .assistant").inner_text()
     assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))
 
 

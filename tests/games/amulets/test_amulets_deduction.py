@@ -157,3 +157,36 @@ def test_world_from_view_keeps_the_view_and_matches_the_record() -> None:
 
 def test_cast_pairs() -> None:
     assert cast_pairs((0, 1, 2, 3, 4)) == sum(1 << (a * 25 + a) for a in range(5))
+
+
+def test_the_assistant_rides_in_the_view_only_when_the_table_enables_it() -> None:
+    import random as _random
+
+    from coven.games.amulets import GAME as G
+    from coven.games.amulets.rules import knowledge_of
+    from coven.testing.conformance import check_game
+
+    off = G.new_game(4, None, 5)
+    assert all(G.view(off, s).assistant is None for s in (0, 1, None))
+    state = G.new_game(4, {"assistant": True}, 5)
+    rng = _random.Random(2)
+    for _ in range(3):  # a few questions, so the assistant has something to say
+        seat = min(G.to_act(state))
+        legal = G.legal_actions(state, seat)
+        action = next(
+            a
+            for a in (legal[rng.randrange(len(legal))] for _ in range(50))
+            if G.format_action(a).startswith("ask")
+        )
+        G.apply(state, seat, action)
+    view = G.view(state, 0)
+    assert view.assistant is not None
+    knowledge = knowledge_of(view)
+    assert view.assistant.worlds == knowledge.count() > 0
+    assert [w.seat for w in view.assistant.wizards] == [1, 2, 3]
+    for wizard, tally in zip(view.assistant.wizards, knowledge.marginals(), strict=True):
+        assert {(p.amulet * 25 + p.field): p.worlds for p in wizard.possible} == tally
+        # The seat's own secret is never among another wizard's possibilities.
+        assert all(p.field != view.field and p.amulet != view.amulet for p in wizard.possible)
+    assert G.view_from_json(G.view_to_json(view)) == view
+    check_game(G, 3, 1, {"assistant": True}, max_checked_steps=5)

@@ -12,9 +12,7 @@ from coven.games.amulets.board import (
     AMULET_CODES,
     AMULET_NAMES,
     AMULETS,
-    FIELDS,
     LETTERS,
-    bits,
     field_name,
 )
 
@@ -90,19 +88,19 @@ def _status(view: AmuletsView) -> list[str]:
 
 
 def _assistant(view: AmuletsView) -> list[str]:
-    from coven.games.amulets.rules import knowledge_of
+    from coven.games.amulets.rules import assistant_of
 
-    knowledge = knowledge_of(view)
-    total = knowledge.count()
+    found = view.assistant or assistant_of(view)
+    total = found.worlds
     lines = [f"[bold]Deduction assistant[/bold]: {total} joint assignment(s) remain"]
-    for seat, tally in zip(knowledge.seats, knowledge.marginals(), strict=True):
-        lines.append(f"  wizard {seat}: {len(tally)} possible (field, amulet) pair(s)")
+    for wizard in found.wizards:
+        lines.append(f"  wizard {wizard.seat}: {len(wizard.possible)} possible (field, amulet) pair(s)")
         for a in range(AMULETS):
-            mask = sum(1 << (p % FIELDS) for p in tally if p // FIELDS == a)
-            if not mask:
+            pairs = [p for p in wizard.possible if p.amulet == a]
+            if not pairs:
                 continue
-            fields = bits(mask)
-            weight = sum(c for p, c in tally.items() if p // FIELDS == a)
+            fields = sorted(p.field for p in pairs)
+            weight = sum(p.worlds for p in pairs)
             share = f"{100 * weight / total:.0f}%" if total else "-"
             where = (
                 " ".join(field_name(f) for f in fields)

@@ -35,6 +35,7 @@ Choices where rulebook and rulings are silent:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -130,6 +131,30 @@ class AmuletsState:
 
 
 @dataclass(frozen=True, slots=True)
+class Possibility:
+    """A (field, amulet) pair still possible for a wizard, and in how many joint worlds."""
+
+    field: int
+    amulet: int
+    worlds: int
+
+
+@dataclass(frozen=True, slots=True)
+class WizardKnowledge:
+    seat: int
+    possible: tuple[Possibility, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Assistant:
+    """What the deduction engine concludes from a view (the table option ``assistant``)."""
+
+    worlds: int
+    """Joint assignments of every unknown secret still consistent with the spell book."""
+    wizards: tuple[WizardKnowledge, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AmuletsView:
     seat: int | None
     players: int
@@ -144,6 +169,8 @@ class AmuletsView:
     over: bool
     book: tuple[Entry, ...]
     questions: int
+    assistant: Assistant | None = None
+    """The deduction engine's conclusions, when the table enables the assistant (derived, public)."""
 
 
 def question_limit(options: Mapping[str, object]) -> int:
@@ -359,7 +386,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
     # ------------------------------------------------------------ information
     def view(self, state: AmuletsState, seat: Seat | None) -> AmuletsView:
         mine = seat is not None and 0 <= seat < state.players
-        return AmuletsView(
+        view = AmuletsView(
             seat=seat,
             players=state.players,
             options=dict(state.options),
@@ -372,6 +399,9 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             book=tuple(state.book),
             questions=state.questions,
         )
+        if state.options.get("assistant"):
+            view = dataclasses.replace(view, assistant=assistant_of(view))
+        return view
 
     def world_from_view(self, view: AmuletsView, rng: random.Random) -> AmuletsState:
         knowledge = knowledge_of(view)
@@ -442,3 +472,18 @@ def knowledge_of(view: AmuletsView) -> Knowledge:
     """The deduction engine's knowledge for the seat of ``view`` (or a spectator)."""
     pair = pair_of(view.field, view.amulet) if view.seat is not None else 0
     return Knowledge.build(view.players, (e.as_tuple() for e in view.book), view.seat, pair)
+
+
+def assistant_of(view: AmuletsView) -> Assistant:
+    """The deduction assistant's conclusions for the seat of ``view``, from the view alone."""
+    knowledge = knowledge_of(view)
+    return Assistant(
+        worlds=knowledge.count(),
+        wizards=tuple(
+            WizardKnowledge(
+                seat,
+                tuple(Possibility(p % FIELDS, p // FIELDS, n) for p, n in sorted(tally.items())),
+            )
+            for seat, tally in zip(knowledge.seats, knowledge.marginals(), strict=True)
+        ),
+    )

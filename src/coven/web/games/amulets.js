@@ -132,45 +132,30 @@ function spellBook(v, ctx) {
       : h("p", { class: "board-note" }, "No question yet."));
 }
 
-// The deduction assistant: for each other wizard, the (field, amulet) pairs that agree with every
-// answer that wizard gave in the spell book and with your own secret. (Per wizard; the exact engine,
-// coven.games.amulets.deduction, also links the wizards: all fields and amulets differ.)
-function answerOf(fields, field, amulet) {
-  const mine = fields[amulet];
-  if (mine === field) return "*";
-  if (fields.includes(field)) return "o";
-  if (Math.floor(mine / 5) === Math.floor(field / 5) || mine % 5 === field % 5) return "+";
-  return "-";
-}
-
+// The deduction assistant: the server's exact deduction engine (coven.games.amulets.deduction) sends,
+// with each view, every (field, amulet) pair still possible for each other wizard and in how many of
+// the remaining joint worlds it holds. The page only draws it.
 function assistant(v, ctx) {
   const box = h("section", { class: "assistant" }, h("h3", {}, "Deduction assistant"));
-  for (let w = 0; w < v.players; w++) {
-    if (w === ctx.seat) continue;
-    const possible = [];
-    for (let f = 0; f < 25; f++) {
-      for (let a = 0; a < 5; a++) {
-        if (ctx.seat !== null && ctx.seat !== undefined && v.field >= 0 && (f === v.field || a === v.amulet)) continue;
-        const ok = v.book.every((e) => {
-          const ch = e.answers[w];
-          if (!ch || ch === ".") return true;
-          if (e.kind === "ask") return answerOf(e.fields, f, a) === ch;
-          return (e.fields[a] === f) === (ch === "y");
-        });
-        if (ok) possible.push([f, a]);
-      }
-    }
+  const found = v.assistant;
+  if (!found) return box;
+  box.append(h("p", { class: "board-note" }, `${found.worlds} joint assignment(s) of the secrets remain.`));
+  for (const wizard of found.wizards) {
     const fields = new Map();
-    for (const [f, a] of possible) fields.set(f, [...(fields.get(f) || []), a]);
+    for (const p of wizard.possible) fields.set(p.field, [...(fields.get(p.field) || []), p]);
     const grid = h("div", { class: "mini-altar assist" });
     for (let f = 0; f < 25; f++) {
-      const as = fields.get(f) || [];
-      grid.append(h("span", { class: `mf ${as.length ? "maybe" : "no"}`, title: `${fieldName(f)}: ${as.map((a) => NAMES[a]).join(", ") || "impossible"}` },
-        as.length === 1 ? CODES[as[0]] : as.length ? String(as.length) : ""));
+      const ps = fields.get(f) || [];
+      const weight = ps.reduce((sum, p) => sum + p.worlds, 0);
+      const share = found.worlds ? Math.round((100 * weight) / found.worlds) : 0;
+      grid.append(h("span", {
+        class: `mf ${ps.length ? "maybe" : "no"}`,
+        title: `${fieldName(f)}: ${ps.map((p) => NAMES[p.amulet]).join(", ") || "impossible"}${ps.length ? ` (${share}%)` : ""}`,
+      }, ps.length === 1 ? CODES[ps[0].amulet] : ps.length ? String(ps.length) : ""));
     }
-    const amulets = [...new Set(possible.map(([, a]) => a))].sort();
-    box.append(h("div", { class: "assist-wizard" }, h("h4", {}, ctx.names[w]), grid,
-      h("p", { class: "board-note" }, `${possible.length} pairs possible; amulet: ${amulets.map((a) => NAMES[a]).join(", ") || "—"}`)));
+    const amulets = [...new Set(wizard.possible.map((p) => p.amulet))].sort();
+    box.append(h("div", { class: "assist-wizard" }, h("h4", {}, ctx.names[wizard.seat]), grid,
+      h("p", { class: "board-note" }, `${wizard.possible.length} pairs possible; amulet: ${amulets.map((a) => NAMES[a]).join(", ") || "—"}`)));
   }
   return box;
 }
