@@ -128,6 +128,7 @@ PLAYS_LO = _subset_table(PLAY_ACTION, 0)
 PLAYS_HI = _subset_table(PLAY_ACTION, 10)
 TAKES_LO = _subset_table(TAKE_ACTION, 0)
 TAKES_HI = _subset_table(TAKE_ACTION, 10)
+CARD_BIT = tuple(1 << c for c in range(2 * KINDS))
 WITCH_ORDERS = tuple(itertools.permutations(range(4)))
 SOLO = (*(frozenset({s}) for s in range(5)), frozenset[Seat]())
 NEXT = tuple(tuple((s + 1) % n if n else 0 for s in range(5)) for n in range(6))
@@ -453,10 +454,9 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         s = new_state(players, options)
         size = HAND_SIZE[players]
         hands = s.hands
+        bit = CARD_BIT.__getitem__
         for seat in range(players):
-            h = 0
-            for c in deck[seat * size : (seat + 1) * size]:
-                h |= 1 << c
+            h = sum(map(bit, deck[seat * size : (seat + 1) * size]))
             low, high = h & LOW, h >> KINDS
             hands[seat] = low | high | (low & high) << KINDS
         if players * size < len(deck):
@@ -521,7 +521,8 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         if phase == PLAY:
             # ``follow`` is every kind while the trick is empty; otherwise a player unable to follow
             # may play any card.
-            m = state.hands[seat] & state.follow or state.hands[seat] & LOW
+            h = state.hands[seat]
+            m = h & state.follow or h & LOW
             return PLAYS_LO[m & 1023] + PLAYS_HI[m >> 10]
         if phase == TAKE:
             m = state.pool & LOW
