@@ -59,6 +59,8 @@ def test_simulate_timing_adds_decision_times() -> None:
     args = ["simulate", "toy", "--games", "2", "--json", "--timing"]
     out = json.loads(runner.invoke(app, args).stdout)
     assert len(out["timing"]["decision_ms_p95"]) == 2
+    assert len(out["timing"]["decision_cpu_ms_p95"]) == 2
+    assert all(t >= 0 for t in out["timing"]["decision_cpu_ms_p95"])
 
 
 @pytest.mark.usefixtures("toy")

@@ -66,7 +66,7 @@ def play_game(
     players: int,
     options: Mapping[str, object] | None,
     seed: int,
-    on_decision: Callable[[Seat, float], None] | None = None,
+    on_decision: Callable[[Seat, float, float], None] | None = None,
 ) -> GameResult:
     """Play one game between ``bots`` (one per seat) and return how it ended."""
     state = game.new_game(players, options, seed)
@@ -78,10 +78,10 @@ def play_game(
     def decide(seat: Seat, required: bool) -> Hashable | None:
         legal = game.legal_actions(state, seat)
         view = game.view(state, seat)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         action = bots[seat].act(view, legal, required)
         if on_decision is not None and action is not None:  # a pass is no decision worth timing
-            on_decision(seat, time.perf_counter() - started)
+            on_decision(seat, time.perf_counter() - started, time.thread_time() - cpu_started)
         return action
 
     def apply(seat: Seat, action: Hashable) -> None:
@@ -180,6 +180,7 @@ def run_tournament(
     wins = [0.0] * players
     totals = [0.0] * players
     times: list[list[float]] = [[] for _ in range(players)]
+    cpu_times: list[list[float]] = [[] for _ in range(players)]
     metrics = game.new_metrics()
     started = time.perf_counter()
     for index in range(games):
@@ -190,8 +191,9 @@ def run_tournament(
             for s in range(players)
         ]
 
-        def record_time(seat: Seat, seconds: float, bot_of_seat: list[int] = bot_of_seat) -> None:
+        def record_time(seat: Seat, seconds: float, cpu: float, bot_of_seat: list[int] = bot_of_seat) -> None:
             times[bot_of_seat[seat]].append(seconds)
+            cpu_times[bot_of_seat[seat]].append(cpu)
 
         result = play_game(game, bots, players, resolved, block_seed, record_time)
         for seat, score in enumerate(result.scores):
@@ -207,6 +209,9 @@ def run_tournament(
         "decision_ms_p50": [round(_percentile(t, 0.50) * 1000, 3) for t in times],
         "decision_ms_p95": [round(_percentile(t, 0.95) * 1000, 3) for t in times],
         "decision_ms_max": [round(max(t, default=0.0) * 1000, 3) for t in times],
+        # CPU time of the deciding thread: what a decision costs on one core, whatever else runs.
+        "decision_cpu_ms_p50": [round(_percentile(t, 0.50) * 1000, 3) for t in cpu_times],
+        "decision_cpu_ms_p95": [round(_percentile(t, 0.95) * 1000, 3) for t in cpu_times],
     }
     figures: dict[str, JSONValue] = {"decisions_per_game": round(sum(len(t) for t in times) / games, 3)}
     figures.update(metrics.result())
