@@ -122,3 +122,16 @@ def test_the_matching_fallback_finds_a_deal_under_tight_voids() -> None:
     sampler = Sampler(view)
     dealt = sampler._match(random.Random(3))
     assert sorted(k for cards in dealt.values() for k in cards) == sorted(sampler.unseen)
+
+
+def test_views_show_every_piles_current_score() -> None:
+    from coven.games.brujas import GAME as G
+
+    state = G.new_game(4, None, 8)
+    assert G.view(state, 0).scores == (0.0,) * 4  # nothing collected yet
+    while not G.is_over(state) and not any(G.view(state, None).piles):
+        seat = min(G.to_act(state))
+        G.apply(state, seat, G.legal_actions(state, seat)[0])
+    for seat in (0, 1, None):
+        assert G.view(state, seat).scores == G.scores(state)
+    assert any(G.scores(state))

@@ -413,6 +413,8 @@ class BrujasView:
     taken: tuple[str, ...]
     """Cards already picked from the current trick, from the winner clockwise."""
     past: tuple[PastTrick, ...]
+    scores: tuple[float, ...] = ()
+    """What every face-up pile scores now (witch plus devil score): public, for the score board."""
 
 
 # ------------------------------------------------------------------------------------------------ game
@@ -726,6 +728,7 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
             moved=("up", "down")[s.moved] if s.phase == TAKE else "",
             taken=tuple(NAME[k] for k in s.picks) if s.phase == TAKE else (),
             past=past,
+            scores=self.scores(s),
         )
 
     def world_from_view(self, view: BrujasView, rng: random.Random) -> BrujasState:

@@ -177,3 +177,8 @@ export const help = [
   "The winner moves the winning colour's witch one step up or down the column, then everyone, from the winner on, takes one card of the trick.",
   "At the end you score the value beside the witch of the colour you collected most of, plus 2 for each number (1 to 5) you collected the most cards of, ties included. Lit cards are the ones you may play.",
 ];
+
+/** Every player's score now: what their face-up pile is worth (the view carries it; no rule here). */
+export function scores(view) {
+  return Array.isArray(view.scores) && view.scores.length ? view.scores : null;
+}
