@@ -318,23 +318,29 @@ class BestBot:
         perf_slots = [i for i, t in enumerate(post.types) if t == ACTION]
         cards = deck.cards
 
+        def judged(slots: Sequence[int], ctx: Ctx) -> tuple[float, float]:
+            """Expected karma of ``ctx`` over the posterior of ``slots``, and the bonus for what the
+            markers would teach (the entropy of each slot being marked)."""
+            score = 0.0
+            bonus = 0.0
+            for slot in slots:
+                exp = 0.0
+                hit = 0.0
+                for c, p in post.marginals[slot].items():
+                    v = cards[c].judge(ctx)
+                    exp += p * v
+                    if v > 0:
+                        hit += p
+                score += signs[slot] * exp
+                bonus += explore * _entropy(hit)
+            return score, bonus
+
         # the board part: every artefact to every area
         board_moves: list[tuple[float, int, int, Ctx, float]] = []
         for artefact in range(NUM_ARTEFACTS):
             for to in range(NUM_AREAS):
                 ctx = move_context(view.board, Move(artefact, to))
-                score = 0.0
-                bonus = 0.0
-                for slot in board_slots:
-                    exp = 0.0
-                    hit = 0.0
-                    for c, p in post.marginals[slot].items():
-                        v = cards[c].judge(ctx)
-                        exp += p * v
-                        if v > 0:
-                            hit += p
-                    score += signs[slot] * exp
-                    bonus += explore * _entropy(hit)
+                score, bonus = judged(board_slots, ctx)
                 board_moves.append((score + bonus, artefact, to, ctx, bonus))
         board_moves.sort(key=lambda t: -t[0])
         ties = [b for b in board_moves if b[0] >= board_moves[0][0] - 1e-9]
@@ -345,19 +351,7 @@ class BestBot:
         perf_bonus: dict[Perf, float] = {}
 
         def perf_score(perf: Perf) -> float:
-            ctx = _perf_ctx(perf)
-            score = 0.0
-            bonus = 0.0
-            for slot in perf_slots:
-                exp = 0.0
-                hit = 0.0
-                for c, p in post.marginals[slot].items():
-                    v = cards[c].judge(ctx)
-                    exp += p * v
-                    if v > 0:
-                        hit += p
-                score += signs[slot] * exp
-                bonus += explore * _entropy(hit)
+            score, bonus = judged(perf_slots, _perf_ctx(perf))
             perf_bonus[perf] = bonus
             return score + bonus
 
