@@ -161,3 +161,14 @@ def test_registry_is_lazy_and_refuses_unknown_ids() -> None:
         registry.get("chess")
     with pytest.raises(ValueError, match="already registered"):
         registry.register(type(GAME)())
+
+
+def test_a_copied_generator_draws_what_the_original_would_and_is_independent() -> None:
+    from coven.core import copy_rng
+
+    original = random.Random(42)
+    original.random()
+    copy = copy_rng(original)
+    assert [copy.random() for _ in range(5)] == [original.random() for _ in range(5)]
+    copy.random()
+    assert copy.random() != original.random()

@@ -21,6 +21,7 @@ from coven.core import (
     Seat,
     public,
 )
+from coven.core.chance import copy_rng
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +80,7 @@ class ToyGame(Game[ToyState, Play, ToyView]):
         return state.options
 
     def clone(self, state: ToyState) -> ToyState:
-        rng = random.Random()
-        rng.setstate(state.rng.getstate())
+        rng = copy_rng(state.rng)
         return ToyState(
             state.players,
             state.options,

@@ -1,6 +1,7 @@
 """The engine core: the game protocol, seats, typed errors, chance, views, events and records."""
 
 from coven.core.bot import Bot, BotFactory, RandomBot
+from coven.core.chance import copy_rng
 from coven.core.errors import (
     CovenError,
     GameError,
@@ -48,6 +49,7 @@ __all__ = [
     "Step",
     "UnknownBotError",
     "UnknownGameError",
+    "copy_rng",
     "filter_events",
     "private",
     "public",

@@ -52,6 +52,7 @@ from coven.core import (
     Seat,
     public,
 )
+from coven.core.chance import copy_rng
 from coven.games.amulets.board import (
     AMULETS,
     FIELDS,
@@ -280,8 +281,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         return state.options
 
     def clone(self, state: AmuletsState) -> AmuletsState:
-        rng = random.Random()
-        rng.setstate(state.rng.getstate())
+        rng = copy_rng(state.rng)
         return AmuletsState(
             state.players,
             state.options,

@@ -60,6 +60,7 @@ from coven.core import (
     private,
     public,
 )
+from coven.core.chance import copy_rng
 from coven.games.commandments.actions import (
     ACTION_CLASSES,
     FORFEIT,
@@ -345,8 +346,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return state.options
 
     def clone(self, state: CommandmentsState) -> CommandmentsState:
-        rng = random.Random()
-        rng.setstate(state.rng.getstate())
+        rng = copy_rng(state.rng)
         rituals = state.rituals[:-1]
         rituals.append(state.rituals[-1].copy())
         return CommandmentsState(

@@ -56,6 +56,7 @@ from coven.core import (
     private,
     public,
 )
+from coven.core.chance import copy_rng
 from coven.games.namaste.sheet import (
     CELL_NAMES,
     KARMA_SPACES,
@@ -267,8 +268,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return state.options
 
     def clone(self, state: NamasteState) -> NamasteState:
-        rng = random.Random()
-        rng.setstate(state.rng.getstate())
+        rng = copy_rng(state.rng)
         return NamasteState(
             state.players,
             state.options,
