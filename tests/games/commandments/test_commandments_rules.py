@@ -123,7 +123,8 @@ def test_a_regular_end_gives_the_priestess_the_best_novices_karma() -> None:
     assert state.ritual.priestess == 1
 
 
-def test_a_forfeit_gives_every_other_novice_two_karma_and_flips_nothing() -> None:
+def test_a_forfeit_gives_every_other_novice_two_karma_and_flips_a_destiny_card() -> None:
+    # revised ruling: the forfeiting novice received no karma, so one destiny card flips
     state = table(4, ["A21", "A13", "P03", "P05"])
     play(state, 0, "ordain discard=A13 taboo=P05")
     play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
@@ -132,11 +133,28 @@ def test_a_forfeit_gives_every_other_novice_two_karma_and_flips_nothing() -> Non
     board = list(state.board)
     events = play(state, 2, "forfeit")
     assert [e.kind for e in events] == ["forfeit"]
+    assert events[0].data["flips"] == 2
     assert state.karma == [0, 2, 0, 2]  # not the priestess, not the mover
-    assert state.flips == 1 and state.board == board
+    assert state.flips == 2 and state.board == board
     assert GAME.to_act(state) == frozenset({3})
     log = GAME.view(state, 1).rituals[-1].moves[-1]
-    assert log.move is None and log.seat == 2
+    assert log.move is None and log.seat == 2 and log.flips == 2
+
+
+def test_the_fourth_flip_by_forfeit_disempowers_the_priestess() -> None:
+    state = table(4, ["A21", "A13", "P03", "P05"])
+    play(state, 0, "ordain discard=A13 taboo=P05")
+    play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+    for seat in (1, 2, 3):
+        play(state, seat, "forfeit")
+    assert state.flips == 3 and not state.rituals[0].disempowered
+    events = play(state, 1, "forfeit")
+    assert [e.kind for e in events][:3] == ["forfeit", "disempowered", "revealed"]
+    ritual = state.rituals[0]
+    assert ritual.ended and ritual.disempowered
+    # 2 for each other novice's forfeit (seat 1 forfeited twice), then 20 each for disempowering
+    assert ritual.gains == [0, 2 + 2 + 20, 2 + 2 + 2 + 20, 2 + 2 + 2 + 20]
+    assert state.ritual.priestess == 1 and state.flips == 0
 
 
 def test_novices_move_clockwise_from_the_priestess_left_for_the_rounds_of_the_player_count() -> None:
@@ -228,10 +246,12 @@ def test_the_game_ends_after_every_player_was_priestess_once_and_ties_share() ->
             play(state, seat, "place wh=C,C,C,C,C bk=C,C,C,C,C br=C,C,C,C,C")
         else:
             play(state, seat, "forfeit")
-    # every move forfeited: a novice gets 2 for each of the other's 4 forfeits (8 per ritual, 16 as a
-    # novice in two rituals), and as priestess the best novice's karma of her ritual (8)
+    # every move forfeited: each forfeit flips a destiny card, so the fourth (each novice's second)
+    # disempowers the priestess: a novice gets 2 for each of the other's 2 forfeits and 20, twice as a
+    # novice; a disempowered priestess gets nothing
     assert [r.priestess for r in state.rituals] == [0, 1, 2]
-    assert state.karma == [24, 24, 24]
+    assert all(r.disempowered and len(r.moves) == 4 for r in state.rituals)
+    assert state.karma == [48, 48, 48]
     assert GAME.winners(state) == frozenset({0, 1, 2})
     with pytest.raises(GameOverError):
         play(state, 0, "forfeit")

@@ -17,7 +17,9 @@ the complete French one (001_59840cbc350a48b0.txt), with the project's rulings (
   rulebook and rulings are silent: "karma of this ritual" is everything tallied for the novice in it,
   including the 2 karma from other novices' forfeits.
 - A forfeit (an illegal move, e.g. on a timeout, as an explicit :class:`Forfeit` action) gives the
-  mover nothing and every other novice 2 karma; no destiny card flips and the board is unchanged.
+  mover nothing and every other novice 2 karma; the board is unchanged. The mover received no karma,
+  so one destiny card flips, as for every novice who receives none (revised ruling; a fourth flip
+  disempowers her as usual).
 - Cards used in a ritual go back into the box (never reshuffled). The three cards are revealed to all
   when the ritual ends, unless the ``reveal`` option says ``never`` (as in the box).
 - With ``judge=priestess`` a human High Priestess marks the action cards herself after each move
@@ -460,9 +462,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                 if novice != seat:
                     state.karma[novice] += FORFEIT_BONUS
                     ritual.gains[novice] += FORFEIT_BONUS
+            state.flips += 1
             ritual.moves.append(MoveLog(seat, None, -1, (), 0, state.flips))
-            events = [public("forfeit", seat=seat, bonus=FORFEIT_BONUS)]
-            return events + self._next_turn(state)
+            events = [public("forfeit", seat=seat, bonus=FORFEIT_BONUS, flips=state.flips)]
+            return events + self._after_flip(state)
         if isinstance(action, Move):
             ctx = move_context(state.board, action)
             slot_cards = [cards[c] for c in ritual.slots]
@@ -520,14 +523,21 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         if not state.options["expert"]:
             data["marks"] = list(marks)
         events.append(public("karma", **data))
-        if state.flips >= DESTINY_CARDS:
-            ritual.disempowered = True
-            for novice in novice_order(state.players, ritual.priestess):
-                state.karma[novice] += DISEMPOWER_BONUS
-                ritual.gains[novice] += DISEMPOWER_BONUS
-            events.append(public("disempowered", priestess=ritual.priestess, bonus=DISEMPOWER_BONUS))
-            return events + self._end_ritual(state)
-        return events + self._next_turn(state)
+        return events + self._after_flip(state)
+
+    def _after_flip(self, state: CommandmentsState) -> list[Event]:
+        """After a move: the fourth negative destiny card disempowers her, else the next turn."""
+        if state.flips < DESTINY_CARDS:
+            return self._next_turn(state)
+        ritual = state.ritual
+        ritual.disempowered = True
+        for novice in novice_order(state.players, ritual.priestess):
+            state.karma[novice] += DISEMPOWER_BONUS
+            ritual.gains[novice] += DISEMPOWER_BONUS
+        return [
+            public("disempowered", priestess=ritual.priestess, bonus=DISEMPOWER_BONUS),
+            *self._end_ritual(state),
+        ]
 
     def _next_turn(self, state: CommandmentsState) -> list[Event]:
         state.turn += 1

@@ -21,7 +21,7 @@ def _pieces(board: tuple[int, ...], area: int) -> str:
 
 def _verdict(log: MoveLog) -> str:
     if log.move is None:
-        return "forfeit (+2 to every other novice)"
+        return "forfeit (+2 to every other novice; a destiny card flips)"
     if log.total > 0:
         return f"{log.total} karma"
     return "no karma" if log.total == 0 else "bad karma"

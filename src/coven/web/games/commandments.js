@@ -329,7 +329,7 @@ function performancePanel(ctx, legal) {
         onclick: () => { if (work.move) ctx.act(notation(work.move, p)); } }, "Perform the move"),
       h("button", { type: "button", class: "small", onclick: () => { work.move = null; work.sel = null; work.route = []; ctx.rerender(); } }, "Start over"),
       legal.includes("forfeit") ? h("button", { type: "button", class: "small", id: "forfeit", dataset: { action: "forfeit" }, disabled: ctx.pending,
-        onclick: () => ctx.act("forfeit") }, "Forfeit (the others get 2 karma)") : null));
+        onclick: () => ctx.act("forfeit") }, "Forfeit (the others get 2 karma, a destiny card flips)") : null));
 }
 
 function verdict(total) {
@@ -356,7 +356,7 @@ export function describe(ev, ctx) {
     case "ordained": return `${n(d.priestess)} ordained the cards: taboo and commandments (${(d.slots || []).join(", ")})`;
     case "discarded": return `You discarded ${d.card}`;
     case "placed": return `The artefacts are placed: ${d.action}`;
-    case "forfeit": return `${n(d.seat)} forfeits: the other novices get ${d.bonus} karma`;
+    case "forfeit": return `${n(d.seat)} forfeits: the other novices get ${d.bonus} karma; a destiny card flips`;
     case "move": return `${n(d.seat)} moved ${d.action} (from ${d.start})`;
     case "karma": return `${n(d.seat)}: ${verdict(d.total)}${d.marks ? ` (marks ${d.marks.join(" ")})` : ""}; destiny ${d.flips}/4`;
     case "disempowered": return `${n(d.priestess)} is disempowered: every novice gets ${d.bonus} karma`;
