@@ -106,3 +106,94 @@ def test_replay_refuses_a_broken_file(tmp_path: Path) -> None:
     broken.write_text("{nope")
     result = runner.invoke(app, ["replay", str(broken)])
     assert result.exit_code == 2 and "record is JSON" in result.stderr
+
+
+def test_play_commandments_never_shows_a_novice_the_priestess_s_cards() -> None:
+    from coven.games.commandments import GAME as COMMANDMENTS
+
+    state = COMMANDMENTS.new_game(3, None, 5)
+    hand = [state.deck.cards[c].id for c in state.rituals[0].hand]
+    args = ["play", "commandments", "--players", "3", "--seat", "1", "--seed", "5", "--bots", "random"]
+    # one move each for the two novices (at most two destiny cards flip: the ritual goes on), then quit
+    result = runner.invoke(app, args, input="bk3>C\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "seat 0 ordained taboo" in result.output  # the novice learns that she ordained...
+    assert "the artefacts are placed: place wh=" in result.output
+    assert "ordain discard=" not in result.output  # ...never what
+    for card in hand:
+        assert card not in result.output
+    assert "you play bk3>C" in result.output
+    assert "seat 2: from " in result.output  # the other novice's move, as its event tells it
+
+
+@pytest.mark.usefixtures("toy")
+def test_bots_draw_their_randomness_apart_from_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import coven.cli
+    from coven.bots.arena import make_bot as real
+
+    seeds: list[int] = []
+
+    def spy(game: object, name: str, seat: int, seed: int) -> object:
+        seeds.append(seed)
+        return real(game, name, seat, seed)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(coven.cli, "make_bot", spy)
+    state = GAME.new_game(2, None, 11)
+    moves = "\n".join(str(c) for c in state.hands[0]) + "\n"
+    outputs = []
+    for bot_seed in (None, None, "3", "3"):
+        extra = ["--bot-seed", bot_seed] if bot_seed else []
+        result = runner.invoke(app, ["play", "toy", "--seed", "11", "--bots", "random", *extra], input=moves)
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    assert seeds[0] != seeds[1]  # the same deal, but the bots' seeds come from the operating system
+    assert seeds[2] == seeds[3]  # unless --bot-seed fixes them: the same game again
+    assert outputs[2] == outputs[3]
+
+
+@pytest.mark.usefixtures("toy")
+def test_the_deal_seed_is_told_only_after_the_game_unless_chosen() -> None:
+    result = runner.invoke(app, ["play", "toy", "--bots", "random"], input="quit\n")
+    assert result.exit_code == 0
+    assert "seed" not in result.output
+    chosen = runner.invoke(app, ["play", "toy", "--bots", "random", "--seed", "4"], input="quit\n")
+    assert "seed 4" in chosen.output.splitlines()[0]
+
+
+def _commandments_record(tmp_path: Path) -> tuple[Path, list[str]]:
+    from coven.bots.arena import make_bot, play_game
+    from coven.core import Move, Record
+    from coven.games.commandments import GAME as COMMANDMENTS
+
+    bots = [make_bot(COMMANDMENTS, "random", s, s) for s in range(3)]
+    result = play_game(COMMANDMENTS, bots, 3, None, 8)
+    moves = tuple(Move(s, COMMANDMENTS.format_action(a)) for s, a in result.moves)  # type: ignore[arg-type]
+    record = Record("commandments", 3, dict(COMMANDMENTS.options(result.state)), 8, ("a", "b", "c"), moves)
+    path = tmp_path / "commandments.json"
+    record.save(path)
+    discards = [m.action.split()[1].removeprefix("discard=") for m in moves if m.action.startswith("ordain")]
+    return path, discards
+
+
+def test_replay_as_a_seat_shows_only_what_that_seat_saw(tmp_path: Path) -> None:
+    path, discards = _commandments_record(tmp_path)
+    full = runner.invoke(app, ["replay", str(path), "--steps"])
+    assert full.exit_code == 0, full.output
+    assert "seat 0: ordain discard=" in full.output  # the holder of the record has everything
+    as_seat = runner.invoke(app, ["replay", str(path), "--seat", "1", "--steps"])
+    assert as_seat.exit_code == 0, as_seat.output
+    assert "discard=" not in as_seat.output.replace("you play ordain discard=", "")
+    assert "you play ordain discard=" in as_seat.output  # its own ritual, in its own notation
+    others = [d for i, d in enumerate(discards) if i != 1]  # the discards of seats 0 and 2 (in order)
+    for card in others:
+        assert card not in as_seat.output
+    assert "seat 0 ordained taboo" in as_seat.output
+    assert "seat 1 (b):" in as_seat.output  # the scores
+
+
+def test_replay_refuses_a_seat_the_record_does_not_have(tmp_path: Path) -> None:
+    path, _ = _commandments_record(tmp_path)
+    for bad in ("3", "-1"):
+        result = runner.invoke(app, ["replay", str(path), "--seat", bad])
+        assert result.exit_code == 2
+        assert "--seat is 0 to 2" in result.stderr

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,10 +14,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from coven.bots.arena import make_bot, run_tournament
+from coven.core.driver import Quit, escape, play_terminal, seat_lines
 from coven.core.errors import CovenError, InvalidOptionError
-from coven.core.events import Event
 from coven.core.game import Game
-from coven.core.record import Move, Record, replay_steps
+from coven.core.record import Record, replay_steps
 from coven.games import game_ids, get_game
 
 AnyGame = Game[Any, Any, Any]
@@ -76,19 +75,6 @@ def _players(game: AnyGame, players: int | None) -> int:
 
 
 # --------------------------------------------------------------------------- play
-def _print_events(game: AnyGame, events: Sequence[Event], seat: int) -> None:
-    for event in events:
-        if event.visible_to(seat):
-            details = ", ".join(f"{k}={v}" for k, v in event.data.items())
-            console.print(f"[dim]·[/] [cyan]{event.kind}[/] {details}")
-
-
-def _show_legal(game: AnyGame, legal: Sequence[Hashable], limit: int = 60) -> None:
-    shown = [game.format_action(legal[i]) for i in range(min(len(legal), limit))]
-    more = f"  … and {len(legal) - limit} more" if len(legal) > limit else ""
-    console.print("[bold]legal:[/] " + "  ".join(shown) + more)
-
-
 @app.command()
 def play(
     game_id: GameArg,
@@ -96,10 +82,18 @@ def play(
     seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat (0 is the first player).")] = 0,
     bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, in seat order.")] = "",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deal and the dice.")] = None,
+    bot_seed: Annotated[
+        int | None,
+        typer.Option("--bot-seed", help="Seed for the bots' choices (default: drawn apart from the deal)."),
+    ] = None,
     option: OptionArg = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the game's record here.")] = None,
 ) -> None:
-    """Play in the terminal against bots, typing moves in the game's notation ('?' lists legal moves)."""
+    """Play in the terminal against bots, typing moves in the game's notation ('?' lists legal moves).
+
+    You see what your seat sees: your view, your own moves and the events shown to you (the other
+    seats' moves as their events tell them, never their notation).
+    """
     game = _game(game_id)
     count = _players(game, players)
     if not 0 <= seat < count:
@@ -110,77 +104,32 @@ def play(
         names = names * len(others)
     if len(names) != len(others):
         raise _fail(f"give one bot for each of the {len(others)} other seats, or one for all")
-    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    # The deal's seed is told only if you chose it: it fixes every hidden card. The bots draw their
+    # own randomness apart from it (or from --bot-seed, to replay a game exactly).
+    deal_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    bot_rng = random.Random(bot_seed) if bot_seed is not None else random.SystemRandom()
+    by_seat = dict(zip(others, names, strict=True))
     try:
-        state = game.new_game(count, _parse_options(option), seed)
-        seat_bots = {s: make_bot(game, n, s, seed + 1000 * s + 1) for s, n in zip(others, names, strict=True)}
+        state = game.new_game(count, _parse_options(option), deal_seed)
+        seat_bots = {s: make_bot(game, n, s, bot_rng.randrange(2**62)) for s, n in by_seat.items()}
     except CovenError as exc:
         raise _fail(str(exc)) from None
-    moves: list[Move] = []
-    console.print(f"[bold]{game.spec.title}[/] — {count} players, you are seat {seat}, seed {seed}.")
-    console.print("Type a move, '?' for the legal moves, 'help' for this text, 'quit' to leave.")
-
-    def act(who: int, action: Hashable) -> None:
-        events = game.apply(state, who, action)
-        moves.append(Move(who, game.format_action(action)))
-        if who != seat:
-            console.print(f"[magenta]seat {who}[/] plays [bold]{game.format_action(action)}[/]")
-        _print_events(game, events, seat)
-
-    shown_for = -1
-    while not game.is_over(state):
-        acted = False
-        for other in sorted(game.may_act(state) - {seat}):
-            choice = seat_bots[other].act(game.view(state, other), game.legal_actions(state, other), False)
-            if choice is not None:
-                act(other, choice)
-                acted = True
-                break
-        if acted:
-            continue
-        required = game.to_act(state)
-        mine_required = seat in required
-        mine_optional = seat in game.may_act(state)
-        if not mine_required and not mine_optional:
-            other = min(required)
-            act(other, seat_bots[other].act(game.view(state, other), game.legal_actions(state, other), True))
-            continue
-        if shown_for != len(moves):
-            console.print(game.render(game.view(state, seat)))
-            shown_for = len(moves)
-        prompt = "your move" if mine_required else "you may act (Enter to pass)"
-        try:
-            text = console.input(f"[bold green]{prompt}>[/] ").strip()
-        except EOFError:
-            raise typer.Exit(1) from None
-        if text in {"quit", "exit"}:
-            raise typer.Exit(0)
-        if text in {"help", "h"}:
-            console.print("Type a move in notation, '?' for legal moves, 'quit' to leave.")
-            continue
-        if text in {"?", "moves"}:
-            _show_legal(game, game.legal_actions(state, seat))
-            continue
-        if not text:
-            if mine_required:
-                continue
-            other = min(required)
-            act(other, seat_bots[other].act(game.view(state, other), game.legal_actions(state, other), True))
-            continue
-        try:
-            act(seat, game.parse_action(text))
-        except CovenError as exc:
-            console.print(f"[red]{exc}[/]")
-    console.print(game.render(game.view(state, seat)))
-    scores = game.scores(state)
-    winners = game.winners(state)
-    for s, value in enumerate(scores):
-        who = "you" if s == seat else f"seat {s} ({names[others.index(s)]})"
-        crown = " [bold yellow]wins[/]" if s in winners else ""
-        console.print(f"{who}: {value:g}{crown}")
+    told = f", seed {seed}" if seed is not None else ""
+    console.print(f"[bold]{game.spec.title}[/] — {count} players, you are seat {seat}{told}.")
+    try:
+        driver = play_terminal(game, state, seat, seat_bots, console.input, console.print, by_seat)
+    except Quit:
+        raise typer.Exit(0) from None
+    except EOFError:
+        raise typer.Exit(1) from None
+    except CovenError as exc:
+        raise _fail(str(exc), 1) from None
+    if seed is None:
+        console.print(f"the deal's seed was {deal_seed}")
     if save is not None:
-        seats = tuple("you" if s == seat else names[others.index(s)] for s in range(count))
-        Record(game.spec.id, count, dict(game.options(state)), seed, seats, tuple(moves)).save(save)
+        seats = tuple("you" if s == seat else by_seat[s] for s in range(count))
+        options = dict(game.options(state))
+        Record(game.spec.id, count, options, deal_seed, seats, driver.record_moves()).save(save)
         console.print(f"record saved to {save}")
 
 
@@ -254,10 +203,17 @@ def _progress() -> Progress:
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A record saved by `coven play --save` or the server.")],
-    seat: Annotated[int | None, typer.Option("--seat", help="Show the game as this seat saw it.")] = None,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Show the game only as this seat saw it.")
+    ] = None,
     steps: Annotated[bool, typer.Option("--steps", help="Print every move.")] = False,
 ) -> None:
-    """Replay a saved record; show the final position and the scores."""
+    """Replay a saved record; show the final position and the scores.
+
+    Without --seat the whole record is shown (whoever holds it has everything): every move in notation
+    with all its events, and the final position as a spectator sees it. With --seat K every line comes
+    from seat K's view and events: its own moves in notation, the others' as the events it saw.
+    """
     try:
         record = Record.load(file)
     except OSError as exc:
@@ -265,12 +221,22 @@ def replay(
     except CovenError as exc:
         raise _fail(str(exc)) from None
     game = _game(record.game)
+    if seat is not None and not 0 <= seat < record.players:
+        raise _fail(f"--seat is 0 to {record.players - 1} for this record of {record.players} players")
     state: Any = None
     try:
         for step in replay_steps(game, record):
             state = step.state
-            if steps and step.move is not None:
-                console.print(f"seat {step.move.seat}: {step.move.action}")
+            if not steps or step.move is None:
+                continue
+            if seat is None:
+                console.print(f"seat {step.move.seat}: [bold]{escape(step.move.action)}[/]")
+                for event in step.events:
+                    console.print(f"  [dim]·[/] {escape(game.describe_event(event, None))}")
+            else:
+                own = step.move.action if step.move.seat == seat else None
+                for line in seat_lines(game, seat, step.events, own):
+                    console.print(line)
     except CovenError as exc:
         raise _fail(f"the record does not replay: {exc}") from None
     console.print(game.render(game.view(state, seat)))
@@ -278,7 +244,8 @@ def replay(
     names = record.seats or tuple(f"seat {s}" for s in range(record.players))
     for s, value in enumerate(game.scores(state)):
         crown = " [bold yellow]wins[/]" if s in winners else ""
-        console.print(f"seat {s} ({names[s]}): {value:g}{crown}")
+        name = names[s] if s < len(names) else f"seat {s}"
+        console.print(f"seat {s} ({escape(name)}): {value:g}{crown}")
     if not game.is_over(state):
         console.print("[yellow]the game is not over[/]")
 
@@ -382,11 +349,25 @@ def serve(
     bus: Annotated[
         str | None, typer.Option("--bus", help="redis://... to share tables between processes.")
     ] = None,
+    bus_namespace: Annotated[
+        str | None,
+        typer.Option(
+            "--bus-namespace",
+            envvar="COVEN_BUS_NAMESPACE",
+            help="This deployment's namespace on a shared Redis (default: coven).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the lobby, the tables and the browser client."""
     from coven.server.commands import serve as run_server
+    from coven.server.settings import bus_prefix_for
 
-    run_server(host=host, port=port, database=database, bus=bus)
+    if bus_namespace:
+        try:
+            bus_prefix_for(bus_namespace)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--bus-namespace") from None
+    run_server(host=host, port=port, database=database, bus=bus, bus_namespace=bus_namespace or None)
 
 
 def main() -> None:

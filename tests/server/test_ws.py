@@ -201,11 +201,16 @@ def test_unknown_and_malformed_messages(seated: Seats) -> None:
     assert errors(refused(ws0, {"type": "act", "number": 0, "action": "1", "sudo": True})) == ["bad_message"]
 
 
-def test_oversized_frame(seated: Seats) -> None:
+def test_oversized_frame(client: TestClient, seated: Seats, table: tuple[str, list[str]]) -> None:
     ws0, _, start = seated
-    got = refused(ws0, {"type": "act", "number": 0, "action": "x" * 20_000})
-    assert errors(got) == ["too_large"]
-    assert play(ws0, 0, legal(start)[0])[0]["type"] == "ack"  # the connection still works
+    ws0.send_json({"type": "act", "number": 0, "action": "x" * 20_000})
+    assert ws0.receive_json()["code"] == "too_large"
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws0.receive_json()
+    assert closed.value.code == 1009  # as uvicorn closes a frame over its ws_max_size
+    with client.websocket_connect(ws_url(table[0])) as again:  # the seat reconnects and plays
+        hello(again, table[1][0])
+        assert play(again, 0, legal(start)[0])[0]["type"] == "ack"
 
 
 def test_spectator_cannot_act(client: TestClient, seated: Seats, table: tuple[str, list[str]]) -> None:

@@ -2,9 +2,10 @@
 
 Games are played in blocks of ``players`` games that share one deal (the same seed): within a block
 every bot sits once in every chair, so luck of the deal and of the chair cancels out (duplicate
-scoring). Bots only ever receive their seat's view and legal actions. Seats that may act without having
-to (``Game.may_act``) are offered the chance before every required decision, clockwise from the seat
-after the last mover; a bot passes by returning ``None``. Decision times count only real decisions
+scoring). Each game runs through the one turn driver (:mod:`coven.core.driver`), like the terminal: bots
+only ever receive their seat's view and legal actions, and seats that may act without having to
+(``Game.may_act``) are offered the chance before every required decision, clockwise from the seat after
+the last mover; a bot passes by returning ``None``. Decision times count only real decisions
 (not passes) and are reported apart, since they are not deterministic.
 """
 
@@ -18,18 +19,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coven.core.bot import Bot
-from coven.core.errors import CovenError, IllegalActionError, InvalidOptionError, UnknownBotError
+from coven.core.driver import BotError, Driver
+from coven.core.errors import InvalidOptionError, UnknownBotError
 from coven.core.events import Event
 from coven.core.game import Game
 from coven.core.types import JSONValue, Seat
 
 AnyGame = Game[Any, Any, Any]
 
-
-class BotError(CovenError):
-    """A bot returned something that is not a legal action."""
-
-    code = "bot_error"
+__all__ = [
+    "BotError",  # the driver's: a bot answered what the rules refuse
+    "GameResult",
+    "TournamentResult",
+    "make_bot",
+    "play_game",
+    "run_tournament",
+    "seat_assignment",
+]
 
 
 def make_bot(game: AnyGame, name: str, seat: Seat, seed: int) -> Bot:
@@ -60,6 +66,22 @@ class GameResult:
     moves: list[tuple[Seat, Hashable]]
 
 
+class _Timed:
+    """A bot whose real decisions (not its passes) are timed; the clock stays out of core/."""
+
+    def __init__(self, bot: Bot, seat: Seat, on_decision: Callable[[Seat, float, float], None]) -> None:
+        self.bot = bot
+        self.seat = seat
+        self.on_decision = on_decision
+
+    def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        started, cpu_started = time.perf_counter(), time.thread_time()
+        action = self.bot.act(view, legal, required)
+        if action is not None:  # a pass is no decision worth timing
+            self.on_decision(self.seat, time.perf_counter() - started, time.thread_time() - cpu_started)
+        return action
+
+
 def play_game(
     game: AnyGame,
     bots: Sequence[Bot],
@@ -68,51 +90,16 @@ def play_game(
     seed: int,
     on_decision: Callable[[Seat, float, float], None] | None = None,
 ) -> GameResult:
-    """Play one game between ``bots`` (one per seat) and return how it ended."""
+    """Play one game between ``bots`` (one per seat) through the turn driver; return how it ended."""
     state = game.new_game(players, options, seed)
-    bounds = game.bounds(players, game.options(state))
-    events: list[Event] = []
-    moves: list[tuple[Seat, Hashable]] = []
-    last = players - 1  # the seat that moved last
-
-    def decide(seat: Seat, required: bool) -> Hashable | None:
-        legal = game.legal_actions(state, seat)
-        view = game.view(state, seat)
-        started, cpu_started = time.perf_counter(), time.thread_time()
-        action = bots[seat].act(view, legal, required)
-        if on_decision is not None and action is not None:  # a pass is no decision worth timing
-            on_decision(seat, time.perf_counter() - started, time.thread_time() - cpu_started)
-        return action
-
-    def apply(seat: Seat, action: Hashable) -> None:
-        try:
-            events.extend(game.apply(state, seat, action))
-        except IllegalActionError as exc:
-            raise BotError(f"the bot at seat {seat} chose {action!r}: {exc}") from exc
-        moves.append((seat, action))
-        nonlocal last
-        last = seat
-
-    while not game.is_over(state):
-        if len(moves) > bounds.max_decisions:
-            raise BotError(f"{game.spec.id}: more than {bounds.max_decisions} decisions")
-        acted = False
-        # Optional actors are asked clockwise from the seat after the last mover, so no chair is
-        # always first in a race to act out of turn.
-        for seat in sorted(game.may_act(state), key=lambda s: (s - last - 1) % players):
-            action = decide(seat, False)
-            if action is not None:
-                apply(seat, action)
-                acted = True
-                break
-        if acted:
-            continue
-        seat = min(game.to_act(state))
-        action = decide(seat, True)
-        if action is None:
-            raise BotError(f"the bot at seat {seat} passed on a required decision")
-        apply(seat, action)
-    return GameResult(state, events, game.scores(state), game.winners(state), len(moves), moves)
+    actors: dict[Seat, Bot] = {
+        seat: bot if on_decision is None else _Timed(bot, seat, on_decision) for seat, bot in enumerate(bots)
+    }
+    driver = Driver(game, state, actors)
+    driver.run()
+    return GameResult(
+        state, driver.events, game.scores(state), game.winners(state), len(driver.moves), driver.moves
+    )
 
 
 @dataclass

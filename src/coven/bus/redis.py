@@ -1,4 +1,9 @@
-"""A bus over Redis pub/sub, for several server processes sharing one database."""
+"""A bus over Redis pub/sub, for several server processes sharing one database.
+
+Every Redis name the bus uses (today one pub/sub channel, ``{prefix}tables``) goes through
+:meth:`RedisBus.key`, so two deployments with different prefixes (``Settings.bus_prefix``, from
+``COVEN_BUS_NAMESPACE`` or ``coven serve --bus-namespace``) can share one Redis without hearing each other.
+"""
 
 from __future__ import annotations
 
@@ -15,10 +20,15 @@ class RedisBus(Bus):
     def __init__(self, url: str, prefix: str = "coven:") -> None:
         super().__init__()
         self.url = url
-        self.channel = f"{prefix}tables"
+        self.prefix = prefix
+        self.channel = self.key("tables")
         self._client: aioredis.Redis | None = None
         self._pubsub: aioredis.client.PubSub | None = None
         self._task: asyncio.Task[None] | None = None
+
+    def key(self, name: str) -> str:
+        """The Redis name (channel or key) ``name`` within this deployment's namespace."""
+        return f"{self.prefix}{name}"
 
     async def start(self) -> None:
         if self._client is not None:

@@ -2,6 +2,17 @@
 
 from coven.core.bot import Bot, BotFactory, RandomBot
 from coven.core.chance import copy_rng
+from coven.core.driver import (
+    Actor,
+    BotError,
+    Driver,
+    Observer,
+    Quit,
+    RecordedLog,
+    TerminalSeat,
+    offer_order,
+    play_terminal,
+)
 from coven.core.errors import (
     CovenError,
     GameError,
@@ -22,10 +33,13 @@ from coven.core.spec import Bounds, GameSpec, Option
 from coven.core.types import JSONValue, Options, OptionValue, Seat
 
 __all__ = [
+    "Actor",
     "Bot",
+    "BotError",
     "BotFactory",
     "Bounds",
     "CovenError",
+    "Driver",
     "Event",
     "Game",
     "GameError",
@@ -39,18 +53,24 @@ __all__ = [
     "NoMetrics",
     "NotYourTurnError",
     "NotationError",
+    "Observer",
     "Option",
     "OptionValue",
     "Options",
+    "Quit",
     "RandomBot",
     "Record",
+    "RecordedLog",
     "Registry",
     "Seat",
     "Step",
+    "TerminalSeat",
     "UnknownBotError",
     "UnknownGameError",
     "copy_rng",
     "filter_events",
+    "offer_order",
+    "play_terminal",
     "private",
     "public",
     "replay",

@@ -7,6 +7,7 @@ does, so ``except ValueError`` still catches them. Raising one of these never ch
 
 from __future__ import annotations
 
+import reprlib
 from typing import ClassVar
 
 
@@ -68,3 +69,40 @@ class UnknownBotError(CovenError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "unknown bot"
+
+
+SHORT_REPR = 40
+"""How many characters of a caller's value an error message quotes at most."""
+
+
+class _ShortRepr(reprlib.Repr):
+    """``reprlib`` with small limits, and whole numbers too long for ``repr`` described instead."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxtuple = self.maxlist = self.maxarray = self.maxdict = 4
+        self.maxset = self.maxfrozenset = self.maxdeque = 4
+        self.maxstring = self.maxlong = self.maxother = SHORT_REPR - 8
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 256:  # repr() refuses ints past 4300 digits; nobody reads 77 of them
+            sign = "negative " if x < 0 else ""
+            return f"<a {sign}number of about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return super().repr_int(x, level)
+
+
+_SHORT = _ShortRepr()
+
+
+def short_repr(value: object, limit: int = SHORT_REPR) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for quoting a caller's input in a message.
+
+    Never raises: a megabyte of text, a number of ten thousand digits or a list nested a million deep
+    each come out as a few dozen characters.
+    """
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # a hostile __repr__, a recursion limit: the type still says something
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: max(limit - 3, 1)] + "..."

@@ -177,6 +177,21 @@ class Game(ABC, Generic[S, A, V]):
         """A text picture of a view for the terminal (Rich markup allowed)."""
         return repr(view)
 
+    def describe_event(self, event: Event, seat: Seat | None = None) -> str:
+        """An event in words (plain text) for ``seat``, who may see it (``None``: a spectator).
+
+        The default prints ``kind key=value ...``: games whose events read badly that way override it.
+        Whatever it returns comes from the event alone, which carries only what its audience may know.
+        """
+        details = " ".join(f"{key}={value}" for key, value in event.data.items())
+        return f"{event.kind} {details}".strip()
+
+    def hidden_facts(self, state: S, seat: Seat) -> frozenset[str]:
+        """Texts that ``seat`` does not know in ``state``, as a front end would print them (card names,
+        secret choices, future dice): the conformance suite checks that nothing shown to the seat
+        holds one. Each must be distinctive; games with hidden information override this."""
+        return frozenset()
+
     # ------------------------------------------------------------------- bots
     def bots(self) -> Mapping[str, BotFactory]:
         """Bots by name; every game offers ``random``, ``greedy`` and ``best``."""

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from coven.core.errors import InvalidOptionError
+from coven.core.errors import InvalidOptionError, short_repr
 from coven.core.types import Options, OptionValue
+
+INT_TEXT_LIMIT = 20
+"""The longest text an integer option is read from (a sign and 19 digits); longer is never a count."""
+INT_LIMIT = 10**18
+"""The largest magnitude of any integer option (the bound of one that declares none)."""
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+"""ASCII digits only: ``int()`` would also read "١٤" and "１２", and ``str.isdigit()`` takes "²"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,34 +51,54 @@ class Option:
         """The validated value, or :class:`InvalidOptionError` saying what is wrong."""
         kind = self.kind
         if kind == "bool":
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.lower() in {"true", "yes", "on", "1"}:
-                return True
-            if isinstance(value, str) and value.lower() in {"false", "no", "off", "0"}:
-                return False
-            raise InvalidOptionError(f"option {self.key} takes true or false, not {value!r}")
+            return self._parse_bool(value)
         if kind == "int":
-            number: int
-            if isinstance(value, bool):
-                raise InvalidOptionError(f"option {self.key} takes a whole number, not {value!r}")
-            if isinstance(value, int):
-                number = value
-            elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
-                number = int(value.strip())
-            else:
-                raise InvalidOptionError(f"option {self.key} takes a whole number, not {value!r}")
-            if self.minimum is not None and number < self.minimum:
-                raise InvalidOptionError(f"option {self.key} is at least {self.minimum}, not {number}")
-            if self.maximum is not None and number > self.maximum:
-                raise InvalidOptionError(f"option {self.key} is at most {self.maximum}, not {number}")
-            return number
+            return self._parse_int(value)
         if not isinstance(value, str):
-            raise InvalidOptionError(f"option {self.key} takes a word, not {value!r}")
+            raise InvalidOptionError(f"option {self.key} takes a word, not {short_repr(value)}")
         if self.choices and value not in self.choices:
             allowed = ", ".join(self.choices)
-            raise InvalidOptionError(f"option {self.key} is one of {allowed}, not {value!r}")
-        return value
+            raise InvalidOptionError(f"option {self.key} is one of {allowed}, not {short_repr(value)}")
+        return str(value)
+
+    def _parse_bool(self, value: object) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in {"true", "yes", "on", "1"}:
+            return True
+        if isinstance(value, str) and value.lower() in {"false", "no", "off", "0"}:
+            return False
+        raise InvalidOptionError(f"option {self.key} takes true or false, not {short_repr(value)}")
+
+    def _parse_int(self, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise InvalidOptionError(f"option {self.key} takes a whole number, not {short_repr(value)}")
+        if isinstance(value, str):
+            text = value.strip()
+            if len(text) > INT_TEXT_LIMIT:
+                raise InvalidOptionError(
+                    f"option {self.key} takes a whole number of at most {INT_TEXT_LIMIT} characters, "
+                    f"not a text of {len(text)}"
+                )
+            if _WHOLE_NUMBER.fullmatch(text) is None:
+                raise InvalidOptionError(
+                    f"option {self.key} takes a whole number written with the digits 0-9 "
+                    f"(and a leading '-' if negative), not {short_repr(value)}"
+                )
+            number = int(text)
+        else:
+            number = int(value)  # an int subclass (IntEnum) becomes a plain int
+        if self.minimum is not None and number < self.minimum:
+            raise InvalidOptionError(
+                f"option {self.key} is at least {self.minimum}, not {short_repr(number)}"
+            )
+        if self.maximum is not None and number > self.maximum:
+            raise InvalidOptionError(f"option {self.key} is at most {self.maximum}, not {short_repr(number)}")
+        if abs(number) > INT_LIMIT:
+            raise InvalidOptionError(
+                f"option {self.key} is a whole number from -10**18 to 10**18, not {short_repr(number)}"
+            )
+        return number
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,21 +136,27 @@ class GameSpec:
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
 
-    def check_players(self, players: int) -> None:
+    def check_players(self, players: object) -> None:
+        """Raise :class:`InvalidOptionError` unless ``players`` is a whole number in the player range."""
         if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidOptionError(f"the number of players must be a whole number, not {players!r}")
+            raise InvalidOptionError(
+                f"the number of players must be a whole number, not {short_repr(players)}"
+            )
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptionError(
-                f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}"
+                f"{self.title} takes {self.min_players} to {self.max_players} players, "
+                f"not {short_repr(players)}"
             )
 
     def resolve_options(self, given: Mapping[str, object] | None = None) -> Options:
         """Defaults overlaid with ``given``, each validated; unknown keys are refused."""
+        if given is not None and not isinstance(given, Mapping):
+            raise InvalidOptionError(f"options map names to values, not {short_repr(given)}")
         resolved: Options = {o.key: o.default for o in self.options}
         for key, value in (given or {}).items():
-            option = self.option_index.get(key)
+            option = self.option_index.get(key) if isinstance(key, str) else None
             if option is None:
                 known = ", ".join(sorted(self.option_index)) or "none"
-                raise InvalidOptionError(f"{self.title} has no option {key!r} (options: {known})")
+                raise InvalidOptionError(f"{self.title} has no option {short_repr(key)} (options: {known})")
             resolved[key] = option.parse(value)
         return resolved

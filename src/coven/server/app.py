@@ -1,32 +1,49 @@
-"""The ASGI application: the lobby's HTTP routes, the live socket and the static client."""
+"""The ASGI application: the lobby's HTTP routes, the live socket and the static client.
+
+The HTTP edge (:class:`HttpEdge`) bounds request bodies while they are read (413) and turns anything a
+route did not foresee into a 500 with the API's error shape and one log line; :func:`_guard` maps every
+typed error (and odd query parameters) to its 4xx.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.resources
+import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotError, UnknownGameError
 from coven.server import schemas
-from coven.server.messages import PROTOCOL_VERSION
+from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorten
 from coven.server.openapi import openapi_document
 from coven.server.settings import Settings
 from coven.server.tables import SeatRequest, Table, TableService
-from coven.server.ws import table_socket
+from coven.server.ws import describe, table_socket
 from coven.store import StoredTable
+
+log = logging.getLogger("coven.server.http")
 
 AnyGame = Game[Any, Any, Any]
 Endpoint = Callable[[Request], Awaitable[Response]]
+
+MAX_HTTP_ERROR_TEXT = 500
+"""An HTTP error's ``message`` is cut to this many characters (it may quote the request)."""
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,6}")
+"""A query parameter that is a seat or a count: ASCII digits only (``str.isdigit`` also takes ``²``)."""
 
 
 class ApiError(Exception):
@@ -48,20 +65,122 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse(body.model_dump(mode="json"), status_code=status)
 
 
-def _guard(endpoint: Endpoint) -> Endpoint:
+def _guard(endpoint: Endpoint, whole_numbers: tuple[str, ...] = ()) -> Endpoint:
+    """``endpoint`` with every typed error mapped to its status and the API's error shape.
+
+    ``whole_numbers``: query parameters that, when given and not empty, must be small whole numbers in
+    ASCII digits (422 otherwise, before the endpoint runs). Anything else escaping the endpoint is a bug:
+    :class:`HttpEdge` answers 500."""
+
     async def wrapped(request: Request) -> Response:
         try:
+            for name in whole_numbers:
+                value = request.query_params.get(name)
+                if value and not _WHOLE_NUMBER.fullmatch(value):
+                    message = f"{name} must be a whole number, not {value!r}"
+                    raise ApiError(422, ErrorCode.BAD_REQUEST, message)
             return await endpoint(request)
         except ApiError as exc:
-            return _error(exc.status, exc.code, exc.message)
+            return _short_error(exc.status, exc.code, exc.message)
         except UnknownGameError as exc:
-            return _error(404, exc.code, str(exc))
+            return _short_error(404, exc.code, str(exc))
         except (InvalidOptionError, UnknownBotError) as exc:
-            return _error(422, exc.code, str(exc))
+            return _short_error(422, exc.code, str(exc))
         except CovenError as exc:
-            return _error(400, exc.code, str(exc))
+            return _short_error(400, exc.code, str(exc))
+        except ValidationError as exc:
+            first = exc.errors(include_url=False, include_input=False)[0]
+            where = ".".join(str(p) for p in first["loc"]) or "body"
+            return _short_error(422, ErrorCode.BAD_REQUEST, f"{shorten(where, 80)}: {first['msg']}")
 
     return wrapped
+
+
+def _short_error(status: int, code: str, message: str) -> JSONResponse:
+    return _error(status, code, shorten(message, MAX_HTTP_ERROR_TEXT))
+
+
+class _BodyTooLargeError(Exception):
+    """Raised into the app by the body reader of :class:`HttpEdge` past the limit."""
+
+
+class HttpEdge:
+    """Pure ASGI middleware at the edge of the app.
+
+    HTTP: a request body over ``max_body_bytes`` gets 413 ``too_large`` — at once from its
+    ``Content-Length``, else as soon as the bytes read exceed it (a body is never buffered beyond the
+    limit); any exception escaping the app gets a 500 ``internal`` with the API's error shape and one log
+    line without traceback. Websocket: the same catch-all (the socket handler has its own; this one
+    closes with 1011). Lifespan passes through."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            try:
+                await self.app(scope, receive, send)
+            except Exception as exc:
+                log.error("websocket %s failed: %s", shorten(str(scope.get("path", "")), 80), describe(exc))
+                with contextlib.suppress(Exception):
+                    await send({"type": "websocket.close", "code": CloseCode.INTERNAL_ERROR, "reason": ""})
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limit = self.max_body_bytes
+        too_large = f"request bodies are at most {limit} bytes"
+        declared = _content_length(scope)
+        if declared is None:
+            await _error(400, ErrorCode.BAD_REQUEST, "Content-Length is not a number")(scope, receive, send)
+            return
+        if declared > limit:
+            await _error(413, ErrorCode.TOO_LARGE, too_large)(scope, receive, send)
+            return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise _BodyTooLargeError
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, watched_send)
+        except _BodyTooLargeError:
+            if not started:
+                await _error(413, ErrorCode.TOO_LARGE, too_large)(scope, receive, send)
+        except Exception as exc:
+            method = str(scope.get("method", ""))
+            log.error("%s %s failed: %s", method, shorten(str(scope.get("path", "")), 80), describe(exc))
+            if not started:
+                failed = _error(500, ErrorCode.INTERNAL, "the server failed on this request")
+                await failed(scope, receive, send)
+
+
+def _content_length(scope: Scope) -> int | None:
+    """The declared body length (0 if none); None if a Content-Length header is not a number."""
+    longest = 0
+    for name, raw in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            value = raw.strip()
+            if not value.isdigit():  # bytes.isdigit: ASCII digits only
+                return None
+            longest = max(longest, int(value) if len(value) <= 18 else 10**18)
+    return longest
 
 
 def rules_text(game: AnyGame) -> str | None:
@@ -316,7 +435,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables", _guard(lobby.list_tables), methods=["GET"]),
         Route("/api/tables/{table_id}", _guard(lobby.table), methods=["GET"]),
         Route("/api/tables/{table_id}/record", _guard(lobby.record), methods=["GET"]),
-        Route("/api/tables/{table_id}/replay", _guard(lobby.replay), methods=["GET"]),
+        Route(
+            "/api/tables/{table_id}/replay", _guard(lobby.replay, whole_numbers=("seat",)), methods=["GET"]
+        ),
         WebSocketRoute("/ws/tables/{table_id}", socket),
     ]
     web = settings.resolved_web_dir()
@@ -332,7 +453,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes.append(Mount("/", app=StaticFiles(directory=web, html=True), name="web"))
     else:
         routes.append(Route("/", page, methods=["GET"]))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(HttpEdge, max_body_bytes=settings.max_body_bytes)],
+    )
     app.state.service = service
     app.state.settings = settings
     return app

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import dataclasses
 import json
+import logging
 import random
 import socket
 import statistics
@@ -33,6 +35,41 @@ def _redacted(url: str) -> str:
         return url.rsplit("@", maxsplit=1)[-1]
 
 
+class OneLineLogs(logging.Filter):
+    """Every log record on one line, without a traceback (an exception shows as its type and message):
+    what a client sends can never fill the server's log with tracebacks (uvicorn, for one, logs a text
+    frame that is not UTF-8 with its traceback)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if record.exc_info is None and record.stack_info is None and "\n" not in text:
+            return True
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            text = f"{text} ({type(exc).__name__}: {exc})"
+        text = " ".join(text.split())
+        record.msg = text if len(text) <= 500 else text[:497] + "..."
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
+
+
+def log_config(log_level: str) -> dict[str, Any]:
+    """uvicorn's logging configuration, with Coven's loggers (and any other library's warnings, through the
+    root logger) on its handler, and every record one line."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["filters"] = {"one_line": {"()": OneLineLogs}}
+    for handler in config["handlers"].values():
+        handler["filters"] = ["one_line"]
+    config["loggers"]["coven"] = {"handlers": ["default"], "level": log_level.upper(), "propagate": False}
+    config["root"] = {"handlers": ["default"], "level": "WARNING"}
+    return config
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -40,13 +77,20 @@ def serve(
     bus: str | None = None,
     bot_pause: float | None = None,
     log_level: str = "info",
+    bus_namespace: str | None = None,
 ) -> None:
-    """Serve Coven under uvicorn. No database: an SQLite file in the per-user data folder."""
+    """Serve Coven under uvicorn. No database: an SQLite file in the per-user data folder.
+
+    ``bus_namespace``: this deployment's namespace on a shared Redis (default ``$COVEN_BUS_NAMESPACE``,
+    else ``coven``)."""
     import uvicorn
 
     from coven.server.app import create_app
+    from coven.server.settings import bus_prefix_for
 
     settings = Settings(database_url=database, bus_url=bus)
+    if bus_namespace is not None:
+        settings = dataclasses.replace(settings, bus_prefix=bus_prefix_for(bus_namespace))
     if bot_pause is not None:
         settings = dataclasses.replace(settings, bot_pause=bot_pause)
     url = settings.resolved_database_url()  # creates the data folder on first start
@@ -58,11 +102,13 @@ def serve(
         create_app(settings),
         host=host,
         port=port,
-        ws_max_size=4 * settings.max_frame_bytes,
+        # the transport refuses what the protocol would refuse (close 1009), before buffering it
+        ws_max_size=settings.max_frame_bytes,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         ws_per_message_deflate=False,  # small JSON messages: compression costs more CPU than it saves
         log_level=log_level,
+        log_config=log_config(log_level),
     )
 
 

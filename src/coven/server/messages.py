@@ -5,6 +5,7 @@ closed set of typed values; anything else becomes a :class:`ProtocolError` with 
 from __future__ import annotations
 
 import json
+import math
 from enum import IntEnum
 from typing import Annotated, Any, Literal
 
@@ -20,7 +21,17 @@ from pydantic import (
 
 PROTOCOL_VERSION = 1
 
-MessageId = Annotated[str, StringConstraints(max_length=64)] | int
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Integers in messages are JavaScript-safe (a browser reads larger ones inexactly)."""
+MAX_INT_DIGITS = 20
+"""Longer integer literals are refused while decoding, before Python converts them."""
+MAX_DEPTH = 32
+"""Deepest nesting of arrays/objects in a client message."""
+MAX_ERROR_TEXT = 200
+"""An error's ``message`` is cut to this many characters: it never echoes a large input back."""
+
+SafeInt = Annotated[int, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
+MessageId = Annotated[str, StringConstraints(max_length=64)] | SafeInt
 Token = Annotated[str, StringConstraints(max_length=128)]
 
 
@@ -34,6 +45,7 @@ class CloseCode(IntEnum):
     HELLO_TIMEOUT = 4008
     TOO_SLOW = 4013
     RATE_LIMITED = 4029
+    INTERNAL_ERROR = 1011
 
 
 class ErrorCode:
@@ -57,6 +69,7 @@ class ErrorCode:
     CONFLICT = "conflict"
     INTERNAL = "internal"
     UNKNOWN_TABLE = "unknown_table"
+    BAD_REQUEST = "bad_request"
 
 
 class ProtocolError(Exception):
@@ -74,14 +87,14 @@ class _Message(BaseModel):
 
 class Hello(_Message):
     type: Literal["hello"]
-    protocol: int = PROTOCOL_VERSION
+    protocol: SafeInt = PROTOCOL_VERSION
     token: Token | None = None
-    last: int | None = None
+    last: SafeInt | None = None
 
 
 class Act(_Message):
     type: Literal["act"]
-    number: int
+    number: SafeInt
     action: Annotated[str, StringConstraints(max_length=4096)] | None = None
     action_json: dict[str, Any] | None = None
     id: MessageId | None = None
@@ -96,7 +109,7 @@ class Act(_Message):
 
 class Sync(_Message):
     type: Literal["sync"]
-    last: int | None = None
+    last: SafeInt | None = None
 
 
 class Ping(_Message):
@@ -106,25 +119,93 @@ class Ping(_Message):
 
 ClientMessage = Annotated[Hello | Act | Sync | Ping, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Hello | Act | Sync | Ping] = TypeAdapter(ClientMessage)
+_TYPES = ("hello", "act", "sync", "ping")
+
+
+def shorten(text: str, limit: int = MAX_ERROR_TEXT) -> str:
+    """``text`` on one line and at most ``limit`` characters (for errors and logs)."""
+    flat = " ".join(text.split()) if not text.isprintable() else text
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _int(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_INT_DIGITS:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"numbers have at most {MAX_INT_DIGITS} digits")
+    return int(literal)
+
+
+def _float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "numbers must be finite")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {name} is not a JSON value")
+
+
+def _check_tree(raw: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and strings that are not Unicode text (lone surrogates)."""
+    stack: list[tuple[Any, int]] = [(raw, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_text(value)
+        elif isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"values nest at most {MAX_DEPTH} deep")
+            if isinstance(value, dict):
+                for key in value:
+                    _check_text(key)
+                stack.extend((v, depth + 1) for v in value.values())
+            else:
+                stack.extend((v, depth + 1) for v in value)
+
+
+def _check_text(text: str) -> None:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "strings must be Unicode text") from None
 
 
 def parse_client_message(text: str) -> Hello | Act | Sync | Ping:
-    """One client frame, parsed; raises ProtocolError(bad_json | bad_message)."""
+    """One client frame, parsed; total: returns a typed message or raises ProtocolError (bad_json |
+    bad_message) whose text is short, whatever ``text`` is."""
     try:
-        raw = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {exc}") from None
+        raw = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {reason}") from None
     if not isinstance(raw, dict):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object with a type")
     kind = raw.get("type")
-    if kind not in {"hello", "act", "sync", "ping"}:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"unknown message type {kind!r}")
+    if not isinstance(kind, str) or kind not in _TYPES:
+        shown = shorten(repr(kind) if isinstance(kind, str) else f"a JSON {_json_kind(kind)}", 40)
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"unknown message type {shown} (one of {', '.join(_TYPES)})"
+        )
+    _check_tree(raw)
     try:
         return _ADAPTER.validate_python(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        first = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{where}: {first['msg']}") from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, shorten(f"{shorten(where, 60)}: {first['msg']}")) from None
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "array" if isinstance(value, list) else "object"
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -132,4 +213,6 @@ def dumps(message: dict[str, Any]) -> str:
 
 
 def error_message(code: str, message: str, number: int | None, msg_id: str | int | None = None) -> str:
-    return dumps({"type": "error", "code": code, "message": message, "id": msg_id, "number": number})
+    """An ``error`` frame; ``message`` is cut short and the frame is ASCII (so any text is sendable)."""
+    body = {"type": "error", "code": code, "message": shorten(message), "id": msg_id, "number": number}
+    return json.dumps(body, separators=(",", ":"))

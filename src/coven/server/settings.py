@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from coven.core import Game
+
+BUS_NAMESPACE_ENV = "COVEN_BUS_NAMESPACE"
+"""The environment variable naming this deployment's namespace on a shared Redis."""
+DEFAULT_BUS_NAMESPACE = "coven"
+_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
 
 
 class GameSource(Protocol):
@@ -16,6 +23,23 @@ class GameSource(Protocol):
     def get(self, game_id: str) -> Game[Any, Any, Any]: ...
 
     def ids(self) -> Sequence[str]: ...
+
+
+def bus_prefix_for(namespace: str) -> str:
+    """The prefix of every bus channel/key of the deployment ``namespace`` (``"prod"`` → ``"prod:"``).
+
+    A namespace is 1 to 64 ASCII letters, digits, ``_ . : -`` (starting with a letter or digit); raises
+    ValueError otherwise."""
+    if not _NAMESPACE.fullmatch(namespace):
+        shown = namespace if len(namespace) <= 40 else namespace[:40] + "..."
+        raise ValueError(f"bus namespace {shown!r}: use 1 to 64 ASCII letters, digits, '_', '.', ':' or '-'")
+    return namespace if namespace.endswith(":") else namespace + ":"
+
+
+def bus_prefix_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """The bus prefix of ``$COVEN_BUS_NAMESPACE`` (default namespace ``coven``: prefix ``coven:``)."""
+    env = os.environ if environ is None else environ
+    return bus_prefix_for(env.get(BUS_NAMESPACE_ENV) or DEFAULT_BUS_NAMESPACE)
 
 
 def default_data_dir() -> Path:
@@ -30,8 +54,10 @@ class Settings:
     """SQLAlchemy URL; ``None``: an SQLite file in :attr:`data_dir` (created on first start)."""
     bus_url: str | None = None
     """``None``/``memory://``: in-process fan-out; ``redis://host:port/db`` for several processes."""
-    bus_prefix: str = "coven:"
-    """Prefix of the bus channel (tests use a unique one)."""
+    bus_prefix: str = field(default_factory=bus_prefix_from_env)
+    """Prefix of every bus channel/key: the deployment's namespace, so that several deployments can share
+    one Redis (``$COVEN_BUS_NAMESPACE`` or ``coven serve --bus-namespace``; default ``coven:``; tests use
+    a unique one)."""
     data_dir: Path | None = None
     """``None``: the per-user data folder (platformdirs)."""
     bot_pause: float = 0.6
@@ -41,7 +67,13 @@ class Settings:
     commit). Threads share the GIL: the event loop stays responsive, but several heavy searches at once
     share the CPU."""
     max_frame_bytes: int = 16_384
-    """Largest client frame the protocol accepts; ``too_large`` beyond, transport close at 4x."""
+    """Largest client frame (UTF-8 bytes) the protocol accepts; a larger one is answered ``too_large``
+    and the connection closed with 1009. ``coven serve`` gives uvicorn the same limit (``ws_max_size``),
+    which closes with 1009 before the frame reaches the application."""
+    max_body_bytes: int = 262_144
+    """Largest HTTP request body (413 beyond). Room for the largest valid table: 60 custom Commandments
+    cards with 200-character texts and 400-character expressions take at most ~127 KB of UTF-8 JSON
+    (~200 KB when a client escapes accented texts to ASCII, as Python's ``json.dumps`` does)."""
     rate_limit: float = 20.0
     """Client messages per second per connection (token bucket) ..."""
     rate_burst: int = 40

@@ -1,7 +1,10 @@
 """The live socket: one small state machine per connection (hello, then play or watch).
 
 Frames are size-checked and rate-limited before parsing; parsing yields one of a closed set of typed
-messages (:mod:`coven.server.messages`); every refusal is a typed ``error`` and changes nothing.
+messages (:mod:`coven.server.messages`); every refusal is a typed ``error`` and changes nothing. The
+parsers are total (any frame gives a typed message or a typed error); should anything still fail, the
+connection's one catch-all (:func:`table_socket`) logs one line, answers ``internal`` and closes that
+connection only (1011).
 """
 
 from __future__ import annotations
@@ -10,10 +13,12 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from coven.core import Seat
+from coven.core import Game, GameError, NotationError, Seat
 from coven.server.messages import (
     PROTOCOL_VERSION,
     Act,
@@ -26,11 +31,14 @@ from coven.server.messages import (
     dumps,
     error_message,
     parse_client_message,
+    shorten,
 )
 from coven.server.settings import Settings
-from coven.server.tables import Table, TableService, parse_action_json, parse_action_text
+from coven.server.tables import ActionSource, Table, TableService, parse_action_json, parse_action_text
 
 log = logging.getLogger("coven.server.ws")
+
+AnyGame = Game[Any, Any, Any]
 
 
 class _CloseError(Exception):
@@ -98,29 +106,43 @@ class Connection:
             await self.websocket.send_text(item)
 
 
+def describe(exc: BaseException) -> str:
+    """An exception on one short line (logs carry no traceback)."""
+    return shorten(f"{type(exc).__name__}: {exc}")
+
+
 async def table_socket(websocket: WebSocket, service: TableService) -> None:
     settings = service.settings
     await websocket.accept()
     table_id = str(websocket.path_params.get("table_id", ""))
-    table = await service.get(table_id) if len(table_id) <= 32 else None
-    if table is None:
-        await websocket.send_text(error_message(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", None))
-        await websocket.close(CloseCode.UNKNOWN_TABLE, "unknown table")
-        return
     conn = Connection(websocket, settings)
     writer = asyncio.create_task(conn.writer())
-    pinger = asyncio.create_task(_keepalive(conn, settings.ping_interval))
+    pinger: asyncio.Task[None] | None = None
+    table: Table | None = None
     closing = False
     try:
+        table = await service.get(table_id) if len(table_id) <= 32 else None
+        if table is None:
+            conn.send_text(error_message(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", None))
+            raise _CloseError(CloseCode.UNKNOWN_TABLE, "unknown table")
+        pinger = asyncio.create_task(_keepalive(conn, settings.ping_interval))
         await _serve(conn, table, service)
     except _CloseError as closed:
         conn.close(closed.code, closed.reason)
         closing = True
     except WebSocketDisconnect:
         pass
+    except Exception as exc:  # the connection's one catch-all: the parsers are total, so this is a bug
+        log.error("table %s: a connection failed: %s", shorten(table_id, 40), describe(exc))
+        number = table.number if table is not None else None
+        conn.send_text(error_message(ErrorCode.INTERNAL, "the server failed on this connection", number))
+        conn.close(CloseCode.INTERNAL_ERROR, "internal error")
+        closing = True
     finally:
-        table.listeners.discard(conn)
-        pinger.cancel()
+        if table is not None:
+            table.listeners.discard(conn)
+        if pinger is not None:
+            pinger.cancel()
         if closing and websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(writer), timeout=2.0)
@@ -150,6 +172,13 @@ async def _receive(conn: Connection, timeout: float | None) -> Hello | Act | Syn
         message = await conn.websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    data = message.get("bytes")
+    if _too_large(text, data, settings.max_frame_bytes):
+        conn.send_text(
+            error_message(ErrorCode.TOO_LARGE, f"frames are at most {settings.max_frame_bytes} bytes", None)
+        )
+        raise _CloseError(CloseCode.TOO_BIG, "frame too large")
     if not conn.limiter.allow():
         conn.strikes += 1
         if conn.strikes >= settings.rate_strikes:
@@ -160,20 +189,24 @@ async def _receive(conn: Connection, timeout: float | None) -> Hello | Act | Syn
         )
         return None
     conn.strikes = 0
-    text = message.get("text")
-    if text is None:
+    if not isinstance(text, str):
         conn.send_text(error_message(ErrorCode.BAD_JSON, "frames are JSON text, not binary", None))
-        return None
-    if len(text) > settings.max_frame_bytes or len(text.encode("utf-8")) > settings.max_frame_bytes:
-        conn.send_text(
-            error_message(ErrorCode.TOO_LARGE, f"frames are at most {settings.max_frame_bytes} bytes", None)
-        )
         return None
     try:
         return parse_client_message(text)
     except ProtocolError as exc:
         conn.send_text(error_message(exc.code, exc.message, None))
         return None
+
+
+def _too_large(text: object, data: object, limit: int) -> bool:
+    """Whether a frame's payload exceeds ``limit`` bytes (text counted as UTF-8)."""
+    if isinstance(text, str):
+        # a character is 1 to 4 bytes: only text near the limit needs encoding to be measured
+        if len(text) > limit:
+            return True
+        return len(text) * 4 > limit and len(text.encode("utf-8", "surrogatepass")) > limit
+    return isinstance(data, bytes | bytearray) and len(data) > limit
 
 
 async def _serve(conn: Connection, table: Table, service: TableService) -> None:
@@ -250,10 +283,15 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
         )
         return
     if message.action is not None:
-        source = parse_action_text(message.action)
+        if any(c.isdigit() and not c.isascii() for c in message.action):
+            # int() reads "٣" as 3 and str.isdigit() takes "²": a game's parser must never see them
+            text = "digits in a notation are ASCII 0-9"
+            conn.send_text(error_message(ErrorCode.BAD_NOTATION, text, table.number, message.id))
+            return
+        source = checked_action(parse_action_text(message.action))
     else:
         assert message.action_json is not None
-        source = parse_action_json(message.action_json)
+        source = checked_action(parse_action_json(message.action_json))
 
     def ack(number: int, notation: str) -> None:
         conn.send_text(dumps({"type": "ack", "id": message.id, "number": number, "action": notation}))
@@ -262,3 +300,24 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
         await service.act(table, seat, message.number, source, on_commit=ack)
     except ProtocolError as exc:
         conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
+
+
+def checked_action(parse: Callable[[AnyGame], Hashable]) -> ActionSource:
+    """``parse`` made total: it yields an action of the game that survives the game's notation round trip
+    (the log stores notation, and replays parse it back), or raises a GameError (``bad_notation`` for
+    anything a game's parser did not foresee: it never escapes as another exception)."""
+
+    def source(game: AnyGame) -> Hashable:
+        try:
+            action = parse(game)
+            hash(action)
+            same = game.parse_action(game.format_action(action))
+            if same != action:
+                raise NotationError("this action has no notation in this game")
+            return action
+        except GameError:
+            raise
+        except Exception as exc:
+            raise NotationError(f"cannot read this action ({type(exc).__name__})") from None
+
+    return source

@@ -266,8 +266,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
-    # WAL + NORMAL: a committed transaction survives a crash of the process (not of the machine's
-    # power); writes no longer wait for a full fsync each.
+    # WAL + FULL: the server acknowledges a move only once it is committed, so a commit must survive
+    # a power loss too (NORMAL would only survive a crash of the process). FULL syncs the WAL on each
+    # commit; WAL still spares readers and the main database file those syncs.
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()

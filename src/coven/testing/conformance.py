@@ -11,6 +11,10 @@ way and at the end:
 - a clone is independent of its original;
 - a world sampled for a seat gives that seat an identical view, and (for games with hidden information)
   the other seats' views vary across samples somewhere in the game.
+
+:func:`check_terminal` plays a whole game through the terminal driver (``coven play``'s loop) with one
+seat typed by a scripted random chooser and bots elsewhere, and checks that nothing printed to that seat
+holds a fact hidden from it (``Game.hidden_facts``) at the moment it was printed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from coven.core.driver import play_terminal
 from coven.core.errors import GameError, GameOverError, IllegalActionError, NotYourTurnError
 from coven.core.events import Event
 from coven.core.game import Game
@@ -274,3 +279,114 @@ def check_bad_setup(game: AnyGame) -> None:
         pass
     else:
         raise ConformanceError(f"{spec.id}: an unknown option was accepted")
+
+
+@dataclass
+class TerminalReport:
+    decisions: int = 0
+    """Actions applied in the game (every seat's)."""
+    reads: int = 0
+    """Lines the scripted person typed (moves, passes, ``?``, ``help``, mistakes)."""
+    facts_checked: int = 0
+    """(printed text, hidden fact) pairs checked: zero means nothing was hidden from the seat."""
+    transcript: list[str] = field(default_factory=list)
+    """Everything the terminal printed to the seat, as plain text."""
+
+
+def check_terminal(
+    game: AnyGame,
+    players: int,
+    seed: int,
+    seat: Seat,
+    options: dict[str, Any] | None = None,
+    bots: Sequence[str] = ("random",),
+    *,
+    pass_rate: float = 0.85,
+) -> TerminalReport:
+    """Play one game through the terminal driver (:func:`coven.core.driver.play_terminal`): ``seat`` is
+    typed by a scripted random chooser (legal moves in notation, passes, ``?``, ``help``, stale and
+    malformed moves), the other seats by ``bots`` (one name for all, or one per other seat).
+
+    Every text the terminal prints is checked, as plain text, against ``game.hidden_facts(state, seat)``
+    of the state at the moment it is printed, leaving out the facts that the seat's own picture
+    (``game.render`` of its view) shows anyway; the first hidden fact found raises ConformanceError.
+    """
+    from rich.text import Text
+
+    where = f"{game.spec.id} players={players} seed={seed} seat={seat} (terminal)"
+    state = game.new_game(players, options, seed)
+    bounds = game.bounds(players, game.options(state))
+    rng = random.Random(f"terminal/{game.spec.id}/{players}/{seed}/{seat}")
+    others = [s for s in range(players) if s != seat]
+    names = list(bots) * len(others) if len(bots) == 1 else list(bots)
+    if len(names) != len(others):
+        raise ValueError(f"give one bot for all or one for each of the {len(others)} other seats")
+    factories = game.bots()
+    actors = {s: factories[name](game, s, rng.getrandbits(62)) for s, name in zip(others, names, strict=True)}
+    report = TerminalReport()
+    typed: list[str] = []
+    notation_errors: set[str] = set()
+    """What parse_action said of the lines typed: a function of the text alone, so it hides nothing
+    (its examples may name a card that happens to be hidden)."""
+
+    def plain(markup: str) -> str:
+        return Text.from_markup(markup).plain
+
+    def write(text: str) -> None:
+        shown = plain(text)
+        report.transcript.append(shown)
+        hidden = game.hidden_facts(state, seat)
+        if not hidden or shown in notation_errors:
+            return
+        own = plain(game.render(game.view(state, seat)))
+        for fact in hidden:
+            if fact in own:
+                continue
+            report.facts_checked += 1
+            if fact in shown:
+                raise _fail(
+                    where, f"seat {seat} was shown {fact!r}, hidden from it at that moment, in {shown!r}"
+                )
+
+    def read(prompt: str) -> str:
+        text = choose()
+        try:
+            game.parse_action(text)
+        except GameError as exc:
+            notation_errors.add(str(exc))
+        return text
+
+    def choose() -> str:
+        report.reads += 1
+        if report.reads > 20 * bounds.max_decisions + 100:
+            raise _fail(where, "the terminal keeps asking without the game moving on")
+        required = seat in game.to_act(state)
+        legal = game.legal_actions(state, seat)
+        roll = rng.random()
+        if roll < 0.02:
+            return "?"
+        if roll < 0.03:
+            return "help"
+        if roll < 0.04:
+            return "no such move"
+        if roll < 0.07 and typed:
+            return typed[rng.randrange(len(typed))]  # an old move: legal again or refused
+        if not required and rng.random() < pass_rate:
+            return ""
+        text = game.format_action(legal[rng.randrange(len(legal))])
+        typed.append(text)
+        return text
+
+    driver = play_terminal(game, state, seat, actors, read, write)
+    report.decisions = len(driver.moves)
+    if not game.is_over(state):
+        raise _fail(where, "the terminal game ended before the game did")
+    if not report.transcript:
+        raise _fail(where, "the terminal printed nothing")
+    record = Record(game.spec.id, players, dict(game.options(state)), seed, (), driver.record_moves())
+    final: Any = None
+    for step in replay_steps(game, record):
+        final = step.state
+    if all_views(game, final) != all_views(game, state):
+        raise _fail(where, "the terminal game's moves do not replay to its final position")
+    return report

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from coven.core import NotationError
+from coven.core.errors import short_repr
 
 FIELDS = 25
 AMULETS = 5
@@ -53,7 +54,7 @@ def field_name(field: int) -> str:
 def parse_field(text: str) -> int:
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in LETTERS or t[1] not in "12345":
-        raise NotationError(f"a field is A1 to E5, not {text!r}")
+        raise NotationError(f"a field is A1 to E5, not {short_repr(text)}")
     return LETTERS.index(t[0]) * 5 + int(t[1]) - 1
 
 
@@ -101,17 +102,17 @@ def parse_placement(text: str) -> tuple[int, ...]:
     """
     tokens = text.replace(",", " ").split()
     if len(tokens) != AMULETS:
-        raise NotationError(f"a placement names the five amulets' fields, not {text!r}")
+        raise NotationError(f"a placement names the five amulets' fields, not {short_repr(text)}")
     if all(len(t) == 2 for t in tokens):
         return tuple(parse_field(t) for t in tokens)
     fields: list[int | None] = [None] * AMULETS
     for token in tokens:
         t = token.upper().replace("@", "").replace(":", "").replace("=", "")
         if len(t) != 3 or t[0] not in AMULET_CODES:
-            raise NotationError(f"{token!r} is not an amulet (R Y G B K) and a field (A1-E5)")
+            raise NotationError(f"{short_repr(token)} is not an amulet (R Y G B K) and a field (A1-E5)")
         a = AMULET_CODES.index(t[0])
         if fields[a] is not None:
-            raise NotationError(f"amulet {t[0]} is placed twice in {text!r}")
+            raise NotationError(f"amulet {t[0]} is placed twice in {short_repr(text)}")
         fields[a] = parse_field(t[1:])
     return tuple(f for f in fields if f is not None)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from coven.core import Event
 from coven.games.amulets.board import (
     AMULET_CODES,
     AMULET_NAMES,
@@ -21,6 +22,16 @@ if TYPE_CHECKING:
 
 _ASSISTANT_LIST = 8
 """Show a wizard's possible fields for an amulet one by one up to this many."""
+
+
+def home_text(field: int) -> str:
+    """A wizard's secret field as its own picture says it: ``your home is B3``."""
+    return f"your home is {field_name(field)}"
+
+
+def amulet_text(amulet: int) -> str:
+    """A wizard's secret amulet as its own picture says it: ``your amulet Red (R)``."""
+    return f"your amulet {AMULET_NAMES[amulet]} ({AMULET_CODES[amulet]})"
 
 
 def _altar(view: AmuletsView) -> list[str]:
@@ -44,8 +55,8 @@ def _altar(view: AmuletsView) -> list[str]:
         lines.append(f"  {number + 1}  " + "   ".join(cells))
     if view.seat is not None:
         lines.append(
-            f"You are wizard {view.seat}: your home is {field_name(view.field)} (shown reversed), "
-            f"your amulet {AMULET_NAMES[view.amulet]} ({AMULET_CODES[view.amulet]})."
+            f"You are wizard {view.seat}: {home_text(view.field)} (shown reversed), "
+            f"{amulet_text(view.amulet)}."
         )
     return lines
 
@@ -116,3 +127,45 @@ def render_view(view: AmuletsView) -> str:
     if view.options.get("assistant"):
         parts.append(_assistant(view))
     return "\n\n".join("\n".join(p) for p in parts)
+
+
+# ------------------------------------------------------------------------------------------- events
+def _who(seat: object, viewer: int | None) -> str:
+    return "you" if seat == viewer else f"wizard {seat}"
+
+
+def _does(seat: object, viewer: int | None, you: str, other: str) -> str:
+    """``you ask`` / ``wizard 2 asks``."""
+    return f"you {you}" if seat == viewer else f"wizard {seat} {other}"
+
+
+def _answers(value: object, viewer: int | None) -> str:
+    if not isinstance(value, list):
+        return ""
+    parts = []
+    for item in value:
+        if isinstance(item, list) and len(item) == 2:
+            parts.append(f"{_who(item[0], viewer)} {item[1]}")
+    return ", ".join(parts)
+
+
+def describe_event(event: Event, viewer: int | None) -> str:
+    """One event in words for ``viewer`` (plain text); every event of Amulets is public."""
+    d = event.data
+    kind = event.kind
+    seat = d.get("seat")
+    if kind == "question":
+        answers = _answers(d.get("answers"), viewer)
+        return f"{_does(seat, viewer, 'ask', 'asks')} {d.get('placement')}: {answers}"
+    if kind == "cast":
+        result = "the spell works" if d.get("success") else "the spell fails"
+        checks = _answers(d.get("checks"), viewer)
+        return f"{_does(seat, viewer, 'cast', 'casts')} {d.get('placement')}: {checks} ({result})"
+    if kind == "turn":
+        return f"{_does(seat, viewer, 'ask', 'asks')} next"
+    if kind == "win":
+        return f"{_does(seat, viewer, 'win', 'wins')}"
+    if kind == "all_failed":
+        return "every wizard failed: nobody wins"
+    details = " ".join(f"{key}={value}" for key, value in d.items())
+    return f"{kind} {details}".strip()

@@ -53,6 +53,8 @@ from coven.core import (
     public,
 )
 from coven.core.chance import copy_rng
+from coven.core.codec import through_notation
+from coven.core.errors import short_repr
 from coven.games.amulets.board import (
     AMULETS,
     FIELDS,
@@ -442,19 +444,35 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
-            raise NotationError(f"an action is text, not {text!r}")
+            raise NotationError(f"an action is text, not {short_repr(text)}")
         head, _, rest = text.strip().partition(" ")
         kind = head.lower()
         if kind not in ("ask", "cast"):
-            raise NotationError(f"an action is 'ask <placement>' or 'cast <placement>', not {text!r}")
+            raise NotationError(
+                f"an action is 'ask <placement>' or 'cast <placement>', not {short_repr(text)}"
+            )
         fields = parse_placement(rest)
         return Ask(fields) if kind == "ask" else Cast(fields)
+
+    def action_from_json(self, raw: object) -> Action:
+        """The action a JSON value describes, held to the notation (a field 99 is no field)."""
+        return through_notation(super().action_from_json(raw), self.format_action, self.parse_action)
 
     # ----------------------------------------------------------- presentation
     def render(self, view: AmuletsView) -> str:
         from coven.games.amulets.render import render_view
 
         return render_view(view)
+
+    def describe_event(self, event: Event, seat: Seat | None = None) -> str:
+        from coven.games.amulets.render import describe_event
+
+        return describe_event(event, seat)
+
+    def hidden_facts(self, state: AmuletsState, seat: Seat) -> frozenset[str]:
+        from coven.games.amulets.worlds import secrets
+
+        return secrets(state, seat)
 
     # ------------------------------------------------------------------- bots
     def bots(self) -> Mapping[str, BotFactory]:

@@ -10,6 +10,7 @@ copies". The kinds present are ``cards & LOW``; a colour's count is ``(cards & C
 from __future__ import annotations
 
 from coven.core import NotationError
+from coven.core.errors import short_repr
 
 COLOURS = "RBYG"
 COLOUR_NAMES = ("red", "blue", "yellow", "green")
@@ -76,7 +77,9 @@ def parse_card(text: str) -> int:
     """``"R3"`` -> its kind; NotationError for anything else."""
     k = KIND.get(text.strip().upper())
     if k is None:
-        raise NotationError(f"a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not {text!r}")
+        raise NotationError(
+            f"a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not {short_repr(text)}"
+        )
     return k
 
 
@@ -86,7 +89,7 @@ def parse_cards(text: str) -> list[int]:
     if text in ("", "-"):
         return []
     if len(text) % 2:
-        raise NotationError(f"cards are written two characters each (R3G4), not {text!r}")
+        raise NotationError(f"cards are written two characters each (R3G4), not {short_repr(text)}")
     return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 

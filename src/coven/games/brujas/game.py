@@ -53,6 +53,8 @@ from coven.core import (
     public,
 )
 from coven.core.bot import BotFactory
+from coven.core.codec import through_notation
+from coven.core.errors import short_repr
 from coven.core.metrics import Metrics
 from coven.games.brujas.cards import (
     BIT,
@@ -750,7 +752,7 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
 
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
-            raise NotationError(f"an action is text, not {text!r}")
+            raise NotationError(f"an action is text, not {short_repr(text)}")
         t = text.strip()
         low = t.lower()
         if low in ("up", "down"):
@@ -763,14 +765,29 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
             return PLAY_ACTION[parse_card(t)]
         except NotationError:
             raise NotationError(
-                f"an action is a card to play (R3), a pick (xR3) or a witch move (up, down), not {text!r}"
+                "an action is a card to play (R3), a pick (xR3) or a witch move (up, down), "
+                f"not {short_repr(text)}"
             ) from None
+
+    def action_from_json(self, raw: object) -> Action:
+        """The action a JSON value describes, held to the notation (a card "zz" is no card)."""
+        return through_notation(super().action_from_json(raw), self.format_action, self.parse_action)
 
     # -------------------------------------------------------------------------------- presentation
     def render(self, view: BrujasView) -> str:
         from coven.games.brujas.render import render
 
         return render(view)
+
+    def describe_event(self, event: Event, seat: Seat | None = None) -> str:
+        from coven.games.brujas.render import describe_event
+
+        return describe_event(event, seat)
+
+    def hidden_facts(self, state: BrujasState, seat: Seat) -> frozenset[str]:
+        from coven.games.brujas.worlds import secrets
+
+        return secrets(state, seat)
 
     def bots(self) -> dict[str, BotFactory]:
         from coven.games.brujas.bots import BOTS

@@ -19,7 +19,10 @@ and seat 1 is to play.
 
 from __future__ import annotations
 
+import re
+
 from coven.core import NotationError, Options
+from coven.core.errors import short_repr
 from coven.games.brujas.cards import COLOURS, KINDS, NAME, add, cards_text, from_kinds, parse_cards, remove
 from coven.games.brujas.game import (
     GAME,
@@ -34,6 +37,15 @@ from coven.games.brujas.game import (
     set_witches,
     trick_status,
 )
+
+_SEAT = re.compile(r"[0-9]")
+"""A seat: one ASCII digit (``str.isdigit()`` also takes "²", which ``int()`` refuses)."""
+
+
+def _seat(text: str, players: int, what: str) -> int:
+    if not _SEAT.fullmatch(text) or int(text) >= players:
+        raise NotationError(f"{what} is a seat 0-{players - 1}, not {short_repr(text)}")
+    return int(text)
 
 
 def format_position(s: BrujasState) -> str:
@@ -58,12 +70,14 @@ def format_position(s: BrujasState) -> str:
 
 def parse_position(text: str, options: dict[str, object] | None = None) -> BrujasState:
     """The state a position describes (with no history of earlier tricks); raises NotationError."""
+    if not isinstance(text, str):
+        raise NotationError(f"a position is text, not {short_repr(text)}")
     parts = text.split()
     if len(parts) not in (6, 7):
-        raise NotationError(f"a position has 6 or 7 fields, not {len(parts)}: {text!r}")
+        raise NotationError(f"a position has 6 or 7 fields, not {len(parts)}: {short_repr(text)}")
     witches_text, hands_text, piles_text, leader_text, trick_text, phase_text = parts[:6]
     if sorted(witches_text.upper()) != sorted(COLOURS):
-        raise NotationError(f"the witch column lists R, B, Y and G once each, not {witches_text!r}")
+        raise NotationError(f"the witch column lists R, B, Y and G once each, not {short_repr(witches_text)}")
     hands = [from_kinds(parse_cards(h)) for h in hands_text.split("/")]
     piles = [from_kinds(parse_cards(p)) for p in piles_text.split("/")]
     n = len(hands)
@@ -74,9 +88,7 @@ def parse_position(text: str, options: dict[str, object] | None = None) -> Bruja
     set_witches(s, [COLOURS.index(c) for c in witches_text.upper()])
     s.hands = hands
     s.piles = piles
-    if not leader_text.isdigit() or int(leader_text) >= n:
-        raise NotationError(f"the leader is a seat 0-{n - 1}, not {leader_text!r}")
-    s.leader = int(leader_text)
+    s.leader = _seat(leader_text, n, "the leader")
     trick: list[int] = []
     if trick_text != "-":
         for i in range(0, len(trick_text), 2):
@@ -105,12 +117,12 @@ def parse_position(text: str, options: dict[str, object] | None = None) -> Bruja
         s.winner = s.turn = (s.leader + s.win_index) % n
     elif phase == "take":
         fields = rest.split("/")
-        if len(trick) != n or len(fields) != 3 or not fields[0].isdigit() or fields[1] not in ("up", "down"):
+        if len(trick) != n or len(fields) != 3 or fields[1] not in ("up", "down"):
             raise NotationError(
-                f"collecting is take/<winner>/<up|down>/<picked> after a full trick: {phase_text}"
+                f"collecting is take/<winner>/<up|down>/<picked> after a full trick: {short_repr(phase_text)}"
             )
         s.phase = TAKE
-        s.winner = int(fields[0]) % n
+        s.winner = _seat(fields[0], n, "the trick's winner")
         s.win_index = (s.winner - s.leader) % n
         s.moved = 0 if fields[1] == "up" else 1
         s.down = 0
@@ -129,9 +141,12 @@ def parse_position(text: str, options: dict[str, object] | None = None) -> Bruja
     elif phase == "over":
         s.phase, s.turn = OVER, NOBODY
     else:
-        raise NotationError(f"the phase is play, witch, take/... or over, not {phase_text!r}")
+        raise NotationError(f"the phase is play, witch, take/... or over, not {short_repr(phase_text)}")
     if len(parts) == 7:
-        (s.aside,) = parse_cards(parts[6])
+        aside = parse_cards(parts[6])
+        if n != 3 or len(aside) != 1:
+            raise NotationError(f"only three players set one card aside, not {short_repr(parts[6])}")
+        s.aside = aside[0]
     counts = [0] * KINDS
     for cards in (*hands, *piles):
         for k in range(KINDS):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from coven.core import Event
 from coven.games.brujas.cards import COLOUR, COLOUR_NAMES, COLOURS, KIND, NUMBER, add
 from coven.games.brujas.game import BrujasView, devil_scores, witch_colours, witch_scores
 
@@ -119,3 +120,45 @@ def _pile_bits(pile: tuple[str, ...]) -> int:
     for name in pile:
         bits = add(bits, KIND[name])
     return bits
+
+
+# ------------------------------------------------------------------------------------------- events
+def _does(seat: object, viewer: int | None, you: str, other: str) -> str:
+    """``you play`` / ``seat 2 plays``."""
+    return f"you {you}" if seat == viewer else f"seat {seat} {other}"
+
+
+def _names(value: object) -> str:
+    return " ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+
+
+def describe_event(event: Event, viewer: int | None) -> str:
+    """One event in words for ``viewer`` (plain text): a card laid face down is "a card face down" to
+    everyone but its player, as the event says."""
+    d = event.data
+    kind = event.kind
+    seat = d.get("seat")
+    if kind == "play":
+        if d.get("face_down"):
+            return f"{_does(seat, viewer, 'lay', 'lays')} a card face down"
+        return f"{_does(seat, viewer, 'play', 'plays')} {d.get('card')}"
+    if kind == "face_down":
+        return f"you laid {d.get('card')} face down"
+    if kind == "trick":
+        lead = d.get("lead")
+        how = f"Lead: {lead}" if lead else "no Lead"
+        return f"{_does(d.get('winner'), viewer, 'win', 'wins')} the trick with {d.get('card')} ({how})"
+    if kind == "witch":
+        colour = d.get("colour")
+        name = (
+            COLOUR_NAMES[COLOURS.index(colour)] if isinstance(colour, str) and colour in COLOURS else colour
+        )
+        return f"{_does(seat, viewer, 'move', 'moves')} the {name} witch {d.get('direction')}"
+    if kind == "reveal":
+        return f"the face-down cards are turned up: the trick was {_names(d.get('cards'))}"
+    if kind == "take":
+        return f"{_does(seat, viewer, 'take', 'takes')} {d.get('card')}"
+    if kind == "game_over":
+        return f"game over; scores {_names(d.get('scores'))}"
+    details = " ".join(f"{key}={value}" for key, value in d.items())
+    return f"{kind} {details}".strip()

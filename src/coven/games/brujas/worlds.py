@@ -25,9 +25,11 @@ from coven.games.brujas.cards import (
     KIND,
     KINDS,
     MATCH,
+    NAME,
     NUMBER,
     NUMBER_MASK,
     add,
+    kinds_of,
     remove,
 )
 from coven.games.brujas.game import (
@@ -37,6 +39,7 @@ from coven.games.brujas.game import (
     NUMBER_LEAD,
     OVER,
     PHASE_NAME,
+    PLAY,
     TAKE,
     WITCH,
     BrujasState,
@@ -251,3 +254,27 @@ class Sampler:
                     s.down |= 1 << i
         s.turn = NOBODY if phase == OVER or v.to_act is None else v.to_act
         return s
+
+
+def secrets(state: BrujasState, seat: int) -> frozenset[str]:
+    """What ``seat`` does not know, as card names: the cards in the other hands, the face-down cards
+    of the trick that are not its own (silent variant, until turned up) and the card set aside (three
+    players). A name the seat also sees (its hand, a score pile, a face-up card of the trick: two
+    copies of each card exist) is left out, since printing it tells nothing."""
+    s = state
+    hidden: set[int] = set()
+    seen: set[int] = set(kinds_of(s.hands[seat]))
+    for other, hand in enumerate(s.hands):
+        if other != seat:
+            hidden.update(kinds_of(hand))
+    for pile in s.piles:
+        seen.update(kinds_of(pile))
+    face_down_phase = s.phase in (PLAY, WITCH)
+    for i, k in enumerate(s.trick):
+        if face_down_phase and s.down >> i & 1 and (s.leader + i) % s.n != seat:
+            hidden.add(k)
+        else:
+            seen.add(k)
+    if s.aside >= 0:
+        hidden.add(s.aside)
+    return frozenset(NAME[k] for k in hidden - seen)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from coven.core import NotationError
+from coven.core.errors import short_repr
 from coven.games.commandments.board import (
     ARTEFACT_NAMES,
     COLOUR_CODES,
@@ -160,11 +161,16 @@ def _area_text(area: int) -> str:
 
 
 _WORDS = re.compile(r'"([^"]*)"')
+_NUMBER = re.compile(r"[0-9]{1,9}")
+"""A count or a time: ASCII digits only (``int()`` also reads "١٤"; ``str.isdigit()`` takes "²", which
+``int()`` refuses) and few of them (the rules check the range)."""
+_CARD_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}")
+"""The shape of a card id (as :mod:`coven.games.commandments.cards` defines them)."""
 
 
 def parse_action(text: str) -> Action:
     if not isinstance(text, str):
-        raise NotationError(f"an action is a text, not {text!r}")
+        raise NotationError(f"an action is a text, not {short_repr(text)}")
     stripped = text.strip()
     head = stripped.split(None, 1)[0].lower() if stripped else ""
     if not head:
@@ -185,7 +191,11 @@ def _parse_ordain(text: str) -> Ordain:
     for token in text.split()[1:]:
         key, sep, value = token.partition("=")
         if not sep or key.lower() not in ("discard", "taboo") or not value:
-            raise NotationError(f"ordain takes discard=CARD taboo=CARD, not {token!r}")
+            raise NotationError(f"ordain takes discard=CARD taboo=CARD, not {short_repr(token)}")
+        if not _CARD_ID.fullmatch(value):
+            raise NotationError(
+                f"a card id is a letter and up to 15 letters, digits, - or _, not {short_repr(value)}"
+            )
         fields[key.lower()] = value
     if set(fields) != {"discard", "taboo"}:
         raise NotationError("ordain takes discard=CARD taboo=CARD (e.g. ordain discard=P05 taboo=A01)")
@@ -198,12 +208,14 @@ def _parse_place(text: str) -> Place:
         key, sep, value = token.partition("=")
         key = key.lower()
         if not sep or key not in COLOUR_CODES:
-            raise NotationError(f"place takes wh=.. bk=.. br=.. with five areas each, not {token!r}")
+            raise NotationError(
+                f"place takes wh=.. bk=.. br=.. with five areas each, not {short_repr(token)}"
+            )
         areas: list[int] = []
         for name in value.split(","):
             area = parse_area(name)
             if area is None:
-                raise NotationError(f"{name!r} is not an area (C, H1-H5, T1-T5, R)")
+                raise NotationError(f"{short_repr(name)} is not an area (C, H1-H5, T1-T5, R)")
             areas.append(area)
         if len(areas) != 5:
             raise NotationError(f"{key}= takes five areas, one per artefact, not {len(areas)}")
@@ -220,8 +232,11 @@ def _parse_judge(text: str) -> Judge:
     marks: list[int] = []
     for raw in rest.split(","):
         part = raw.strip()
-        if not part.isdigit():
-            raise NotationError(f"judge takes the marks of the action cards, e.g. judge 1,0 (not {rest!r})")
+        if not _NUMBER.fullmatch(part):
+            raise NotationError(
+                f"judge takes the marks of the action cards in the digits 0-9, e.g. judge 1,0 "
+                f"(not {short_repr(rest)})"
+            )
         marks.append(int(part))
     return Judge(tuple(marks))
 
@@ -235,19 +250,24 @@ def _parse_move(text: str) -> Move:
     if '"' in rest:
         raise NotationError("unclosed double quote in the free words")
     tokens = rest.split()
-    chain = tokens[0].split(">")
+    chain = tokens[0].split(">") if tokens else []
     if len(chain) < 2:
+        first = short_repr(tokens[0]) if tokens else "free words alone"
         raise NotationError(
-            f"a move is ARTEFACT>AREA (e.g. bk3>C), or forfeit, ordain, place, judge; not {tokens[0]!r}"
+            f"a move is ARTEFACT>AREA (e.g. bk3>C), or forfeit, ordain, place, judge; not {first}"
         )
+    if len(chain) > MAX_PATH + 2:
+        raise NotationError(f"a path passes over at most {MAX_PATH} areas")
     artefact = parse_artefact(chain[0])
     if artefact is None:
-        raise NotationError(f"{chain[0]!r} is not an artefact (wh1-wh5, bk1-bk5, br1-br5)")
+        raise NotationError(f"{short_repr(chain[0])} is not an artefact (wh1-wh5, bk1-bk5, br1-br5)")
     areas: list[int] = []
     for name in chain[1:]:
         area = parse_area(name, outside=True)
         if area is None:
-            raise NotationError(f"{name!r} is not an area (C, H1-H5, T1-T5, R; X = out of the circle)")
+            raise NotationError(
+                f"{short_repr(name)} is not an area (C, H1-H5, T1-T5, R; X = out of the circle)"
+            )
         areas.append(area)
     gestures: list[str] = []
     said: list[str] = []
@@ -259,12 +279,13 @@ def _parse_move(text: str) -> Move:
         if low[:1] in "+!@" and len(low) > 1:
             target = {"+": gestures, "!": said, "@": touches}[low[0]]
             target.append(low[1:])
-        elif low.endswith("s") and low[:-1].isdigit() and not seen_seconds:
+        elif low.endswith("s") and _NUMBER.fullmatch(low[:-1]) and not seen_seconds:
             seconds = int(low[:-1])
             seen_seconds = True
         else:
             raise NotationError(
-                f'unexpected {token!r}: use +gesture, !said, @touch, "free words" or a time like 12s'
+                f"unexpected {short_repr(token)}: "
+                'use +gesture, !said, @touch, "free words" or a time like 12s'
             )
     move = Move(
         artefact, areas[-1], tuple(areas[:-1]), tuple(gestures), tuple(said), tuple(touches), words, seconds

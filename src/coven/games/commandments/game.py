@@ -63,6 +63,7 @@ from coven.core import (
     public,
 )
 from coven.core.chance import copy_rng
+from coven.core.codec import through_notation
 from coven.games.commandments.actions import (
     ACTION_CLASSES,
     FORFEIT,
@@ -631,10 +632,24 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def action_from_json(self, raw: object) -> Action:
+        """The action a JSON value describes, held to the notation (a Move of artefact 99 is no action)."""
+        return through_notation(super().action_from_json(raw), format_action, parse_action)
+
     def render(self, view: CommandmentsView) -> str:
         from coven.games.commandments.render import render
 
         return render(view)
+
+    def describe_event(self, event: Event, seat: Seat | None = None) -> str:
+        from coven.games.commandments.render import describe_event
+
+        return describe_event(event, seat)
+
+    def hidden_facts(self, state: CommandmentsState, seat: Seat) -> frozenset[str]:
+        from coven.games.commandments.worlds import secrets
+
+        return secrets(state, seat)
 
     def bots(self) -> Mapping[str, BotFactory]:
         from coven.games.commandments.bots import BOTS

@@ -5,6 +5,7 @@ square brackets never need escaping)."""
 
 from __future__ import annotations
 
+from coven.core import Event
 from coven.games.commandments.actions import format_action
 from coven.games.commandments.board import AREA_NAMES, ARTEFACT_NAMES, NUM_AREAS, PATH_NAMES
 from coven.games.commandments.cards import deck_for
@@ -154,3 +155,67 @@ def _help(phase: str) -> str:
         f"  !said:    {' '.join(SAYINGS)}\n"
         f"  @touch:   {' '.join(TOUCHES)}"
     )
+
+
+# ------------------------------------------------------------------------------------------- events
+def _who(seat: object, viewer: int | None) -> str:
+    return "you" if seat == viewer else f"seat {seat}"
+
+
+def _does(seat: object, viewer: int | None, you: str, other: str) -> str:
+    """``you forfeit`` / ``seat 2 forfeits``."""
+    return f"you {you}" if seat == viewer else f"seat {seat} {other}"
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
+def describe_event(event: Event, viewer: int | None) -> str:
+    """One event in words for ``viewer`` (plain text). Events carry only what their audience may know:
+    the novices learn that the cards were ordained, never which ones."""
+    d = event.data
+    kind = event.kind
+    if kind == "ritual":
+        return (
+            f"ritual {d.get('number')}: {_does(d.get('priestess'), viewer, 'are', 'is')} the High Priestess"
+        )
+    if kind == "hand":
+        return "your cards: " + ", ".join(str(c) for c in _list(d.get("cards")))
+    if kind == "ordained":
+        slots = [str(s) for s in _list(d.get("slots"))]
+        cards = f"taboo ({slots[0]}), commandments ({', '.join(slots[1:])})" if slots else "the cards"
+        return f"{_who(d.get('priestess'), viewer)} ordained {cards}"
+    if kind == "discarded":
+        return f"you discarded {d.get('card')} unseen"
+    if kind == "placed":
+        return f"the artefacts are placed: {d.get('action')}"
+    if kind == "move":
+        return f"{_who(d.get('seat'), viewer)}: from {d.get('start')} {d.get('action')}"
+    if kind == "karma":
+        total = d.get("total")
+        verdict = f"{total} karma" if isinstance(total, int) and total > 0 else str(d.get("verdict"))
+        marks = _list(d.get("marks"))
+        shown = "  marks " + "".join("*" if m else "." for m in marks) if marks else ""
+        return (
+            f"{_who(d.get('seat'), viewer)} -> {verdict}{shown}  (destiny {d.get('flips')}/{DESTINY_CARDS})"
+        )
+    if kind == "forfeit":
+        return (
+            f"{_does(d.get('seat'), viewer, 'forfeit', 'forfeits')} the move: "
+            f"+{d.get('bonus')} karma to every other novice (destiny {d.get('flips')}/{DESTINY_CARDS})"
+        )
+    if kind == "disempowered":
+        who = _does(d.get("priestess"), viewer, "are", "is")
+        return f"{who} disempowered: +{d.get('bonus')} karma to every novice"
+    if kind == "ritual_end":
+        return f"the ritual ends: {_does(d.get('priestess'), viewer, 'gain', 'gains')} {d.get('gain')} karma"
+    if kind == "revealed":
+        ids = [str(c) for c in _list(d.get("cards"))]
+        if not ids:
+            return "the cards are revealed"
+        return f"the cards were: taboo {ids[0]}, commandments {', '.join(ids[1:])}"
+    if kind == "game_over":
+        return "game over; karma " + ", ".join(str(k) for k in _list(d.get("karma")))
+    details = " ".join(f"{key}={value}" for key, value in d.items())
+    return f"{kind} {details}".strip()

@@ -239,3 +239,23 @@ def _draw_slots(
 
 
 __all__ = ["COLOUR_OF", "build_world", "fits", "move_contexts"]
+
+
+def secrets(state: CommandmentsState, seat: int) -> frozenset[str]:
+    """What ``seat`` does not know of the cards drawn so far, as text: the id, the English and the
+    French words of every card in a High Priestess's hand that is not ``seat``'s own and was not
+    revealed to all (her discard never is; her taboo and commandments only at the end of her ritual,
+    unless the table says ``reveal=never``). The order of the piles is left out: no card of them is
+    in play yet."""
+    cards = state.deck.cards
+    shown = state.options["reveal"] != "never"
+    out: set[str] = set()
+    for ritual in state.rituals:
+        if ritual.priestess == seat:
+            continue
+        for c in ritual.hand:
+            if ritual.ended and shown and c in ritual.slots:
+                continue
+            card = cards[c]
+            out.update((card.id, card.en, card.fr))
+    return frozenset(out)

@@ -7,6 +7,9 @@ are marked ``+``. Rich markup colours pink (magenta) and truth (cyan) circles.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from coven.core import Event
 from coven.games.namaste.rules import CHOOSE, DECIDE, OVER, NamasteView, die_text, options_of, score_of
 from coven.games.namaste.sheet import (
     CELL_NAMES,
@@ -93,3 +96,58 @@ def render(view: NamasteView) -> str:
         if s == view.seat and view.my_choice:
             out.append(f"  your choice this roll: {view.my_choice}")
     return "\n".join(out)
+
+
+# ------------------------------------------------------------------------------------------- events
+def dice_phrase(white: Sequence[int], turquoise: int) -> str:
+    """A roll as the terminal prints it (the view's picture and the roll's event alike)."""
+    return f"white {' '.join(die_text(f) for f in white)}  turquoise {die_text(turquoise)}"
+
+
+def _does(seat: object, viewer: int | None, you: str, other: str) -> str:
+    """``you roll`` / ``seat 2 rolls``."""
+    return f"you {you}" if seat == viewer else f"seat {seat} {other}"
+
+
+def _seats(value: object) -> str:
+    return ", ".join(str(s) for s in value) if isinstance(value, list) and value else "nobody"
+
+
+def describe_event(event: Event, viewer: int | None) -> str:
+    """One event in words for ``viewer`` (plain text): the others' choices on a roll appear only once
+    everyone asked has decided (the ``entries`` event), as the events' audiences say."""
+    d = event.data
+    kind = event.kind
+    seat = d.get("seat")
+    if kind == "roll":
+        white, turquoise = d.get("white"), d.get("turquoise")
+        if isinstance(white, list) and isinstance(turquoise, int):
+            dice = dice_phrase([int(f) for f in white if isinstance(f, int)], turquoise)
+        else:
+            dice = str(d.get("dice"))
+        return f"{_does(seat, viewer, 'roll', 'rolls')} {dice}; to decide: {_seats(d.get('asked'))}"
+    if kind == "decided":
+        return f"you chose {d.get('action')} (hidden from the others until everyone has decided)"
+    if kind == "waiting":
+        return f"{_does(seat, viewer, 'have', 'has')} decided; still to decide: {_seats(d.get('still'))}"
+    if kind == "entries":
+        entries = d.get("entries")
+        if isinstance(entries, dict) and entries:
+            made = ", ".join(f"{'you' if str(viewer) == s else 'seat ' + s}: {a}" for s, a in entries.items())
+        else:
+            made = "none"
+        return f"the choices are made: {made}"
+    if kind == "line":
+        first = " (first)" if d.get("first") else ""
+        return (
+            f"{_does(seat, viewer, 'complete', 'completes')} {d.get('line')}: {d.get('points')} points{first}"
+        )
+    if kind == "end_triggered":
+        return (
+            f"{_does(seat, viewer, 'have', 'has')} filled the sheet or the bad karma: this is the last round"
+        )
+    if kind == "game_over":
+        scores = d.get("scores")
+        return "game over; scores " + (", ".join(str(v) for v in scores) if isinstance(scores, list) else "")
+    details = " ".join(f"{key}={value}" for key, value in d.items())
+    return f"{kind} {details}".strip()

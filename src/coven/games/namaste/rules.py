@@ -40,6 +40,7 @@ Choices where rulebook and rulings are silent:
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -57,6 +58,8 @@ from coven.core import (
     public,
 )
 from coven.core.chance import copy_rng
+from coven.core.codec import through_notation
+from coven.core.errors import short_repr
 from coven.games.namaste.sheet import (
     CELL_NAMES,
     KARMA_SPACES,
@@ -113,6 +116,10 @@ WRITES: tuple[tuple[Write, ...], ...] = tuple(
 """Interned writes: ``WRITES[value][cell]``."""
 KARMA = Karma()
 PASS = Pass()
+
+_VALUE = re.compile(r"[0-9]{1,4}")
+"""A written value: ASCII digits only (``int()`` also reads "١٤"; ``str.isdigit()`` takes "²"), and
+few of them (``int()`` refuses thousands)."""
 
 WILD = 1
 """A die showing the 1/7 face is stored as 1."""
@@ -567,6 +574,8 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return "pass"
 
     def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise NotationError(f"an action is text, not {short_repr(text)}")
         t = " ".join(text.strip().lower().split())
         if t == "karma":
             return KARMA
@@ -576,20 +585,40 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             n = t[5:].strip()
             if n in {"1", "2", "3"}:
                 return ROLLS[int(n) - 1]
-            raise NotationError(f"roll 1, 2 or 3 white dice, not {n!r}")
+            raise NotationError(f"roll 1, 2 or 3 white dice, not {short_repr(n)}")
         value, at, cell = t.replace(" ", "").partition("@")
-        if at and value.isdigit():
+        if at and _VALUE.fullmatch(value):
             v = int(value)
             if not 1 <= v <= MAX_VALUE:
                 raise NotationError(f"a value is 1-{MAX_VALUE}, not {v}")
             return WRITES[v][parse_cell(cell)]
-        raise NotationError(f"not a Namaste action: {text!r} (try 'roll 2', '14@c3', 'karma', 'pass')")
+        if at and value:
+            raise NotationError(
+                f"a value is 1-{MAX_VALUE}, written in the digits 0-9, not {short_repr(value)}"
+            )
+        raise NotationError(
+            f"not a Namaste action: {short_repr(text)} (try 'roll 2', '14@c3', 'karma', 'pass')"
+        )
+
+    def action_from_json(self, raw: object) -> Action:
+        """The action a JSON value describes, held to the notation (a Write of 99 is no action)."""
+        return through_notation(super().action_from_json(raw), self.format_action, self.parse_action)
 
     # ----------------------------------------------------------------------------- presentation
     def render(self, view: NamasteView) -> str:
         from coven.games.namaste.render import render
 
         return render(view)
+
+    def describe_event(self, event: Event, seat: Seat | None = None) -> str:
+        from coven.games.namaste.render import describe_event
+
+        return describe_event(event, seat)
+
+    def hidden_facts(self, state: NamasteState, seat: Seat) -> frozenset[str]:
+        from coven.games.namaste.worlds import secrets
+
+        return secrets(self, state, seat)
 
     def bots(self) -> Mapping[str, BotFactory]:
         from coven.games.namaste.bots import BOTS

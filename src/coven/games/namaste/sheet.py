@@ -14,7 +14,10 @@ row separated by spaces, ``.`` for an empty circle::
 
 from __future__ import annotations
 
+import re
+
 from coven.core import NotationError
+from coven.core.errors import short_repr
 
 ROW_NAMES = "abcdefg"
 ROW_LENGTHS = (1, 3, 5, 7, 5, 3, 1)
@@ -72,6 +75,8 @@ TRUTH_CELLS = frozenset(TRUTH_FULL + TRUTH_HALF)
 MAX_VALUE = 28
 """Four dice showing 7 each."""
 KARMA_SPACES = 4
+_VALUE = re.compile(r"[0-9]{1,4}")
+"""A value in a circle: a few ASCII digits (``str.isdigit()`` takes "²", which ``int()`` refuses)."""
 
 
 def half_up(n: int) -> int:
@@ -91,7 +96,9 @@ def line_complete(sheet: tuple[int, ...] | list[int], line: int) -> bool:
 def parse_cell(text: str) -> int:
     cell = CELL_BY_NAME.get(text.strip().lower())
     if cell is None:
-        raise NotationError(f"no circle {text!r}: circles are a4, b3-b5, c2-c6, d1-d7, e2-e6, f3-f5, g4")
+        raise NotationError(
+            f"no circle {short_repr(text)}: circles are a4, b3-b5, c2-c6, d1-d7, e2-e6, f3-f5, g4"
+        )
     return cell
 
 
@@ -108,12 +115,14 @@ def parse_sheet(text: str) -> tuple[int, ...]:
     for r, (row_text, row) in enumerate(zip(rows, ROWS, strict=True)):
         items = row_text.split()
         if len(items) != len(row):
-            raise NotationError(f"row {ROW_NAMES[r]} has {len(row)} circles, not {len(items)}: {row_text!r}")
+            raise NotationError(
+                f"row {ROW_NAMES[r]} has {len(row)} circles, not {len(items)}: {short_repr(row_text)}"
+            )
         for item, cell in zip(items, row, strict=True):
             if item == ".":
                 continue
-            if not item.isdigit() or not 1 <= int(item) <= MAX_VALUE:
-                raise NotationError(f"a circle holds 1-{MAX_VALUE} or '.', not {item!r}")
+            if not _VALUE.fullmatch(item) or not 1 <= int(item) <= MAX_VALUE:
+                raise NotationError(f"a circle holds 1-{MAX_VALUE} or '.', not {short_repr(item)}")
             sheet[cell] = int(item)
     return tuple(sheet)
 

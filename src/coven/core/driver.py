@@ -1,0 +1,304 @@
+"""One turn driver: who acts next, asking each actor, applying the answer, telling each seat.
+
+Every front end (the arena, the terminal, tests) plays a game through :class:`Driver`, so they all
+order the same decisions the same way:
+
+1. Seats that may act without having to (:meth:`Game.may_act`, e.g. Amulets' casts out of turn) are
+   offered the chance first, one at a time, clockwise from the seat after the last mover (before any
+   move, from seat 0). The first one that acts ends the round of offers: its action is applied and the
+   order is worked out again. An actor lets the chance pass by answering ``None``.
+2. When nobody takes the chance, the lowest seat of :meth:`Game.to_act` must act. Simultaneous
+   decisions (Namaste's) are so taken in seat order; what each decided stays hidden as far as the game's
+   events say.
+
+An *actor* is anything with the bot interface (:class:`coven.core.bot.Bot`): a bot, a person at a
+terminal (:class:`TerminalSeat`), a recorded log (:class:`RecordedLog`). It receives its seat's view and
+legal actions only. Answers go through the checked path (:meth:`Game.apply`). An actor that has a
+``refused(error)`` method is a person: a refused answer is reported to it and it is asked again, the
+state unchanged. Any other actor whose answer is refused (or who passes on a required decision) raises
+:class:`BotError`.
+
+An *observer* of a seat (:class:`Observer`) is told, after every applied action, that seat's view and
+the events visible to that seat, plus the action itself only when that seat took it: whatever a front
+end shows a seat comes from there, never from another seat's action.
+
+:func:`play_terminal` is the terminal game loop of ``coven play`` on top of it, with the input and the
+output injected (a line reader and a sink of Rich console markup), so it is tested like any function.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from coven.core.bot import Bot
+from coven.core.errors import CovenError, IllegalActionError
+from coven.core.events import Event
+from coven.core.game import Game
+from coven.core.record import Move
+from coven.core.types import Seat
+
+AnyGame = Game[Any, Any, Any]
+Actor = Bot
+"""Whoever decides for a seat: a bot, a person, a recorded log (the bot interface)."""
+
+Read = Callable[[str], str]
+"""Shows a prompt (Rich markup) and returns the line typed; raises EOFError when input ends."""
+Write = Callable[[str], None]
+"""Shows one block of text written in Rich console markup."""
+
+
+class BotError(CovenError):
+    """An actor that is not a person answered with something the rules refuse, or not at all."""
+
+    code = "bot_error"
+
+
+class Quit(Exception):  # noqa: N818 - a request, not an error
+    """The person at the terminal asked to leave the game."""
+
+
+class Observer(Protocol):
+    def observe(self, view: Any, events: Sequence[Event], action: Hashable | None) -> None:
+        """After an action: the seat's view, the events it may see, and the action if it was its own."""
+
+
+def offer_order(may_act: Iterable[Seat], last: Seat, players: int) -> list[Seat]:
+    """The optional actors in the order they are offered the chance: clockwise from after ``last``."""
+    return sorted(may_act, key=lambda s: (s - last - 1) % players)
+
+
+class Driver:
+    """Plays one game: asks the actors in the fixed order and applies their answers.
+
+    ``moves`` and ``events`` hold everything applied (all events: the driver itself is trusted);
+    observers only ever get their seat's share.
+    """
+
+    def __init__(
+        self,
+        game: AnyGame,
+        state: Any,
+        actors: Mapping[Seat, Actor],
+        observers: Mapping[Seat | None, Observer] | None = None,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.actors = actors
+        self.observers = dict(observers or {})
+        self.players = game.num_players(state)
+        self.max_decisions = game.bounds(self.players, game.options(state)).max_decisions
+        self.moves: list[tuple[Seat, Hashable]] = []
+        self.events: list[Event] = []
+        self.last: Seat = self.players - 1
+        """The seat that moved last (before any move: the seat before seat 0)."""
+
+    def record_moves(self) -> tuple[Move, ...]:
+        """The applied actions in notation, as a record keeps them."""
+        return tuple(Move(seat, self.game.format_action(action)) for seat, action in self.moves)
+
+    def run(self) -> None:
+        """Play until the game is over."""
+        while self.step():
+            pass
+
+    def step(self) -> bool:
+        """Apply the next action (after offering the optional actors their chance); False once over."""
+        game, state = self.game, self.state
+        if game.is_over(state):
+            return False
+        if len(self.moves) > self.max_decisions:
+            raise BotError(f"{game.spec.id}: more than {self.max_decisions} decisions")
+        for seat in offer_order(game.may_act(state), self.last, self.players):
+            if self._decide(seat, required=False):
+                return True
+        self._decide(min(game.to_act(state)), required=True)
+        return True
+
+    def _decide(self, seat: Seat, required: bool) -> bool:
+        """Ask ``seat``; apply its answer. False if it let an optional chance pass."""
+        game, state = self.game, self.state
+        actor = self.actors[seat]
+        refused: Callable[[CovenError], None] | None = getattr(actor, "refused", None)
+        view = game.view(state, seat)
+        legal = game.legal_actions(state, seat)
+        while True:
+            action = actor.act(view, legal, required)
+            if action is None:
+                if not required:
+                    return False
+                if refused is None:
+                    raise BotError(f"the bot at seat {seat} passed on a required decision")
+                refused(IllegalActionError("you must act now"))
+                continue
+            try:
+                events = game.apply(state, seat, action)
+            except CovenError as exc:
+                if refused is None:
+                    if isinstance(exc, IllegalActionError):
+                        raise BotError(f"the bot at seat {seat} chose {action!r}: {exc}") from exc
+                    raise
+                refused(exc)
+                continue
+            break
+        self.moves.append((seat, action))
+        self.events.extend(events)
+        self.last = seat
+        for watcher, observer in self.observers.items():
+            visible = [e for e in events if e.visible_to(watcher)]
+            observer.observe(game.view(state, watcher), visible, action if watcher == seat else None)
+        return True
+
+
+class RecordedLog:
+    """Moves recorded earlier (by this driver), played back: one cursor shared by every seat's actor.
+
+    ``actor(seat)`` answers for ``seat``: the next recorded move when it is that seat's, a pass on an
+    optional decision otherwise. A required decision whose next recorded move belongs to another seat
+    means the log was not made in this driver's order: it raises :class:`BotError`.
+    """
+
+    def __init__(self, game: AnyGame, moves: Sequence[Move]) -> None:
+        self.game = game
+        self.moves = moves
+        self.cursor = 0
+
+    def actor(self, seat: Seat) -> Actor:
+        return _LogSeat(self, seat)
+
+    def take(self, seat: Seat, required: bool) -> Hashable | None:
+        if self.cursor < len(self.moves) and self.moves[self.cursor].seat == seat:
+            move = self.moves[self.cursor]
+            self.cursor += 1
+            action: Hashable = self.game.parse_action(move.action)
+            return action
+        if not required:
+            return None
+        due = self.moves[self.cursor].seat if self.cursor < len(self.moves) else None
+        raise BotError(f"the log has no move of seat {seat} here (next: seat {due}, move {self.cursor})")
+
+
+class _LogSeat:
+    def __init__(self, log: RecordedLog, seat: Seat) -> None:
+        self.log = log
+        self.seat = seat
+
+    def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        return self.log.take(self.seat, required)
+
+
+# ------------------------------------------------------------------------------------------ terminal
+_MARKUP = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+
+
+def escape(text: str) -> str:
+    """``text`` shown literally in Rich console markup (as ``rich.markup.escape``)."""
+
+    def replace(match: re.Match[str]) -> str:
+        backslashes, tag = match.groups()
+        return f"{backslashes}{backslashes}\\{tag}"
+
+    text = _MARKUP.sub(replace, text)
+    return text + "\\" if text.endswith("\\") and not text.endswith("\\\\") else text
+
+
+def seat_lines(game: AnyGame, seat: Seat, events: Iterable[Event], own: str | None = None) -> list[str]:
+    """What ``seat`` is told of one action (Rich markup): its own notation when it took the action
+    (``own``), then every event visible to it, in words (:meth:`Game.describe_event`)."""
+    lines = [] if own is None else [f"[bold green]you[/] play [bold]{escape(own)}[/]"]
+    for event in events:
+        if event.visible_to(seat):
+            lines.append(f"[dim]·[/] {escape(game.describe_event(event, seat))}")
+    return lines
+
+
+HELP = "Type a move in notation, '?' for the legal moves, 'help' for this text, 'quit' to leave."
+
+
+class TerminalSeat:
+    """A person at a terminal: the actor of one seat and the observer of that seat.
+
+    It shows the seat's view (:meth:`Game.render`) before asking, reads a line, and answers with the
+    parsed action; ``?`` lists the legal actions, ``help`` repeats the help, ``quit`` raises
+    :class:`Quit`, an empty line lets an optional chance pass. Everything it writes comes from its own
+    seat's view, its own seat's events and its own actions.
+    """
+
+    def __init__(self, game: AnyGame, seat: Seat, read: Read, write: Write, legal_limit: int = 60) -> None:
+        self.game = game
+        self.seat = seat
+        self.read = read
+        self.write = write
+        self.legal_limit = legal_limit
+        self._fresh = True
+        """Something happened since the view was last shown."""
+
+    def observe(self, view: Any, events: Sequence[Event], action: Hashable | None) -> None:
+        own = None if action is None else self.game.format_action(action)
+        for line in seat_lines(self.game, self.seat, events, own):
+            self.write(line)
+        self._fresh = True
+
+    def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        game = self.game
+        while True:
+            if self._fresh:
+                self.write(game.render(view))
+                self._fresh = False
+            prompt = "your move" if required else "you may act (Enter to pass)"
+            text = self.read(f"[bold green]{prompt}>[/] ").strip()
+            if text.lower() in {"quit", "exit"}:
+                raise Quit
+            if text.lower() in {"help", "h"}:
+                self.write(HELP)
+                continue
+            if text in {"?", "moves"}:
+                self._show_legal(legal)
+                continue
+            if not text:
+                if required:
+                    continue
+                return None
+            try:
+                action: Hashable = game.parse_action(text)
+            except CovenError as exc:
+                self.refused(exc)
+                continue
+            return action
+
+    def refused(self, error: CovenError) -> None:
+        self.write(f"[red]{escape(str(error))}[/]")
+
+    def _show_legal(self, legal: Sequence[Hashable]) -> None:
+        shown = [escape(self.game.format_action(legal[i])) for i in range(min(len(legal), self.legal_limit))]
+        more = f"  … and {len(legal) - self.legal_limit} more" if len(legal) > self.legal_limit else ""
+        self.write("[bold]legal:[/] " + "  ".join(shown) + more)
+
+
+def play_terminal(
+    game: AnyGame,
+    state: Any,
+    seat: Seat,
+    bots: Mapping[Seat, Actor],
+    read: Read,
+    write: Write,
+    names: Mapping[Seat, str] | None = None,
+) -> Driver:
+    """The terminal game: a person at ``seat``, ``bots`` in the other seats, until the game is over.
+
+    Prints (through ``write``) only what ``seat`` may know, then the final position and the scores.
+    Raises :class:`Quit` when the person leaves and EOFError when the input ends.
+    """
+    person = TerminalSeat(game, seat, read, write)
+    driver = Driver(game, state, {**bots, seat: person}, {seat: person})
+    write(HELP)
+    driver.run()
+    write(game.render(game.view(state, seat)))
+    winners = game.winners(state)
+    labels = names or {}
+    for s, value in enumerate(game.scores(state)):
+        who = "you" if s == seat else f"seat {s}" + (f" ({escape(labels[s])})" if s in labels else "")
+        crown = " [bold yellow]wins[/]" if s in winners else ""
+        write(f"{who}: {value:g}{crown}")
+    return driver

@@ -1,0 +1,268 @@
+"""No input hurts the HTTP API: odd bodies, sizes and parameters get a typed 4xx, never a 500/traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from starlette.types import Message, Receive, Scope, Send
+
+from coven.core import InvalidOptionError, Option
+from coven.server.app import HttpEdge
+from coven.server.settings import Settings
+from tests.server.conftest import TestClient
+from tests.server.helpers import create, hello, humans, wait_for, ws_url
+
+
+def refused(response: Any, status: int, code: str | None = None) -> str:
+    """The response is ``status`` with the API's error shape; returns its message."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
+    if code is not None:
+        assert body["error"]["code"] == code, body
+    message: str = body["error"]["message"]
+    assert len(message) <= 500
+    return message
+
+
+@pytest.fixture(autouse=True)
+def no_tracebacks(caplog: pytest.LogCaptureFixture) -> Any:
+    caplog.set_level(logging.INFO)
+    caplog.set_level(logging.WARNING, logger="sqlalchemy")
+    yield
+    for record in caplog.records:
+        assert record.exc_info is None, record.getMessage()
+        assert "Traceback" not in record.getMessage()
+
+
+# ----------------------------------------------------------------------------- body size
+def test_a_body_over_the_limit_is_413(client: TestClient, settings: Settings) -> None:
+    limit = settings.max_body_bytes
+    body = json.dumps({"game": "toy", "players": 2, "options": {"pad": "x" * limit}})
+    response = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert str(limit) in refused(response, 413, "too_large")
+    # without a Content-Length (chunked), it is counted while read
+    chunks = (b"x" * 4096 for _ in range(limit // 4096 + 2))
+    refused(client.post("/api/tables", content=chunks), 413, "too_large")
+    assert client.get("/api/tables").json() == []  # nothing was created
+
+
+def test_the_default_limit_holds_the_largest_custom_cards() -> None:
+    card = {"id": "A" + "b" * 15, "type": "artefact", "value": "?", "en": "é" * 200, "fr": "é" * 200}
+    cards = [{**card, "expr": "x" * 400}] * 60  # Commandments' caps: 60 cards, 200-char texts, 400-char expr
+    body = json.dumps({"game": "commandments", "players": 5, "options": {"custom_cards": json.dumps(cards)}})
+    assert len(body.encode("utf-8")) < Settings().max_body_bytes
+
+
+def test_a_body_within_the_limit_is_read(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(max_body_bytes=200)
+    assert client.post("/api/tables", json={"game": "toy", "players": 2}).status_code == 201
+    refused(client.post("/api/tables", json={"game": "toy", "players": 2, "seed": 1, "x": "y" * 200}), 413)
+
+
+def test_the_body_is_never_read_past_the_limit() -> None:
+    """The middleware stops the app's reading at the limit: an endless body is not buffered."""
+    pulled = 0
+
+    async def endless() -> Message:
+        nonlocal pulled
+        pulled += 1
+        return {"type": "http.request", "body": b"x" * 1000, "more_body": True}
+
+    async def reads_everything(scope: Scope, receive: Receive, send: Send) -> None:
+        while (await receive()).get("more_body"):
+            pass
+
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope: Scope = {"type": "http", "method": "POST", "path": "/api/tables", "headers": []}
+    asyncio.run(HttpEdge(reads_everything, max_body_bytes=10_000)(scope, endless, send))
+    assert pulled == 11
+    assert sent[0]["status"] == 413
+    assert json.loads(sent[1]["body"])["error"]["code"] == "too_large"
+
+
+@pytest.mark.parametrize(
+    ("length", "status"), [(b"20000", 413), (b"99999999999999999999999", 413), (b"12x", 400), (b"-1", 400)]
+)
+def test_content_length_is_checked_before_reading(length: bytes, status: int) -> None:
+    reached = False
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        nonlocal reached
+        reached = True
+
+    async def receive() -> Message:
+        raise AssertionError("the body was read")
+
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope: Scope = {"type": "http", "method": "POST", "path": "/", "headers": [(b"content-length", length)]}
+    asyncio.run(HttpEdge(app, max_body_bytes=10_000)(scope, receive, send))
+    assert not reached and sent[0]["status"] == status
+
+
+# ------------------------------------------------------------------------- odd bodies
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json",
+        b"\xff\xfe\x00",
+        b"",
+        b"[]",
+        b'"toy"',
+        b"null",
+        b"[" * 100_000,
+        b'{"game": "toy"}',
+        b'{"game": ["toy"], "players": 2}',
+        b'{"game": "toy", "players": "\xc2\xb2"}',
+        b'{"game": "toy", "players": 1e400}',
+        b'{"game": "toy", "players": ' + b"9" * 5_000 + b"}",
+        b'{"game": "toy", "players": 2, "seed": -1}',
+        b'{"game": "toy", "players": 2, "seed": ' + b"9" * 5_000 + b"}",
+        b'{"game": "toy", "players": 2, "seats": {"kind": "human"}}',
+        b'{"game": "toy", "players": 2, "seats": [{"kind": "robot"}, {"kind": "human"}]}',
+        b'{"game": "toy", "players": 2, "options": []}',
+        b'{"game": "toy", "players": 2, "options": {"hand": null}}',
+        b'{"game": "toy", "players": 2, "surplus": 1}',
+        b'{"game": "toy", "players": 2, "seats": [{"kind": "human", "name": "\\ud800"}, {"kind": "human"}]}',
+    ],
+)
+def test_malformed_create_table_is_422(client: TestClient, body: bytes) -> None:
+    response = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    refused(response, 422)
+
+
+def _option_parse_is_total() -> bool:
+    """Whether core's ``Option.parse`` refuses ``"²"`` and 5,000 digits with InvalidOptionError (its own
+    fix, another part of issue 11: until it lands these give a ValueError, which the edge answers 500)."""
+    option = Option("n", 1, "a number")
+    for text in ("²", "9" * 5_000):
+        try:
+            option.parse(text)
+        except InvalidOptionError:
+            continue
+        except ValueError:
+            return False
+    return True
+
+
+PENDING_OPTION_PARSE = pytest.mark.xfail(
+    not _option_parse_is_total(), reason="Option.parse lets int() fail (fixed in core/spec.py)", strict=True
+)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        *(pytest.param(v, marks=PENDING_OPTION_PARSE) for v in ("²", "³²", "9" * 5_000, "-" + "9" * 5_000)),
+        *("2.0", "0x2", "", "two", ["2"], [], {"n": 2}, 2.5, None),
+    ],
+)
+def test_odd_integer_options_are_422(client: TestClient, value: Any) -> None:
+    response = client.post("/api/tables", json={"game": "toy", "players": 2, "options": {"hand": value}})
+    refused(response, 422)
+
+
+def test_a_huge_integer_option_literal_is_422(client: TestClient) -> None:
+    for literal in ("9" * 5_000, "-" + "9" * 5_000, "1e400", str(2**64)):
+        body = '{"game": "toy", "players": 2, "options": {"hand": ' + literal + "}}"
+        response = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        refused(response, 422)
+
+
+# -------------------------------------------------------------------- odd parameters
+@pytest.fixture
+def finished(client: TestClient) -> str:
+    created = create(client, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=3)
+    table_id: str = created["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        wait_for(ws, lambda m: m.get("status") == "over")
+    return table_id
+
+
+@pytest.mark.parametrize("seat", ["²", "١", "-1", "9" * 5_000, "1.0", " 1", "0x1", "1e3", "seat", "\x00"])
+def test_odd_seat_parameters_are_422(client: TestClient, finished: str, seat: str) -> None:
+    response = client.get(f"/api/tables/{finished}/replay", params={"seat": seat})
+    assert "whole number" in refused(response, 422, "bad_request")
+
+
+def test_seat_parameters_that_are_numbers(client: TestClient, finished: str) -> None:
+    assert client.get(f"/api/tables/{finished}/replay", params={"seat": "1"}).json()["seat"] == 1
+    assert client.get(f"/api/tables/{finished}/replay", params={"seat": ""}).json()["seat"] is None
+    refused(client.get(f"/api/tables/{finished}/replay", params={"seat": "2"}), 422)
+    refused(client.get(f"/api/tables/{finished}/replay", params={"seat": "999999"}), 422)
+    waiting = create(client, seats=humans(2))["table"]["id"]
+    refused(client.get(f"/api/tables/{waiting}/replay", params={"seat": "²"}), 422)
+
+
+def test_odd_paths_are_404_with_short_messages(client: TestClient) -> None:
+    refused(client.get("/api/tables/" + "x" * 10_000), 404, "unknown_table")
+    refused(client.get("/api/tables/%ED%A0%80"), 404, "unknown_table")
+    refused(client.get("/api/games/%00"), 404, "unknown_game")
+    refused(client.get("/api/games/" + "g" * 10_000 + "/rules"), 404, "unknown_game")
+
+
+# ------------------------------------------------------------------- the last resort
+def test_an_unforeseen_failure_is_a_500_with_one_log_line(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(limit: int) -> Any:
+        raise RuntimeError("the disk is on fire\nsecond line")
+
+    monkeypatch.setattr(client.app.state.service, "list_tables", broken)
+    refused(client.get("/api/tables"), 500, "internal")
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(failures) == 1
+    line = failures[0].getMessage()
+    assert "GET /api/tables" in line and "RuntimeError" in line and "\n" not in line
+    assert client.get("/api/health").status_code == 200  # the server goes on
+
+
+# ------------------------------------------------------------------------- under uvicorn
+def test_serve_gives_uvicorn_the_same_limits_and_one_line_logs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    import uvicorn
+
+    from coven.server import commands
+
+    runs: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: runs.append({"app": app, **kw}))
+    commands.serve(database=f"sqlite:///{tmp_path / 'serve.sqlite3'}")
+    (run,) = runs
+    assert run["ws_max_size"] == run["app"].state.settings.max_frame_bytes
+    config = run["log_config"]
+    assert all(handler["filters"] == ["one_line"] for handler in config["handlers"].values())
+    assert config["loggers"]["coven"]["handlers"] == ["default"]
+    assert config["root"]["handlers"] == ["default"]  # asyncio, SQLAlchemy, ...: one line each too
+
+
+def test_a_log_record_with_a_traceback_becomes_one_line() -> None:
+    from coven.server.commands import OneLineLogs
+
+    try:
+        b"\xff".decode()
+    except UnicodeDecodeError:
+        import sys
+
+        record = logging.LogRecord(
+            "uvicorn.error", logging.ERROR, __file__, 1, "bad %s", ("frame",), sys.exc_info()
+        )
+    assert OneLineLogs().filter(record)
+    line = logging.Formatter().format(record)
+    assert line.startswith("bad frame (UnicodeDecodeError: ") and "\n" not in line and "Traceback" not in line
+    plain = logging.LogRecord("coven", logging.INFO, __file__, 1, "ok %d", (1,), None)
+    assert OneLineLogs().filter(plain) and logging.Formatter().format(plain) == "ok 1"

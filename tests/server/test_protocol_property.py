@@ -1,0 +1,180 @@
+"""The websocket parser is total: any text gives a typed message or a short ProtocolError, nothing else."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from coven.server.messages import (
+    MAX_DEPTH,
+    MAX_ERROR_TEXT,
+    MAX_SAFE_INTEGER,
+    Act,
+    ErrorCode,
+    Hello,
+    Ping,
+    ProtocolError,
+    Sync,
+    error_message,
+    parse_client_message,
+)
+
+CHECK = settings(
+    max_examples=300,
+    deadline=None,  # no wall clock in tests
+    database=None,  # nothing written to the working tree
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+VALID: list[dict[str, Any]] = [
+    {"type": "hello", "protocol": 1, "token": "S8j0abc", "last": None},
+    {"type": "hello", "token": None, "last": 3},
+    {"type": "act", "number": 0, "action": "2", "id": 1, "token": "S8j0abc"},
+    {"type": "act", "number": 4, "action_json": {"type": "Play", "card": 2}, "id": "m-1"},
+    {"type": "sync", "last": 7},
+    {"type": "sync", "last": None},
+    {"type": "ping", "id": "abc"},
+    {"type": "ping"},
+]
+
+ODD_NUMBERS = [
+    "1e400",
+    "-1e400",
+    "9" * 10_000,
+    "-" + "9" * 5_000,
+    str(2**53),
+    str(2**63),
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "0.5",
+    "1E5",
+    '"²"',
+    '"١٢"',
+    '"12"',
+    "true",
+    "[]",
+    "{}",
+    "[" * 5_000 + "]" * 5_000,
+    "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+]
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(10**40), max_value=10**40)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text()
+    | st.text(st.characters(categories=["Nd", "No"]), min_size=1, max_size=6)  # ², ١٢, ...
+)
+json_values = st.recursive(
+    scalars,
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5)
+    ),
+    max_leaves=40,
+)
+field_names = st.sampled_from(["type", "protocol", "token", "last", "number", "action", "action_json", "id"])
+
+
+def check(text: str) -> None:
+    """The contract of the parser, for any ``text``."""
+    try:
+        message = parse_client_message(text)
+    except ProtocolError as exc:
+        assert exc.code in {ErrorCode.BAD_JSON, ErrorCode.BAD_MESSAGE}
+        assert len(exc.message) <= MAX_ERROR_TEXT
+        assert "\n" not in exc.message
+        frame = json.loads(error_message(exc.code, exc.message, None))
+        assert frame["code"] == exc.code
+        return
+    assert isinstance(message, Hello | Act | Sync | Ping)
+    for name in ("protocol", "last", "number"):
+        value = getattr(message, name, None)
+        assert value is None or (type(value) is int and abs(value) <= MAX_SAFE_INTEGER)
+    # a parsed message says the same thing once written out again
+    assert parse_client_message(json.dumps(message.model_dump())) == message
+
+
+@CHECK
+@given(st.text())
+@example("")
+@example('{"type": [1]}')
+@example('{"type": {"a": 1}}')
+@example('{"type": null}')
+@example("[1, 2]")
+@example('"\\ud800"')
+@example('{"type": "ping", "id": "\\udfff"}')
+@example('{"type": "act", "number": 0, "action_json": {"\\ud800": 1}}')
+@example("\x00")
+@example("\ufeff{}")
+def test_any_text(text: str) -> None:
+    check(text)
+
+
+@CHECK
+@given(json_values)
+def test_any_json_value(value: Any) -> None:
+    check(json.dumps(value))  # NaN and Infinity come out as the non-JSON literals: refused too
+
+
+@CHECK
+@given(st.sampled_from(VALID), field_names, json_values)
+def test_a_valid_message_with_one_field_replaced(base: dict[str, Any], name: str, value: Any) -> None:
+    check(json.dumps({**base, name: value}))
+
+
+@CHECK
+@given(st.sampled_from(VALID), field_names, st.sampled_from(ODD_NUMBERS))
+def test_a_valid_message_with_an_odd_literal(base: dict[str, Any], name: str, literal: str) -> None:
+    head = json.dumps({k: v for k, v in base.items() if k != name})
+    check(head[:-1] + (", " if len(head) > 2 else "") + f'"{name}": {literal}' + "}")
+
+
+@CHECK
+@given(st.sampled_from(VALID), st.data())
+def test_a_valid_message_cut_dropped_or_widened(base: dict[str, Any], data: st.DataObject) -> None:
+    text = json.dumps(base, ensure_ascii=data.draw(st.booleans()))
+    cut = data.draw(st.integers(min_value=0, max_value=len(text)))
+    check(text[:cut])
+    dropped = data.draw(st.sampled_from(sorted(base)))
+    check(json.dumps({k: v for k, v in base.items() if k != dropped}))
+    check(json.dumps({**base, data.draw(st.text(max_size=12)): data.draw(json_values)}))
+    position = data.draw(st.integers(min_value=0, max_value=len(text)))
+    check(text[:position] + data.draw(st.text(max_size=4)) + text[position:])
+
+
+def test_valid_messages_parse() -> None:
+    for raw in VALID:
+        assert parse_client_message(json.dumps(raw)).type == raw["type"]
+
+
+def test_each_odd_input_gets_its_typed_error() -> None:
+    def code(text: str) -> str:
+        try:
+            parse_client_message(text)
+        except ProtocolError as exc:
+            return exc.code
+        raise AssertionError(f"accepted {text[:60]!r}")
+
+    assert code('{"type": ["hello"]}') == "bad_message"  # was TypeError: unhashable type: 'list'
+    assert code('{"type": "act", "number": 1e400, "action": "1"}') == "bad_message"
+    assert code('{"type": "act", "number": ' + "9" * 10_000 + ', "action": "1"}') == "bad_message"
+    assert code('{"type": "sync", "last": ' + "9" * 30 + "}") == "bad_message"  # was accepted
+    assert code('{"type": "sync", "last": ' + str(2**53) + "}") == "bad_message"
+    assert code('{"type": "sync", "last": "3"}') == "bad_message"
+    assert code('{"type": "sync", "last": true}') == "bad_message"
+    assert code('{"type": "ping", "id": NaN}') == "bad_json"
+    assert code("[" * 100_000) == "bad_json"
+    nested = '{"type": "act", "number": 0, "action_json": ' + "[" * 40 + "]" * 40 + "}"
+    assert code(nested) == "bad_message"
+    assert code('{"type": "act", "number": 0, "action": "\\ud800"}') == "bad_message"
+    huge = "x" * 1_000_000
+    try:
+        parse_client_message(json.dumps({"type": huge}))
+    except ProtocolError as exc:
+        assert exc.code == "bad_message" and len(exc.message) <= MAX_ERROR_TEXT
