@@ -465,3 +465,80 @@ def test_covenerrors_are_value_errors_with_codes() -> None:
         assert isinstance(error, ValueError)
     assert NotationError.code == "bad_notation"
     assert InvalidOptionError.code == "invalid_option"
+
+
+# ------------------------------------------------------------ custom cards (The 3 Commandments' option)
+# The option holds JSON cards whose expressions are in a small language; the language's own bounds and
+# their messages are tested in tests/games/commandments/test_card_language_bounds.py. Here: whatever a
+# table's creator sends, creating the table gives a game or an InvalidOptionError, never another error.
+COMMANDMENTS = get_game("commandments")
+card_exprs = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(
+        [
+            "to == from",
+            "count(to)",
+            "sum(count(area))",
+            "sum(" * 8 + "count(area)" + ")" * 8,
+            "(" * 200 + "1",
+            "not " * 80 + "out",
+            "9" * 500,
+            "count(to) > ١٢",
+            "silent",
+            'mentions("x")',
+        ]
+    ),
+    json_values,
+)
+custom_card = st.fixed_dictionaries(
+    {
+        "id": st.one_of(st.sampled_from(["Z1", "A01", "z", "1X", "Z" * 17]), json_values),
+        "type": st.one_of(st.sampled_from(["artefact", "action"]), json_values),
+        "value": st.one_of(st.sampled_from([1, 9, 10, "?", 0, True]), json_values),
+        "en": st.one_of(st.sampled_from(["a card", "", "x" * 201]), json_values),
+        "expr": card_exprs,
+    },
+    optional={"fr": json_values, "extra": json_values},
+)
+
+
+@SETTINGS
+@given(
+    text=st.one_of(
+        st.lists(custom_card, max_size=3).map(json.dumps),
+        json_values.map(json.dumps),
+        st.text(max_size=60),
+    )
+)
+def test_custom_cards_give_a_game_or_an_invalid_option_error(text: str) -> None:
+    try:
+        state = COMMANDMENTS.new_game(3, {"custom_cards": text}, 1)
+    except InvalidOptionError as exc:
+        assert len(str(exc)) < 300
+        return
+    assert state is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 40_000 + "]" * 40_000, "nests too deeply"),
+        ("[" + "9" * 5000 + "]", "JSON"),
+        ("[NaN]", "must be an object"),
+        ("x" * 10**6, "at most"),
+        (
+            '[{"id": "Z1", "type": "artefact", "value": "?", "en": "x", "expr": "'
+            + "sum(" * 8
+            + "1"
+            + ")" * 8
+            + '"}]',
+            "nest",
+        ),
+    ],
+    ids=short_repr,
+)
+def test_malformed_custom_cards_get_an_invalid_option_error(text: str, message: str) -> None:
+    """Before: deep JSON raised RecursionError and 5000 digits a plain ValueError; a card nesting
+    eight counting functions was accepted and took about a minute to judge on each move."""
+    with pytest.raises(InvalidOptionError, match=message):
+        COMMANDMENTS.new_game(3, {"custom_cards": text}, 1)

@@ -5,6 +5,17 @@ engine on the board; action cards (green backs) on the performance (by the engin
 Priestess when the table says so). A fixed card earns its value when its condition holds; a "?" card
 earns one karma per unit counted (capped at :data:`COUNT_CAP`, our choice so that karma stays bounded
 for custom cards), and a count of 0 or less leaves it unmarked.
+
+Custom cards are untrusted input: the option's text is at most :data:`MAX_CUSTOM_TEXT` characters and
+at most :data:`MAX_CUSTOM_CARDS` cards, each card's id, texts and expression are bounded, and the
+expression must pass the language's bounds (size, nesting, counting functions and static cost; see
+:mod:`coven.games.commandments.lang`), so a card that could not be judged cheaply is refused when the
+table is created, with InvalidOptionError naming the card and the reason. Custom cards are compiled
+with the run-time step budget as well: should judging one ever run past it
+(:class:`~coven.games.commandments.lang.CardBudgetError`, which the static bounds are meant to make
+impossible), :meth:`Card.judge` counts the card as not matched (0 karma, unmarked) on that move. The
+budget counts steps, not time, so the engine, the bots' worlds and a replay all agree, and nothing
+else of the state depends on it.
 """
 
 from __future__ import annotations
@@ -17,8 +28,9 @@ from functools import lru_cache
 from typing import Any, Final
 
 from coven.core import InvalidOptionError
+from coven.core.errors import short_repr
 from coven.games.commandments.deck import ACTION_ROWS, ARTEFACT_ROWS
-from coven.games.commandments.lang import CardError, Ctx, Fn, compile_card_expr
+from coven.games.commandments.lang import CardBudgetError, CardError, Ctx, Fn, compile_card_expr
 
 ARTEFACT: Final = "artefact"
 ACTION: Final = "action"
@@ -27,6 +39,12 @@ COUNT_CAP: Final = 20
 """The most karma one "?" card can give on one move."""
 MAX_FIXED: Final = 9
 MAX_CUSTOM_CARDS: Final = 60
+MAX_CUSTOM_TEXT: Final = 300_000
+"""The longest ``custom_cards`` option, in characters: 60 cards at their longest fit even when every
+letter of their texts and expressions is escaped to ``\\uXXXX`` (as ``json.dumps`` does), about
+290,000 characters. It bounds the JSON parsing; the server's request-body limit is tighter still."""
+MAX_CARD_TEXT: Final = 200
+"""The longest English or French text of a card."""
 _ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
 
 
@@ -50,8 +68,14 @@ class Card:
         return "?" if self.value is None else str(self.value)
 
     def judge(self, ctx: Ctx) -> int:
-        """The karma this card gives on a move (0 = not marked)."""
-        result = self.fn(ctx)
+        """The karma this card gives on a move (0 = not marked).
+
+        A custom card whose judgement runs past the step budget is not marked (0); ``ctx`` is left as
+        it was (the counting functions restore what they change)."""
+        try:
+            result = self.fn(ctx)
+        except CardBudgetError:
+            return 0
         if self.value is None:
             return max(0, min(COUNT_CAP, int(result)))
         return self.value if result else 0
@@ -60,28 +84,33 @@ class Card:
         return self.fr if lang == "fr" else self.en
 
 
-def make_card(card_id: str, card_type: str, value: int | str, en: str, fr: str, expr: str) -> Card:
-    """A compiled card; raises CardError saying what is wrong."""
-    if not isinstance(card_id, str) or not _ID.match(card_id):
-        raise CardError(f"id {card_id!r} must be a letter then up to 15 letters, digits, '_' or '-'")
-    if card_type not in CARD_TYPES:
-        raise CardError(f"type must be 'artefact' or 'action', not {card_type!r}")
+def make_card(
+    card_id: str, card_type: str, value: int | str, en: str, fr: str, expr: str, *, guarded: bool = True
+) -> Card:
+    """A compiled card; raises CardError saying what is wrong. ``guarded``: with the run-time step
+    budget (every custom card; the built-in deck is compiled without it)."""
+    if not isinstance(card_id, str) or not _ID.fullmatch(card_id):
+        raise CardError(
+            f"id {short_repr(card_id)} must be a letter then up to 15 letters, digits, '_' or '-'"
+        )
+    if not isinstance(card_type, str) or card_type not in CARD_TYPES:
+        raise CardError(f"type must be 'artefact' or 'action', not {short_repr(card_type)}")
     if value == "?":
         number: int | None = None
     elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_FIXED:
         number = value
     else:
-        raise CardError(f'value must be a whole number 1-{MAX_FIXED} or "?", not {value!r}')
+        raise CardError(f'value must be a whole number 1-{MAX_FIXED} or "?", not {short_repr(value)}')
     for name, text in (("en", en), ("fr", fr)):
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
-            raise CardError(f"text {name!r} must be a non-empty text of at most 200 characters")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_CARD_TEXT:
+            raise CardError(f"text {name!r} must be a non-empty text of at most {MAX_CARD_TEXT} characters")
     if not isinstance(expr, str):
-        raise CardError(f"expr must be a text, not {expr!r}")
+        raise CardError(f"expr must be a text, not {short_repr(expr)}")
     domain = "board" if card_type == ARTEFACT else "performance"
     try:
-        fn = compile_card_expr(expr, domain, number is None)
+        fn = compile_card_expr(expr, domain, number is None, guarded=guarded)
     except CardError as exc:
-        raise CardError(f"expr {expr!r}: {exc}") from None
+        raise CardError(f"expr {short_repr(expr, 60)}: {exc}") from None
     return Card(card_id, card_type, number, en.strip(), fr.strip(), expr, fn)
 
 
@@ -89,7 +118,7 @@ def _builtin() -> tuple[Card, ...]:
     cards: list[Card] = []
     for rows, card_type in ((ARTEFACT_ROWS, ARTEFACT), (ACTION_ROWS, ACTION)):
         for card_id, value, en, fr, expr in rows:
-            cards.append(make_card(card_id, card_type, value, en, fr, expr))
+            cards.append(make_card(card_id, card_type, value, en, fr, expr, guarded=False))
     return tuple(cards)
 
 
@@ -117,13 +146,22 @@ class Deck:
 
 
 def parse_custom_cards(text: str) -> tuple[Card, ...]:
-    """Cards from the ``custom_cards`` option (a JSON list); raises InvalidOptionError."""
+    """Cards from the ``custom_cards`` option (a JSON list); raises InvalidOptionError (never another
+    exception) naming the card and saying what is wrong."""
+    if not isinstance(text, str):
+        raise InvalidOptionError(f"custom_cards must be a JSON text, not {short_repr(text)}")
+    if len(text) > MAX_CUSTOM_TEXT:
+        raise InvalidOptionError(f"custom_cards is at most {MAX_CUSTOM_TEXT} characters, not {len(text)}")
     if not text.strip():
         return ()
     try:
         raw: Any = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidOptionError(f"custom_cards must be a JSON list of cards: {exc.msg}") from None
+    except RecursionError:
+        raise InvalidOptionError("custom_cards must be a JSON list of cards: it nests too deeply") from None
+    except ValueError as exc:  # a number past Python's 4300-digit limit
+        raise InvalidOptionError(f"custom_cards must be a JSON list of cards: {str(exc)[:80]}") from None
     if not isinstance(raw, list):
         raise InvalidOptionError("custom_cards must be a JSON list of cards")
     if len(raw) > MAX_CUSTOM_CARDS:
@@ -134,11 +172,15 @@ def parse_custom_cards(text: str) -> tuple[Card, ...]:
         label = f"custom card {number}"
         if not isinstance(item, dict):
             raise InvalidOptionError(f"{label} must be an object with id, type, value, en, expr")
-        if isinstance(item.get("id"), str):
-            label += f" ({item['id']})"
+        ident = item.get("id")
+        if isinstance(ident, str):
+            plain = len(ident) <= 20 and ident.isprintable()
+            label += f" ({ident})" if plain else f" ({short_repr(ident)})"
         unknown = set(item) - {"id", "type", "value", "en", "fr", "expr"}
         if unknown:
-            raise InvalidOptionError(f"{label}: unknown field(s) {', '.join(sorted(unknown))}")
+            names = ", ".join(sorted(unknown))
+            names = names if len(names) <= 80 else names[:77] + "..."
+            raise InvalidOptionError(f"{label}: unknown field(s) {names}")
         missing = [k for k in ("id", "type", "value", "en", "expr") if k not in item]
         if missing:
             raise InvalidOptionError(f"{label}: missing field(s) {', '.join(missing)}")

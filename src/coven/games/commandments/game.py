@@ -37,6 +37,10 @@ Choices of ours where rulebook and rulings are silent:
   karma (> 0), 0 ("no karma") or -1 ("bad karma").
 - A "?" card gives at most 20 karma on one move (bounds karma for custom cards); a human priestess
   marks a "?" action card with its count.
+- Custom cards (option ``custom_cards``) must be cheap to judge: their expressions are bounded when
+  the table is created (InvalidOptionError otherwise, see :mod:`~coven.games.commandments.cards`), and
+  a custom card whose judgement still ran past its step budget would count as not matched on that
+  move (0 karma, unmarked), for the engine, the bots and replays alike.
 - ``legal_actions`` lists a representative family for novices (every artefact to every area with 13
   canonical performances, and ``forfeit``) and 24 placements for the priestess; any well-formed move
   or placement is legal and :meth:`CommandmentsGame.illegal_reason` says what is wrong otherwise.
@@ -468,17 +472,19 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             events = [public("forfeit", seat=seat, bonus=FORFEIT_BONUS, flips=state.flips)]
             return events + self._after_flip(state)
         if isinstance(action, Move):
-            ctx = move_context(state.board, action)
             slot_cards = [cards[c] for c in ritual.slots]
+            by_priestess = state.options["judge"] == "priestess" and any(c.type == ACTION for c in slot_cards)
+            # Judged before the state changes: judging never raises (a custom card past its step
+            # budget is unmarked, see Card.judge), and if it ever did the state would stay whole.
+            values = [] if by_priestess else judge_cards(slot_cards, move_context(state.board, action))
             start = state.board[action.artefact]
             state.board[action.artefact] = action.to
             events = [public("move", seat=seat, action=format_action(action), start=AREA_NAMES[start])]
-            if state.options["judge"] == "priestess" and any(c.type == ACTION for c in slot_cards):
+            if by_priestess:
                 state.pending = action
                 state.pending_start = start
                 state.phase = JUDGE
                 return events
-            values = judge_cards(slot_cards, ctx)
             return events + self._resolve(state, seat, action, start, values)
         # Judge
         move = state.pending

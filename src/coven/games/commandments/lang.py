@@ -29,6 +29,32 @@ Performance words (action cards): ``did(gesture)``, ``said(word)``, ``touched(wh
 ``mentions("text")`` (in the free words, any case), ``silent`` (nothing said at all), ``gestures``
 (how many), ``words`` (free words counted), ``via(area)`` (the path passes over it; "X" = out of the
 circle), ``out`` (= via("X")), ``steps`` (areas of the circle the path passes over), ``seconds``.
+
+Bounds. Anyone creating a table may write cards, and cards are judged on the server's event loop and
+millions of times by the bots, so every expression is bounded before it is compiled; each bound
+refuses with a :class:`CardError` saying why (and where), never with another exception:
+
+- at most :data:`MAX_TEXT` (400) characters and :data:`MAX_TOKENS` (150) tokens (words, numbers,
+  quoted words, signs); numbers are written with the digits 0-9 and are at most :data:`MAX_NUMBER`
+  (9999);
+- the tree nests at most :data:`MAX_DEPTH` (32) deep: brackets, calls, ``not`` and each operator of
+  a chain add a level. The parser counts while it descends and stops at the 33rd level, long before
+  Python's recursion limit (ten thousand ``(`` do not even get that far: the length bound refuses
+  them);
+- the counting functions ``areas``, ``sum`` and ``max`` (the only words that repeat work: they judge
+  what is inside them once per area, twelve times) nest at most :data:`MAX_COUNTING_NESTING` (2)
+  deep. ``before(e)`` only switches boards and adds no repetition;
+- the static cost (:func:`estimate_cost`: one unit per node, a few for the words that scan a board
+  row or the performance, and twelve times the inside of each counting function) is at most
+  :data:`MAX_COST` (1500; a unit is about 50 ns of judging). The costliest card of the box costs 159;
+  the costliest cards accepted judge in under 0.1 ms (80 µs measured when the bounds were chosen).
+
+At run time a custom card is also guarded (``compile_card_expr(..., guarded=True)``, the default):
+each counting function charges its twelve rounds of work to a per-judgement step counter on the
+:class:`Ctx` before it runs, and past :data:`MAX_STEPS` (twice the static budget, so only a mistake
+in the estimate can reach it) raises :class:`CardBudgetError`. The card's owner decides what that
+means (:meth:`coven.games.commandments.cards.Card.judge`: the card is not marked on that move). The
+built-in deck is compiled unguarded: it passes the same static bounds and is the bots' hot path.
 """
 
 from __future__ import annotations
@@ -92,8 +118,31 @@ UPPER_BODY: Final[frozenset[str]] = frozenset(
 )
 
 
+MAX_TEXT: Final = 400
+"""The longest expression, in characters."""
+MAX_TOKENS: Final = 150
+"""The most tokens in an expression (the longest card of the box has 53)."""
+MAX_NUMBER: Final = 9999
+"""The largest number written in an expression (the box uses at most 30; a move lasts 3600 s)."""
+MAX_DEPTH: Final = 32
+"""How deep an expression may nest (the deepest card of the box nests 12, a chain of ten "or")."""
+MAX_COUNTING_NESTING: Final = 2
+"""How deep the counting functions (areas, sum, max) may nest (the box nests them 1 deep)."""
+COUNTING: Final = frozenset({"areas", "sum", "max"})
+"""The words that judge what is inside them once per area."""
+MAX_COST: Final = 1500
+"""The highest static cost (:func:`estimate_cost`) of an expression; the box's costliest is 159."""
+MAX_STEPS: Final = 2 * MAX_COST
+"""The run-time budget of a guarded card on one judgement, in the units of :func:`estimate_cost`."""
+
+
 class CardError(ValueError):
     """A card's expression or definition is malformed; the message says where and why."""
+
+
+class CardBudgetError(CardError):
+    """Judging a guarded card went past :data:`MAX_STEPS` (only a mistake in the static bounds lets a
+    card get here); :meth:`~coven.games.commandments.cards.Card.judge` counts the card as unmarked."""
 
 
 class Ctx:
@@ -110,6 +159,7 @@ class Ctx:
         "path",
         "said",
         "seconds",
+        "steps",
         "to",
         "touches",
         "words",
@@ -142,13 +192,15 @@ class Ctx:
         self.path = path
         self.seconds = seconds
         self.area = 0
+        self.steps = 0
+        """Work done so far in the current judgement of a guarded card (see :data:`MAX_STEPS`)."""
 
 
 Fn = Callable[[Ctx], Any]
 
 # -------------------------------------------------------------------------------------------- lexing
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+)|(?P<str>\"[^\"]*\"|'[^']*')|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
+    r"\s*(?:(?P<num>[0-9]+)|(?P<str>\"[^\"]*\"|'[^']*')|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
     r"|(?P<op>==|!=|<=|>=|<|>|\+|-|\*|\(|\)|,))"
 )
 
@@ -161,18 +213,33 @@ class Tok:
 
 
 def tokenize(text: str) -> list[Tok]:
+    """The tokens of ``text`` (at most :data:`MAX_TOKENS`); raises CardError saying where it fails."""
+    if len(text) > MAX_TEXT:
+        raise CardError(f"the expression is longer than {MAX_TEXT} characters ({len(text)})")
     toks: list[Tok] = []
     pos = 0
     text = text.rstrip()
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
-            raise CardError(f"unexpected character {text[pos:].lstrip()[:1]!r} at {pos}")
+            char = text[pos:].lstrip()[:1]
+            at = len(text) - len(text[pos:].lstrip())
+            hint = " (numbers are written with the digits 0-9)" if char.isnumeric() else ""
+            raise CardError(f"unexpected character {char!r} at {at}{hint}")
+        if len(toks) >= MAX_TOKENS:
+            raise CardError(
+                f"the expression has more than {MAX_TOKENS} tokens (words, numbers, signs); "
+                f"the one past the limit starts at {m.start(m.lastgroup or 'op')}"
+            )
         kind = m.lastgroup or "op"
         raw = m.group(kind)
         start = m.start(kind)
         if kind == "str":
             raw = raw[1:-1]
+        elif kind == "num" and (len(raw.lstrip("0")) > len(str(MAX_NUMBER)) or int(raw) > MAX_NUMBER):
+            raise CardError(
+                f"numbers are at most {MAX_NUMBER}; the one at {start} is larger ({len(raw)} digits)"
+            )
         toks.append(Tok(kind, raw, start))
         pos = m.end()
     toks.append(Tok("end", "", len(text)))
@@ -188,15 +255,28 @@ class Node:
     value: str | int = ""
     args: tuple[Node, ...] = field(default=())
     pos: int = 0
+    depth: int = field(default=1, compare=False)
+    """1 for a leaf, else one more than the deepest argument."""
 
 
 _CMP = ("==", "!=", "<", "<=", ">", ">=")
 
 
+def _too_deep(pos: int) -> CardError:
+    return CardError(
+        f"the expression nests more than {MAX_DEPTH} deep at {pos} "
+        "(brackets, calls, 'not' and each operator of a chain add a level)"
+    )
+
+
 class _Parser:
+    """Recursive descent, with the nesting counted on the way down (:data:`MAX_DEPTH`): the Python
+    stack it uses stays a few hundred frames whatever the text."""
+
     def __init__(self, text: str) -> None:
         self.toks = tokenize(text)
         self.i = 0
+        self.level = 0
 
     def peek(self) -> Tok:
         return self.toks[self.i]
@@ -212,6 +292,12 @@ class _Parser:
             found = tok.text or "the end"
             raise CardError(f"expected {text!r} at {tok.pos}, found {found!r}")
 
+    def node(self, op: str, value: str | int, args: tuple[Node, ...], pos: int) -> Node:
+        depth = 1 + max((a.depth for a in args), default=0)
+        if depth > MAX_DEPTH:
+            raise _too_deep(pos)
+        return Node(op, value, args, pos, depth)
+
     def parse(self) -> Node:
         node = self.disj()
         tok = self.peek()
@@ -224,23 +310,33 @@ class _Parser:
         return tok.kind == "name" and tok.text == word
 
     def disj(self) -> Node:
+        """Every descent into brackets or call arguments passes here (and ``not`` in :meth:`neg`)."""
+        self.level += 1
+        if self.level > MAX_DEPTH:
+            raise _too_deep(self.peek().pos)
         node = self.conj()
         while self._is_word("or"):
             pos = self.take().pos
-            node = Node("or", args=(node, self.conj()), pos=pos)
+            node = self.node("or", "", (node, self.conj()), pos)
+        self.level -= 1
         return node
 
     def conj(self) -> Node:
         node = self.neg()
         while self._is_word("and"):
             pos = self.take().pos
-            node = Node("and", args=(node, self.neg()), pos=pos)
+            node = self.node("and", "", (node, self.neg()), pos)
         return node
 
     def neg(self) -> Node:
         if self._is_word("not"):
             pos = self.take().pos
-            return Node("not", args=(self.neg(),), pos=pos)
+            self.level += 1
+            if self.level > MAX_DEPTH:
+                raise _too_deep(pos)
+            inner = self.neg()
+            self.level -= 1
+            return self.node("not", "", (inner,), pos)
         return self.cmp()
 
     def cmp(self) -> Node:
@@ -248,21 +344,21 @@ class _Parser:
         tok = self.peek()
         if tok.kind == "op" and tok.text in _CMP:
             self.take()
-            node = Node(tok.text, args=(node, self.sum()), pos=tok.pos)
+            node = self.node(tok.text, "", (node, self.sum()), tok.pos)
         return node
 
     def sum(self) -> Node:
         node = self.prod()
         while self.peek().kind == "op" and self.peek().text in ("+", "-"):
             tok = self.take()
-            node = Node(tok.text, args=(node, self.prod()), pos=tok.pos)
+            node = self.node(tok.text, "", (node, self.prod()), tok.pos)
         return node
 
     def prod(self) -> Node:
         node = self.atom()
         while self.peek().kind == "op" and self.peek().text == "*":
             tok = self.take()
-            node = Node("*", args=(node, self.atom()), pos=tok.pos)
+            node = self.node("*", "", (node, self.atom()), tok.pos)
         return node
 
     def atom(self) -> Node:
@@ -283,7 +379,7 @@ class _Parser:
                         self.take()
                         args.append(self.disj())
                 self.expect(")")
-                return Node("call", tok.text, tuple(args), tok.pos)
+                return self.node("call", tok.text, tuple(args), tok.pos)
             return Node("name", tok.text, pos=tok.pos)
         if tok.kind == "op" and tok.text == "(":
             node = self.disj()
@@ -294,12 +390,76 @@ class _Parser:
 
 
 def parse(text: str) -> Node:
-    """The tree of an expression; raises CardError saying where it is malformed."""
+    """The tree of an expression; raises CardError saying where it is malformed or too big (see the
+    bounds in the module's documentation)."""
     if not isinstance(text, str) or not text.strip():
         raise CardError("the expression is empty")
-    if len(text) > 400:
-        raise CardError("the expression is longer than 400 characters")
     return _Parser(text).parse()
+
+
+# ------------------------------------------------------------------------------------------- bounds
+_WORD_COST: Final[dict[str, int]] = {"steps": 16, "out": 12, "words": 35, "silent": 3}
+"""Extra cost of the names that scan the path or the free words (every node costs 1)."""
+_CALL_COST: Final[dict[tuple[str, int], int]] = {
+    ("count", 1): 3,
+    ("colours", 1): 8,
+    ("total", 1): 22,
+    ("total", 2): 18,
+    ("via", 1): 12,
+    ("mentions", 1): 20,
+}
+"""Extra cost of the calls that scan a board row, a kind of area, the path or the free words
+(measured: one unit is about 50 ns of judging on the machine the bounds were chosen on)."""
+
+
+def counting_nesting(node: Node) -> tuple[int, int]:
+    """How deep the counting functions nest in ``node``, and where the innermost one is."""
+    best = (0, node.pos)
+    for arg in node.args:
+        best = max(best, counting_nesting(arg), key=lambda x: x[0])
+    if node.op == "call" and node.value in COUNTING:
+        return best[0] + 1, best[1] if best[0] else node.pos
+    return best
+
+
+def estimate_cost(node: Node) -> int:
+    """An upper bound of the work judging ``node`` takes, in units of about 50 ns (a closure call): one
+    per node, a few more for the words that scan something, and for a counting function its inside
+    twelve times (once per area), plus one per round."""
+    return _cost(node, flat=False)
+
+
+def _cost(node: Node, flat: bool) -> int:
+    """``flat``: count a counting function inside as 1 (its own rounds are charged when it runs)."""
+    if node.op == "name":
+        return 1 + _WORD_COST.get(str(node.value), 0)
+    if node.op != "call":
+        return 1 + sum(_cost(a, flat) for a in node.args)
+    name = str(node.value)
+    if name in COUNTING:
+        return 1 if flat else 1 + NUM_AREAS * _round_cost(node)
+    return 1 + _CALL_COST.get((name, len(node.args)), 0) + sum(_cost(a, flat) for a in node.args)
+
+
+def _round_cost(node: Node, flat: bool = False) -> int:
+    """The cost of one round (one area) of a counting function."""
+    return 1 + sum(_cost(a, flat) for a in node.args)
+
+
+def check_bounds(node: Node) -> None:
+    """Refuse (CardError) a tree whose counting functions nest too deep or that costs too much."""
+    nesting, pos = counting_nesting(node)
+    if nesting > MAX_COUNTING_NESTING:
+        raise CardError(
+            f"counting functions (sum, areas, max) nest at most {MAX_COUNTING_NESTING} deep; "
+            f"this card nests {nesting} (the innermost at {pos})"
+        )
+    cost = estimate_cost(node)
+    if cost > MAX_COST:
+        raise CardError(
+            f"the card would take too long to judge: it costs {cost}, at most {MAX_COST} "
+            f"(sum, areas and max judge what is inside them once for each of the {NUM_AREAS} areas)"
+        )
 
 
 # ------------------------------------------------------------------------------- checking & compiling
@@ -317,6 +477,8 @@ PERFORMANCE_WORDS: Final = frozenset(
 @dataclass(slots=True)
 class _Checker:
     domain: str  # "board" or "performance"
+    guarded: bool = True
+    """Charge each counting function's rounds to :attr:`Ctx.steps` (see :data:`MAX_STEPS`)."""
     binding: int = 0
     used: set[str] = field(default_factory=set)
 
@@ -486,22 +648,31 @@ class _Checker:
                 return "int", lambda c: sum(sum(c.cur[x]) for x in members[k(c)])
             col = self.coerce(args[1], "colour")
             return "int", lambda c: sum(c.cur[x][col(c)] for x in members[k(c)])
-        if name in ("areas", "sum", "max"):
+        if name in COUNTING:
             if name == "areas":
                 self.arity(node, 1)
-                cond = self.over_areas(args[0], "bool")
-                return "int", lambda c: _over(c, cond, None, "count")
-            if name == "max":
+                cond: Fn | None = self.over_areas(args[0], "bool")
+                value: Fn | None = None
+                how = "count"
+            elif name == "max":
                 self.arity(node, 1)
-                value = self.over_areas(args[0], "int")
-                return "int", lambda c: _over(c, None, value, "max")
-            self.arity(node, 1, 2)
-            if len(args) == 1:
-                value = self.over_areas(args[0], "int")
-                return "int", lambda c: _over(c, None, value, "sum")
-            cond = self.over_areas(args[0], "bool")
-            value = self.over_areas(args[1], "int")
-            return "int", lambda c: _over(c, cond, value, "sum")
+                cond, value, how = None, self.over_areas(args[0], "int"), "max"
+            else:
+                self.arity(node, 1, 2)
+                cond = self.over_areas(args[0], "bool") if len(args) == 2 else None
+                value, how = self.over_areas(args[-1], "int"), "sum"
+            if not self.guarded:
+                return "int", lambda c: _over(c, cond, value, how)
+            charge = NUM_AREAS * _round_cost(node, flat=True)
+
+            def guarded(c: Ctx) -> int:
+                steps = c.steps + charge
+                if steps > MAX_STEPS:
+                    raise CardBudgetError(f"judging went past {MAX_STEPS} steps at {name}() (at {node.pos})")
+                c.steps = steps
+                return _over(c, cond, value, how)
+
+            return "int", guarded
         if name == "before":
             self.arity(node, 1)
             tp, inner = self.compile(args[0])
@@ -579,30 +750,60 @@ def _a(tp: str) -> str:
     }[tp]
 
 
-def compile_card_expr(text: str, domain: str, counting: bool) -> Fn:
+def compile_card_expr(text: str, domain: str, counting: bool, *, guarded: bool = True) -> Fn:
     """Compile a card's expression: a number for "?" cards (``counting``), else a condition.
 
-    ``domain`` is "board" (artefact cards) or "performance" (action cards).
+    ``domain`` is "board" (artefact cards) or "performance" (action cards). Raises CardError when the
+    text is malformed or past a bound (see the module's documentation). ``guarded`` (the default, and
+    what every custom card gets) adds the run-time step budget: the function may then raise
+    :class:`CardBudgetError`. The built-in deck is compiled unguarded.
     """
     node = parse(text)
-    tp, fn = _Checker(domain).compile(node)
+    check_bounds(node)
+    return compile_tree(node, domain, counting, guarded=guarded)
+
+
+def compile_tree(node: Node, domain: str, counting: bool, *, guarded: bool = True) -> Fn:
+    """Type-check and compile a parsed tree *without* :func:`check_bounds` (for tests of the run-time
+    budget; cards go through :func:`compile_card_expr`)."""
+    tp, fn = _Checker(domain, guarded).compile(node)
     want = "int" if counting else "bool"
     if tp != want:
         what = "a number (it is a '?' card)" if counting else "a condition (it has a fixed value)"
         raise CardError(f"the expression must give {what}, not {_a(tp)}")
-    return fn
+    if not guarded or counting_nesting(node)[0] == 0:
+        return fn  # nothing repeats: the work is bounded by the size of the tree
+
+    def judged(c: Ctx) -> Any:
+        c.steps = 0
+        return fn(c)
+
+    return judged
 
 
 __all__ = [
     "COLOURS",
+    "COUNTING",
     "GESTURES",
+    "MAX_COST",
+    "MAX_COUNTING_NESTING",
+    "MAX_DEPTH",
+    "MAX_NUMBER",
+    "MAX_STEPS",
+    "MAX_TEXT",
+    "MAX_TOKENS",
     "SAYINGS",
     "TOUCHES",
     "UPPER_BODY",
+    "CardBudgetError",
     "CardError",
     "Ctx",
     "Node",
+    "check_bounds",
     "compile_card_expr",
+    "compile_tree",
+    "counting_nesting",
+    "estimate_cost",
     "parse",
     "tokenize",
 ]
