@@ -22,7 +22,6 @@ def create_table(
     game: str,
     seats: list[str],
     options: dict[str, Any] | None = None,
-    seed: int | None = None,
 ) -> dict[str, Any]:
     """Fill the lobby form: ``seats`` holds "human" or "bot:<name>" per seat. Returns the links shown."""
     page.goto(base + "/")
@@ -41,9 +40,6 @@ def create_table(
             field.select_option(str(value))
         else:
             field.fill(str(value))
-    if seed is not None:
-        page.click(".advanced summary")
-        page.fill("#new-seed", str(seed))
     page.click("#create-table")
     page.wait_for_selector(".invites, .spectator-link")
     invites = page.eval_on_selector_all(".invite-link", "els => els.map(e => e.href)")

@@ -1,10 +1,13 @@
 """Run the real Coven server for the end-to-end tests: ``python serve.py PORT DATABASE_URL DATA_DIR``.
 
-Bots play without a pause (``bot_pause=0``) so whole games fit in a test run.
+Bots play without a pause (``bot_pause=0``) so whole games fit in a test run. Deals come from a fixed
+sequence (the operator's choice, as ``Settings.deal_seeds`` allows; never the page's), so a run of the
+suite is reproducible.
 """
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -16,7 +19,15 @@ from coven.server.settings import Settings
 
 def main() -> None:
     port, database, data_dir = int(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
-    app = create_app(Settings(database_url=database, data_dir=data_dir, bot_pause=0.0, ping_interval=0))
+    deals = random.Random(2026)
+    settings = Settings(
+        database_url=database,
+        data_dir=data_dir,
+        bot_pause=0.0,
+        ping_interval=0,
+        deal_seeds=lambda: deals.getrandbits(62),
+    )
+    app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
 
 

@@ -43,7 +43,7 @@ def namaste_move(page: Any, rng: random.Random) -> None:
 
 def test_namaste_against_bots(server: Any, context: Any) -> None:
     page = context.new_page()
-    links = create_table(page, server.base, "namaste", ["human", "bot:greedy"], seed=7)
+    links = create_table(page, server.base, "namaste", ["human", "bot:greedy"])
     assert len(links["invites"]) == 1
     page.goto(links["invites"][0])
     moves = play_until_over(page, namaste_move, random.Random(1))
@@ -73,7 +73,7 @@ def brujas_move(page: Any, rng: random.Random) -> None:
 def test_brujas_against_bots(server: Any, context: Any) -> None:
     page = context.new_page()
     links = create_table(
-        page, server.base, "brujas", ["human", "bot:greedy", "bot:random"], options={"conflict": True}, seed=3
+        page, server.base, "brujas", ["human", "bot:greedy", "bot:random"], options={"conflict": True}
     )
     page.goto(links["invites"][0])
     moves = play_until_over(page, brujas_move, random.Random(2))
@@ -115,7 +115,6 @@ def test_amulets_against_bots(solo_server: Any, context: Any) -> None:
         "amulets",
         ["human", "bot:greedy", "bot:greedy", "bot:random"],
         options={"question_cap": 8, "assistant": True},
-        seed=11,
     )
     page.goto(links["invites"][0])
     play_until_over(page, amulets_move, random.Random(3))
@@ -205,7 +204,7 @@ def commandments_move(page: Any, rng: random.Random) -> None:
 
 def test_commandments_against_bots(server: Any, context: Any) -> None:
     page = context.new_page()
-    links = create_table(page, server.base, "commandments", ["human", "bot:random", "bot:random"], seed=5)
+    links = create_table(page, server.base, "commandments", ["human", "bot:random", "bot:random"])
     page.goto(links["invites"][0])
     # A move the rules refuse (typed as text): a clear error, and nothing changes.
     page.wait_for_selector("main[data-myturn=yes]")
@@ -239,7 +238,7 @@ def generic_move(page: Any, rng: random.Random) -> None:
 def test_generic_board_plays_any_game(server: Any, context: Any) -> None:
     """Every game is playable before (or without) its own board: the view as panels, moves as buttons."""
     page = context.new_page()
-    links = create_table(page, server.base, "namaste", ["human", "bot:random"], seed=13)
+    links = create_table(page, server.base, "namaste", ["human", "bot:random"])
     url = links["invites"][0]
     page.goto(url.replace("#", "?board=generic#"))
     page.wait_for_selector("#board .generic-view .kv")

@@ -60,7 +60,6 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
             "brujas",
             ["human", "bot:random", "human", "bot:greedy"],
             options={"silent": True},
-            seed=21,
         )
         url_a, url_b = links["invites"]
         token_a, token_b = url_a.split("#token=")[1], url_b.split("#token=")[1]
@@ -149,7 +148,7 @@ def test_two_people_see_each_other_live_and_keep_their_secrets(server: Any, brow
 
 def test_server_restart_mid_game(server: Any, context: Any) -> None:
     page = context.new_page()
-    links = create_table(page, server.base, "namaste", ["human", "bot:greedy"], seed=9)
+    links = create_table(page, server.base, "namaste", ["human", "bot:greedy"])
     page.goto(links["invites"][0])
     rng = random.Random(8)
     # Play a few moves, then stop the server under the page.
@@ -213,7 +212,7 @@ def test_simultaneous_decisions_from_two_browsers(server: Any, browser: Any) -> 
     try:
         a, b = (c.new_page() for c in ctxs)
         frames_b = capture(b)
-        links = create_table(a, server.base, "namaste", ["human", "human"], seed=17)
+        links = create_table(a, server.base, "namaste", ["human", "human"])
         a.goto(links["invites"][0])
         b.goto(links["invites"][1])
         for page in (a, b):

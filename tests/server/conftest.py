@@ -12,6 +12,7 @@ import pytest
 
 from coven.server import Settings, create_app
 from tests.server.games import test_registry
+from tests.server.helpers import SeedQueue
 from tests.store.backends import bus_redis_url, database_url
 
 with warnings.catch_warnings():
@@ -36,6 +37,7 @@ def settings(tmp_path: Path) -> Settings:
         rate_burst=10_000,
         data_dir=tmp_path,
         web_dir=web,
+        deal_seeds=SeedQueue(),
     )
 
 

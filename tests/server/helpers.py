@@ -6,11 +6,36 @@ import itertools
 import time
 from typing import TYPE_CHECKING, Any
 
+from coven.server.settings import secure_seed
+
 if TYPE_CHECKING:
     from starlette.testclient import TestClient, WebSocketTestSession
 
 
-def create(client: TestClient, game: str = "toy", players: int = 2, **body: Any) -> dict[str, Any]:
+class SeedQueue:
+    """The test server's deal seeds: those a test pushed, in order, then secure ones.
+
+    Clients can never choose a deal (the request has no seed); a test fixes one through the server's
+    own settings (``Settings.deal_seeds``), as an operator could."""
+
+    def __init__(self) -> None:
+        self.pending: list[int] = []
+
+    def push(self, seed: int) -> None:
+        self.pending.append(seed)
+
+    def __call__(self) -> int:
+        return self.pending.pop(0) if self.pending else secure_seed()
+
+
+def create(
+    client: TestClient, game: str = "toy", players: int = 2, seed: int | None = None, **body: Any
+) -> dict[str, Any]:
+    """Create a table; ``seed`` fixes its deal through the server's settings (never the request)."""
+    if seed is not None:
+        source = client.app.state.settings.deal_seeds  # type: ignore[attr-defined]
+        assert isinstance(source, SeedQueue), "this client's server does not take seeds from tests"
+        source.push(seed)
     response = client.post("/api/tables", json={"game": game, "players": players, **body})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
@@ -52,10 +77,13 @@ def drain(ws: WebSocketTestSession) -> list[dict[str, Any]]:
         out.append(message)
 
 
-def wait_for(ws: WebSocketTestSession, predicate: Any, rounds: int = 400) -> list[dict[str, Any]]:
-    """Drain until a message satisfies ``predicate`` (bots play in the background); returns all seen."""
+def wait_for(ws: WebSocketTestSession, predicate: Any, seconds: float = 60.0) -> list[dict[str, Any]]:
+    """Drain until a message satisfies ``predicate`` (bots play in the background); returns all seen.
+
+    Bounded by time, not by rounds: bots think in threads, slower when the machine is busy."""
     seen: list[dict[str, Any]] = []
-    for _ in range(rounds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         batch = drain(ws)
         seen.extend(batch)
         if any(predicate(m) for m in batch):

@@ -212,7 +212,7 @@ def test_every_registered_game_plays_through_with_bots(
     table_id = created["table"]["id"]
     with client.websocket_connect(ws_url(table_id)) as ws:
         hello(ws)
-        final = latest(wait_for(ws, lambda m: m.get("status") == "over", rounds=3000))
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", seconds=120))
     record = Record.from_json(client.get(f"/api/tables/{table_id}/record").json())
     assert final["result"]["scores"] == [float(s) for s in game.scores(replay(game, record))]
     assert len(record.moves) == final["number"]

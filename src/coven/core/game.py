@@ -186,6 +186,12 @@ class Game(ABC, Generic[S, A, V]):
         details = " ".join(f"{key}={value}" for key, value in event.data.items())
         return f"{event.kind} {details}".strip()
 
+    def reveals_at_end(self, options: Options) -> bool:
+        """Whether a finished game may be shown in full (every hand, every secret choice, the deal's
+        seed): a front end offers the record and the revealed replay only if so. Games with an option
+        that keeps secrets for ever (The 3 Commandments' ``reveal=never``) say no for it."""
+        return True
+
     def hidden_facts(self, state: S, seat: Seat) -> frozenset[str]:
         """Texts that ``seat`` does not know in ``state``, as a front end would print them (card names,
         secret choices, future dice): the conformance suite checks that nothing shown to the seat

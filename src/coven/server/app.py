@@ -252,6 +252,10 @@ class Lobby:
             seats = list(stored.seats)
             number = stored.number
             game_id = stored.game
+        try:
+            reveals = self.service.games.get(game_id).reveals_at_end(dict(stored.options))
+        except (ImportError, CovenError):  # a game this server no longer offers: keep its secrets
+            reveals = False
         return schemas.TableOut(
             id=stored.id,
             game=game_id,
@@ -266,6 +270,7 @@ class Lobby:
                 for s in seats
             ],
             result=result,
+            reveals=reveals,
         )
 
     async def _table(self, request: Request) -> Table:
@@ -307,7 +312,15 @@ class Lobby:
         try:
             body = schemas.CreateTableIn.model_validate_json(await request.body())
         except ValidationError as exc:
-            first = exc.errors()[0]
+            errors = exc.errors()
+            if any(e["loc"] == ("seed",) and e["type"] == "extra_forbidden" for e in errors):
+                raise ApiError(
+                    422,
+                    "seed_not_allowed",
+                    "a table's deal is drawn by the server from the operating system's secure source, "
+                    "so that nobody at the table can know it: leave out 'seed'",
+                ) from None
+            first = errors[0]
             where = ".".join(str(p) for p in first["loc"]) or "body"
             raise ApiError(422, "bad_request", f"{where}: {first['msg']}") from None
         seats = None
@@ -318,7 +331,7 @@ class Lobby:
                 else SeatRequest("human", s.name)
                 for s in body.seats
             ]
-        table, invites = await self.service.create(body.game, body.players, body.options, seats, body.seed)
+        table, invites = await self.service.create(body.game, body.players, body.options, seats)
         url = self.table_url(request, table.id)
         out = schemas.TableCreatedOut(
             table=self.table_out(request, table),
@@ -341,6 +354,8 @@ class Lobby:
         table = await self._table(request)
         if table.status != "over":
             raise ApiError(409, "not_over", "the record (and its seed) is served once the game is over")
+        if not table.game.reveals_at_end(table.options):
+            raise ApiError(403, "secret", f"{_KEPT_SECRET}: its record, which tells the deal, is not served")
         record = Record(
             game=table.game.spec.id,
             players=table.players,
@@ -363,6 +378,16 @@ class Lobby:
             seat = int(raw_seat)
         reveal = request.query_params.get("reveal", "").lower() in {"1", "true", "yes"}
         game = table.game
+        if not game.reveals_at_end(table.options):
+            if reveal:
+                raise ApiError(403, "secret", _KEPT_SECRET + ": it is never revealed in full")
+            if seat is not None and not _holds_seat(request, table, seat):
+                raise ApiError(
+                    403,
+                    "secret",
+                    _KEPT_SECRET + f": seat {seat}'s replay is shown only to seat {seat} "
+                    "(send its token as 'Authorization: Bearer <token>')",
+                )
         state = game.setup(table.players, dict(table.options), table.seed)
         steps = [
             schemas.ReplayStepOut(
@@ -400,6 +425,16 @@ class Lobby:
 
     async def openapi(self, request: Request) -> Response:
         return JSONResponse(openapi_document())
+
+
+_KEPT_SECRET = "this table keeps its secrets for ever (reveal=never)"
+
+
+def _holds_seat(request: Request, table: Table, seat: int) -> bool:
+    """Whether the request carries ``seat``'s token (``Authorization: Bearer <token>``)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    return scheme.lower() == "bearer" and 0 < len(token) <= 256 and table.token_matches(seat, token)
 
 
 def _move(seat: int, action: str) -> Any:

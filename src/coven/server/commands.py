@@ -213,8 +213,7 @@ async def _table_group(
             "game": game,
             "players": count,
             "seats": [{"kind": "human"}] * count,
-            "seed": seed + group * 1000 + round_,
-        }
+        }  # the server deals; ``seed`` drives only the simulated people's choices
         created = await asyncio.to_thread(_http, "POST", f"{base_http}/api/tables", body)
         table_id = created["table"]["id"]
         players = [

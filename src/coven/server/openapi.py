@@ -95,11 +95,12 @@ def openapi_document() -> dict[str, Any]:
         },
         "/api/tables/{table_id}/record": {
             "get": {
-                "summary": "The record (seed and every action) of a finished game",
+                "summary": "The record (seed and every action) of a finished game that reveals its "
+                "secrets at the end (403 `secret` for a table with reveal=never)",
                 "parameters": [table_id],
                 "responses": {
                     "200": _response("a coven.core.Record", {"type": "object"}),
-                    **_errors(404, 409),
+                    **_errors(403, 404, 409),
                 },
             }
         },
@@ -111,7 +112,13 @@ def openapi_document() -> dict[str, Any]:
                     {"name": "seat", "in": "query", "required": False, "schema": {"type": "integer"}},
                     {"name": "reveal", "in": "query", "required": False, "schema": {"type": "boolean"}},
                 ],
-                "responses": {"200": _response("the replay", _ref("ReplayOut")), **_errors(404, 409, 422)},
+                "description": "At a table that never reveals its secrets (reveal=never), `reveal=true` is "
+                "refused and a seat's replay needs that seat's token as `Authorization: Bearer <token>` "
+                "(403 `secret` otherwise).",
+                "responses": {
+                    "200": _response("the replay", _ref("ReplayOut")),
+                    **_errors(403, 404, 409, 422),
+                },
             }
         },
     }

@@ -34,7 +34,7 @@ class CreateTableIn(_In):
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     seats: list[SeatIn] | None = Field(default=None, max_length=16)
     """One per player in seat order; default: seat 0 a person, the others the random bot."""
-    seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
+    # No seed: the server draws every deal from the operating system (a request naming one is refused).
 
 
 # ----------------------------------------------------------------- outputs
@@ -90,6 +90,9 @@ class TableOut(_Out):
     spectator_url: str
     seats: list[SeatOut]
     result: ResultOut | None
+    reveals: bool
+    """Whether the finished game is shown in full (record, revealed replay); false for a table that
+    keeps its secrets for ever (The 3 Commandments with ``reveal=never``)."""
 
 
 class InviteOut(_Out):

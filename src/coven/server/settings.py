@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,6 +41,15 @@ def bus_prefix_from_env(environ: Mapping[str, str] | None = None) -> str:
     """The bus prefix of ``$COVEN_BUS_NAMESPACE`` (default namespace ``coven``: prefix ``coven:``)."""
     env = os.environ if environ is None else environ
     return bus_prefix_for(env.get(BUS_NAMESPACE_ENV) or DEFAULT_BUS_NAMESPACE)
+
+
+SEED_BITS = 62
+"""Deal and bot seeds are whole numbers of this many bits (they fit a signed 64-bit column)."""
+
+
+def secure_seed() -> int:
+    """A seed from the operating system's secure source (:mod:`secrets`): nobody can predict it."""
+    return secrets.randbits(SEED_BITS)
 
 
 def default_data_dir() -> Path:
@@ -93,6 +103,13 @@ class Settings:
     """Static client; ``None``: ``coven/web`` beside this package (served if it exists)."""
     node_id: str | None = None
     """This process's name on the bus (random if ``None``)."""
+    deal_seeds: Callable[[], int] = secure_seed
+    """Where each table's deal seed comes from: the operating system's secure source. Never from a
+    client (a request that names a seed is refused); only the operator can replace it (tests do, to
+    make deals reproducible)."""
+    bot_seeds: Callable[[], int] = secure_seed
+    """Where each bot's own randomness comes from, drawn apart from the deal, so a bot's choices say
+    nothing about the hidden cards and the deal says nothing about the bots' choices."""
 
     def resolved_data_dir(self) -> Path:
         return self.data_dir if self.data_dir is not None else default_data_dir()

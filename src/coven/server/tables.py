@@ -261,8 +261,8 @@ class TableService:
         players: int,
         options: dict[str, Any],
         seats: list[SeatRequest] | None,
-        seed: int | None,
     ) -> tuple[Table, list[Invite]]:
+        """A new table; its deal's seed comes from ``settings.deal_seeds`` (never from a client)."""
         game = self.games.get(game_id)  # UnknownGameError
         game.spec.check_players(players)
         resolved = game.spec.resolve_options(options)
@@ -286,7 +286,7 @@ class TableService:
                 name = request.name or f"Player {i + 1}"
                 stored_seats.append(StoredSeat(i, "human", name, None, hash_token(token), False))
                 invites.append(Invite(i, name, token))
-        seed = secrets.randbits(62) if seed is None else seed
+        seed = self.settings.deal_seeds()
         state = game.setup(players, resolved, seed)
         status = "waiting" if invites else "playing"
         stored = StoredTable(
@@ -322,7 +322,9 @@ class TableService:
             if s.kind == "bot" and s.bot is not None:
                 factory = game.bots().get(s.bot)
                 if factory is not None:
-                    table.bots[s.seat] = factory(game, s.seat, (stored.seed * 1_000_003 + s.seat) % 2**62)
+                    # a bot's randomness is its own, drawn apart from the deal (replaying the log never
+                    # needs it: the log holds every action the bot chose)
+                    table.bots[s.seat] = factory(game, s.seat, self.settings.bot_seeds())
         return table
 
     async def get(self, table_id: str) -> Table | None:

@@ -8,8 +8,9 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, url, body) {
+async function request(method, url, body, token = null) {
   const init = { method, headers: { Accept: "application/json" } };
+  if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -37,11 +38,12 @@ export const api = {
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   createTable: (body) => request("POST", "/api/tables", body),
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
-  replay: (id, { seat = null, reveal = false } = {}) => {
+  // `token`: the seat's own secret, needed for a seat's replay at a table that never reveals its secrets.
+  replay: (id, { seat = null, reveal = false, token = null } = {}) => {
     const q = new URLSearchParams();
     if (seat !== null && seat !== undefined) q.set("seat", String(seat));
     if (reveal) q.set("reveal", "true");
     const qs = q.toString();
-    return request("GET", `/api/tables/${encodeURIComponent(id)}/replay${qs ? `?${qs}` : ""}`);
+    return request("GET", `/api/tables/${encodeURIComponent(id)}/replay${qs ? `?${qs}` : ""}`, undefined, token);
   },
 };

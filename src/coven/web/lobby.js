@@ -86,7 +86,6 @@ function createForm(games, linksBox) {
   const playersSel = h("select", { id: "new-players", name: "players" });
   const optionsBox = h("fieldset", { class: "options" });
   const seatsBox = h("fieldset", { class: "seats" });
-  const seedInput = h("input", { type: "number", id: "new-seed", name: "seed", placeholder: "random" });
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const submit = h("button", { type: "submit", class: "primary", id: "create-table" }, "Create the table");
 
@@ -141,7 +140,6 @@ function createForm(games, linksBox) {
       return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
     });
     const body = { game: g.id, players: Number(playersSel.value), options, seats };
-    if (seedInput.value !== "") body.seed = Number.parseInt(seedInput.value, 10);
     submit.disabled = true;
     try {
       const created = await api.createTable(body);
@@ -160,8 +158,7 @@ function createForm(games, linksBox) {
     h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), gameSel),
     h("div", { class: "field" }, h("label", { for: "new-players" }, "Players"), playersSel),
     optionsBox, seatsBox,
-    h("details", { class: "advanced" }, h("summary", {}, "Advanced"),
-      h("div", { class: "field" }, h("label", { for: "new-seed" }, "Seed (replays the same deal)"), seedInput)),
+    h("p", { class: "muted" }, "The server shuffles and deals: nobody at the table, you included, can know the deal."),
     errorBox, submit);
   return form;
 }

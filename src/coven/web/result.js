@@ -23,7 +23,7 @@ export async function showResult(table, box) {
 
   let mine = null;
   try {
-    mine = await api.replay(table.tableId, { seat: table.seat });
+    mine = await api.replay(table.tableId, { seat: table.seat, token: table.token });
   } catch (err) {
     clear(chartBox).append(h("p", { class: "muted" }, `No replay: ${err.message}`));
   }
@@ -71,7 +71,9 @@ class Replayer {
       this.slider,
       button("Next ›", () => this.go(this.index + 1), { id: "replay-next" }),
       button("Last »", () => this.go(this.replay.steps.length - 1), { id: "replay-last" }));
-    this.revealBtn = button("Reveal everything", () => this.reveal(), { id: "replay-reveal", class: "primary" });
+    this.revealBtn = this.table.reveals === false
+      ? h("p", { class: "muted", id: "replay-secret" }, "This table keeps its secrets for ever: the replay shows only what you saw.")
+      : button("Reveal everything", () => this.reveal(), { id: "replay-reveal", class: "primary" });
     clear(this.box).append(h("h3", {}, "Replay"), this.head, controls, this.revealBtn, this.stage,
       h("h4", {}, "At this step"), this.events);
     this.box.addEventListener("keydown", (ev) => {

@@ -69,6 +69,7 @@ class TableClient {
       this.seats = info.seats;
       this.players = info.players;
       this.status = info.status;
+      this.reveals = info.reveals;
       this.info = await api.game(info.game).catch(() => null);
       // "?board=generic" draws any game with the generic board (the view as panels, moves as buttons).
       const forced = new URLSearchParams(location.search).get("board");

@@ -652,6 +652,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
         return describe_event(event, seat)
 
+    def reveals_at_end(self, options: Options) -> bool:
+        return options.get("reveal") != "never"
+
     def hidden_facts(self, state: CommandmentsState, seat: Seat) -> frozenset[str]:
         from coven.games.commandments.worlds import secrets
 
