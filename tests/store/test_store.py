@@ -94,3 +94,55 @@ def test_tokens_are_stored_only_as_hashes(store: Store) -> None:
         dump = repr(conn.execute(text("SELECT * FROM coven_seats")).all())
     assert "secret-a" not in dump
     assert hash_token("secret-a") in dump
+
+
+def _people(table_id: str, count: int) -> StoredTable:
+    return StoredTable(
+        id=table_id,
+        game="toy",
+        players=count,
+        options={},
+        seed=1,
+        status="waiting",
+        number=0,
+        created_at=datetime.now(UTC),
+        seats=tuple(StoredSeat(i, "human", f"P{i}", None, hash_token(f"t{i}"), False) for i in range(count)),
+    )
+
+
+def test_the_last_two_seats_claimed_at_once_from_two_processes_start_the_table_once(
+    database_url: str,
+) -> None:
+    """Two stores (as two server processes would hold) claim the last two seats at the same moment,
+    many times over: every table starts, and exactly one of the two claims sees it start."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    stores = [Store(database_url), Store(database_url)]
+    stores[0].migrate()
+    try:
+        for round_ in range(25):
+            table_id = f"race{round_}"
+            stores[0].create_table(_people(table_id, 3))
+            stores[0].claim_seat(table_id, 0)
+            barrier = threading.Barrier(2)
+
+            def claim(
+                k: int, table_id: str = table_id, barrier: threading.Barrier = barrier
+            ) -> tuple[bool, str]:
+                barrier.wait()
+                return stores[k].claim_seat(table_id, k + 1)
+
+            with ThreadPoolExecutor(2) as pool:
+                results = list(pool.map(claim, range(2)))
+            assert all(changed for changed, _ in results)
+            loaded = stores[1].load_table(table_id, with_log=False)
+            assert loaded is not None and loaded.status == "playing", f"round {round_}: stuck {results}"
+            assert sorted(status for _, status in results) in (["playing", "playing"], ["playing", "waiting"])
+    finally:
+        for s in stores:
+            s.dispose()
+
+
+def test_claiming_a_seat_of_an_unknown_table_changes_nothing(store: Store) -> None:
+    assert store.claim_seat("nowhere", 0) == (False, "unknown")

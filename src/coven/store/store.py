@@ -173,8 +173,19 @@ class Store:
             raise ConflictError(f"step {number} of table {table_id} exists already") from exc
 
     def claim_seat(self, table_id: str, seat: int) -> tuple[bool, str]:
-        """Mark a seat claimed; start the table when every human seat is. Returns (changed, status)."""
+        """Mark a seat claimed; start the table when every human seat is. Returns (changed, status).
+
+        The table's row is locked first (``SELECT ... FOR UPDATE``; SQLite serialises writers anyway), so
+        claims of one table by several processes at once run one after the other: the last claim always
+        sees every earlier one and starts the table, exactly once. (Without the lock, two transactions
+        claiming the last two seats each see the other's seat still open, and neither starts it.)
+        """
         with self._write_lock, self.engine.begin() as conn:
+            locked = conn.execute(
+                select(TableRow.id).where(TableRow.id == table_id).with_for_update()
+            ).first()
+            if locked is None:
+                return False, "unknown"
             changed = (
                 conn.execute(
                     update(SeatRow)
