@@ -5,7 +5,7 @@ changed"). The database stays the single source of truth; a notice only tells ot
 up (see :mod:`coven.server.tables`).
 """
 
-from coven.bus.base import Bus, Handler, LocalBus, make_bus
+from coven.bus.base import RESYNC, Bus, Handler, LocalBus, make_bus
 from coven.bus.redis import RedisBus
 
-__all__ = ["Bus", "Handler", "LocalBus", "RedisBus", "make_bus"]
+__all__ = ["RESYNC", "Bus", "Handler", "LocalBus", "RedisBus", "make_bus"]

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+log = logging.getLogger("coven.bus")
+
 Message = dict[str, Any]
 Handler = Callable[[Message], Awaitable[None]]
+
+RESYNC: Message = {"kind": "resync"}
+"""Delivered (never published) when a bus has reconnected after a drop: notices may have been missed,
+so a subscriber catches up from the store by action number."""
 
 
 class Bus(ABC):
@@ -26,8 +33,12 @@ class Bus(ABC):
             self._handlers.remove(handler)
 
     async def _deliver(self, message: Message) -> None:
+        """Hand ``message`` to every handler; one handler's failure never stops the others or the bus."""
         for handler in list(self._handlers):
-            await handler(message)
+            try:
+                await handler(message)
+            except Exception:
+                log.exception("bus handler failed on a %s notice", message.get("kind"))
 
     async def start(self) -> None:  # noqa: B027 - optional hook
         """Connect (if the bus needs to)."""
@@ -73,12 +84,13 @@ class LocalBus(Bus):
             self._queue = None
 
 
-def make_bus(url: str | None, prefix: str = "coven:") -> Bus:
-    """``None`` or ``memory://``: in-process; ``redis://...``: Redis pub/sub on channel ``{prefix}tables``."""
+def make_bus(url: str | None, prefix: str = "coven:", name: str | None = None) -> Bus:
+    """``None`` or ``memory://``: in-process; ``redis://...``: Redis pub/sub on channel ``{prefix}tables``
+    (``name``: how this process's connections show in Redis's ``CLIENT LIST``)."""
     if url is None or url in {"", "memory://", "local"}:
         return LocalBus()
     if url.startswith(("redis://", "rediss://", "unix://")):
         from coven.bus.redis import RedisBus
 
-        return RedisBus(url, prefix)
+        return RedisBus(url, prefix, name)
     raise ValueError(f"unknown bus URL {url!r} (use memory:// or redis://host:port/db)")

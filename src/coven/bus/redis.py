@@ -10,17 +10,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
-from coven.bus.base import Bus, Message
+from coven.bus.base import RESYNC, Bus, Message
+
+log = logging.getLogger("coven.bus")
+
+BACKOFF_FIRST = 0.05
+"""Seconds before the first attempt to reconnect after a drop (doubled after each failure) ..."""
+BACKOFF_MAX = 5.0
+"""... up to this."""
 
 
 class RedisBus(Bus):
-    def __init__(self, url: str, prefix: str = "coven:") -> None:
+    def __init__(self, url: str, prefix: str = "coven:", name: str | None = None) -> None:
         super().__init__()
         self.url = url
         self.prefix = prefix
+        self.name = name
+        """The connections' name in Redis (``CLIENT SETNAME``), so an operator can tell them apart."""
         self.channel = self.key("tables")
         self._client: aioredis.Redis | None = None
         self._pubsub: aioredis.client.PubSub | None = None
@@ -33,25 +44,53 @@ class RedisBus(Bus):
     async def start(self) -> None:
         if self._client is not None:
             return
-        self._client = aioredis.from_url(self.url, decode_responses=True)
-        self._pubsub = self._client.pubsub()
-        await self._pubsub.subscribe(self.channel)
-        # wait for the confirmation, so that nothing published after start() is missed
-        for _ in range(50):
-            confirmation = await self._pubsub.get_message(timeout=0.1)
-            if confirmation is not None and confirmation.get("type") == "subscribe":
-                break
-        self._task = asyncio.create_task(self._listen(self._pubsub))
+        self._client = aioredis.from_url(self.url, decode_responses=True, client_name=self.name)
+        self._pubsub = await self._subscribe()
+        self._task = asyncio.create_task(self._listen())
 
-    async def _listen(self, pubsub: aioredis.client.PubSub) -> None:
+    async def _subscribe(self) -> aioredis.client.PubSub:
+        """A new subscription to the channel, confirmed, so nothing published after it is missed."""
+        assert self._client is not None
+        pubsub = self._client.pubsub()
+        try:
+            await pubsub.subscribe(self.channel)
+            for _ in range(50):
+                confirmation = await pubsub.get_message(timeout=0.1)
+                if confirmation is not None and confirmation.get("type") == "subscribe":
+                    break
+        except BaseException:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            raise
+        return pubsub
+
+    async def _listen(self) -> None:
+        """Deliver notices; after any drop, subscribe again with backoff and deliver :data:`RESYNC`."""
+        delay = BACKOFF_FIRST
         while True:
-            raw = await pubsub.get_message(timeout=1.0)
+            try:
+                if self._pubsub is None:
+                    self._pubsub = await self._subscribe()
+                    log.warning("bus: subscribed again to %s after a drop", self.channel)
+                    delay = BACKOFF_FIRST
+                    await self._deliver(dict(RESYNC))
+                raw = await self._pubsub.get_message(timeout=1.0)
+            except (RedisError, OSError) as exc:
+                log.warning("bus: lost %s (%s); reconnecting in %.2f s", self.channel, exc, delay)
+                if self._pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                    self._pubsub = None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, BACKOFF_MAX)
+                continue
             if raw is None or raw.get("type") != "message":
                 continue
-            with contextlib.suppress(Exception):
+            try:
                 message = json.loads(raw["data"])
-                if isinstance(message, dict):
-                    await self._deliver(message)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and message.get("kind") != RESYNC["kind"]:
+                await self._deliver(message)
 
     async def publish(self, message: Message) -> None:
         if self._client is None:

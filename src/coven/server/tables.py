@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from coven.bus import Bus, make_bus
+from coven.bus import RESYNC, Bus, make_bus
 from coven.core import (
     Bot,
     Event,
@@ -220,8 +220,8 @@ class TableService:
         self.settings = settings
         self.games: GameSource = settings.game_source()
         self.store = Store(settings.resolved_database_url())
-        self.bus: Bus = make_bus(settings.bus_url, settings.bus_prefix)
         self.node = settings.node_id or uuid.uuid4().hex[:12]
+        self.bus: Bus = make_bus(settings.bus_url, settings.bus_prefix, name=f"coven-{self.node}")
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.bot_pool = ThreadPoolExecutor(
@@ -468,6 +468,9 @@ class TableService:
             log.exception("bus publish failed")
 
     async def _on_bus(self, message: dict[str, Any]) -> None:
+        if message == RESYNC:
+            await self._resync_all()
+            return
         if message.get("origin") == self.node:
             return
         table = self.tables.get(str(message.get("table")))
@@ -480,6 +483,18 @@ class TableService:
             elif kind == "seats":
                 await self._refresh_seats_locked(table)
         table.wake.set()
+
+    async def _resync_all(self) -> None:
+        """After the bus reconnected (notices may be lost): every live table catches up from the store,
+        its seats and status first, then its steps by action number, so no client silently stops
+        receiving moves."""
+        for table in list(self.tables.values()):
+            if table.status == "over":
+                continue
+            async with table.lock:
+                await self._refresh_seats_locked(table)
+                await self._catch_up_locked(table)
+            table.wake.set()
 
     async def _refresh_seats_locked(self, table: Table) -> None:
         """Take the seats and status from the store (the caller holds the table's lock)."""
