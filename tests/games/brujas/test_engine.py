@@ -116,12 +116,14 @@ def test_true_voids_of_a_hidden_face_down_card_constrain_it() -> None:
         assert hidden // 5 != 3 and hidden % 5 != 2
 
 
-def test_the_matching_fallback_finds_a_deal_under_tight_voids() -> None:
+def test_the_exact_deal_holds_under_tight_voids() -> None:
+    # A hand-made position (no history): 39 unseen physical cards, three hands of two, the rest out.
     state = parse_position("RBYG R1/B1B2/Y1Y2/G1G2 -/-/-/- 0 - play")
     view = GAME.view(state, 0)
     sampler = Sampler(view)
-    dealt = sampler._match(random.Random(3))
+    dealt = sampler.deal(random.Random(3))
     assert sorted(k for cards in dealt.values() for k in cards) == sorted(sampler.unseen)
+    assert sampler.total == 1  # no voids: one group, so one way to fill it; the split is a shuffle
 
 
 def test_views_show_every_piles_current_score() -> None:

@@ -39,6 +39,7 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from coven.core import (
     Bounds,
@@ -74,6 +75,9 @@ from coven.games.brujas.cards import (
     kinds_of,
     parse_card,
 )
+
+if TYPE_CHECKING:
+    from coven.games.brujas.worlds import Sampler
 
 SCORE_VALUES = {"basic": (5, 3, 2, 1), "conflict": (8, 5, 3, 1)}
 """Score cards top to bottom; the middle values are not in our text (rulings), so they live here."""
@@ -442,10 +446,11 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
             ),
         ),
         hidden_information=True,
-        rules_file="002_e2f40874684fffc0.txt",
+        rules_file="rules.md",
     )
     action_classes = (Play, MoveWitch, Take)
     view_class = BrujasView
+    _sampler: tuple[BrujasView, Sampler] | None = None
 
     # ---------------------------------------------------------------------------------------- setup
     def setup(self, players: int, options: Options, seed: int) -> BrujasState:
@@ -736,7 +741,12 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
     def world_from_view(self, view: BrujasView, rng: random.Random) -> BrujasState:
         from coven.games.brujas.worlds import Sampler
 
-        return Sampler(view).draw(rng)
+        # The sampler parses a view and counts its deals once; asked again for the very same (frozen)
+        # view object, it draws at once.
+        cached = self._sampler
+        if cached is None or cached[0] is not view:
+            cached = self._sampler = (view, Sampler(view))
+        return cached[1].draw(rng)
 
     # -------------------------------------------------------------------------------------- outcome
     def scores(self, state: BrujasState) -> tuple[float, ...]:
