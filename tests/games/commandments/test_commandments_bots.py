@@ -55,7 +55,7 @@ def test_the_best_novice_narrows_the_cards_from_the_markers_and_exploits_them() 
     state = table(4, ["A01", "A02", "P02", "P03"])
     play(state, 0, "ordain discard=P02 taboo=A01")
     play(state, 0, "place wh=R,R,R,R,R bk=T1,T1,H2,H2,H2 br=T1,T1,H3,H3,H3")
-    play(state, 1, "bk1>C +stand +smile !artefact")  # 3 karma, marks 0 1 0
+    play(state, 1, 'bk1>C +stand +smile "hello little one"')  # 3 karma, marks 0 1 0
     play(state, 2, "wh1>C +dance")  # dance marked, white taboo marked
     deck = deck_for("")
     view = GAME.view(state, 3)

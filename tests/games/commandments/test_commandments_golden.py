@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from coven.bots.arena import play_game
 from coven.core import Move, Record, replay
 from coven.games.commandments import GAME
+from coven.games.commandments.actions import Action
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -31,7 +32,7 @@ def _play(bots: tuple[str, ...], seed: int, options: dict[str, Any]) -> Record:
         options=dict(GAME.spec.resolve_options(options)),
         seed=seed,
         seats=bots,
-        moves=tuple(Move(seat, GAME.format_action(a)) for seat, a in result.moves),
+        moves=tuple(Move(seat, GAME.format_action(cast(Action, a))) for seat, a in result.moves),
     )
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from coven.core import GameOverError, IllegalActionError, NotYourTurnError
 from coven.games.commandments import GAME
+from coven.games.commandments.actions import BUDGET, Judge, Move, Place, beats
 from coven.games.commandments.board import ADJACENT, AREA_NAMES, NEIGHBOURS, parse_area
 from coven.games.commandments.game import rounds_for
 
@@ -42,7 +43,7 @@ def test_example_1b_1c_jenn_earns_three_karma() -> None:
     play(state, 0, EXAMPLE_1_PLACE)
     # Jenn takes a black artefact from a triangle where three remain, stands up, talks to the
     # artefact, smiles at Kara and puts it into the centre.
-    result = karma_event(play(state, 1, "bk1>C +stand +smile !artefact"))
+    result = karma_event(play(state, 1, 'bk1>C +stand +smile "hello little one"'))
     assert result["total"] == 3 and result["verdict"] == "karma"
     assert result["marks"] == [0, 1, 0]  # only "number of artefacts in the starting area"
     assert state.karma == [0, 3, 0, 0]
@@ -80,7 +81,7 @@ def test_example_2b_2c_gordon_earns_four_and_the_destiny_cards_reset() -> None:
         play(state, seat, move)  # type: ignore[arg-type]
     assert GAME.view(state, 1).flips == 3  # type: ignore[arg-type]
     # "May I?" - then a black artefact from a triangle into the centre, where two black ones lie.
-    result = karma_event(play(state, 1, "bk3>C !permission"))  # type: ignore[arg-type]
+    result = karma_event(play(state, 1, 'bk3>C "May I?"'))  # type: ignore[arg-type]
     assert result["marks"] == [1, 1, 1]  # all three cards marked
     assert result["total"] == 4  # 3 (permission) + 4 (single-coloured areas) - 3 (areas with black)
     assert state.karma == [0, 4, 0, 0]  # type: ignore[attr-defined]
@@ -194,22 +195,53 @@ def test_expert_variant_hides_the_markers_but_announces_the_total() -> None:
     assert GAME.view(state, 0).rituals[-1].moves[-1].marks == (0, 1, 0)
 
 
-def test_a_human_priestess_judges_the_action_cards() -> None:
+def test_a_human_priestess_judges_the_action_cards_yes_or_no_each() -> None:
     state = table(4, EXAMPLE_1_HAND, {"judge": "priestess"})
     play(state, 0, "ordain discard=P02 taboo=A01")
     play(state, 0, EXAMPLE_1_PLACE)
     events = play(state, 1, "bk1>C +stand")
     assert [e.kind for e in events] == ["move"]
     assert GAME.to_act(state) == frozenset({0})
-    assert GAME.legal_actions(state, 0) == [GAME.parse_action("judge 0"), GAME.parse_action("judge 1")]
-    with pytest.raises(IllegalActionError, match="mark each of your 1 action card"):
-        play(state, 0, "judge 1,1")
-    with pytest.raises(IllegalActionError, match="marked 1 or left 0"):
-        play(state, 0, "judge 2")
-    # she says the novice danced: the artefact card is still judged by the engine
-    result = karma_event(play(state, 0, "judge 1"))
+    assert GAME.legal_actions(state, 0) == [GAME.parse_action("judge yes"), GAME.parse_action("judge no")]
+    with pytest.raises(IllegalActionError, match="yes or no for each of your 1 action card"):
+        play(state, 0, "judge yes,yes")
+    with pytest.raises(IllegalActionError, match="judged yes"):
+        GAME.apply(state, 0, Judge((2,)))
+    # she says the novice danced: the artefact cards are still judged by the engine
+    result = karma_event(play(state, 0, "judge yes"))
     assert result["total"] == 3 + 2 and result["marks"] == [0, 1, 1]
     assert GAME.to_act(state) == frozenset({2})
+
+
+def test_the_judging_choices_stay_few_with_two_action_cards_and_a_counting_one() -> None:
+    state = table(4, ["A01", "A02", "P23", "P03"], {"judge": "priestess"})
+    play(state, 0, "ordain discard=A02 taboo=A01")  # taboo: white; do: areas carried over, dance
+    play(state, 0, EXAMPLE_1_PLACE)
+    play(state, 1, "bk1>H1>H2>C +dance")
+    assert len(GAME.legal_actions(state, 0)) == 4  # yes/no for each of her two action cards
+    # yes to the "?" card counts what the engine counts (2 areas carried over), yes to the dance
+    result = karma_event(play(state, 0, "judge yes,yes"))
+    assert result["total"] == 2 + 2 and result["marks"] == [0, 1, 1]
+    play(state, 2, "bk2>C +dance")
+    result = karma_event(play(state, 0, "judge yes,no"))  # nothing carried over: yes counts 0
+    assert result["verdict"] == "no karma" and result["marks"] == [0, 0, 0]
+
+
+def test_example_3a_3b_the_priestess_decides_what_is_macho() -> None:
+    # Gordon (seat 0 here) has "if you act macho" among his commandments. Jenn only stands up: he
+    # does not count that as macho. Kara stamps her feet, stretches out her arm with a white artefact
+    # from the centre and says "Hey sweetie, all alone today!": macho, to him.
+    state = table(4, ["A16", "A13", "P04", "P05"], {"judge": "priestess"})
+    play(state, 0, "ordain discard=P05 taboo=A13")  # taboo: into the centre; do: from the centre, macho
+    play(state, 0, "place wh=C,C,R,R,R bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+    play(state, 1, "wh3>H1 +stand")
+    assert karma_event(play(state, 0, "judge no"))["verdict"] == "no karma"
+    # Online a performance costs beats: all of hers (3 gestures, 5 words) is 11, one past the budget
+    with pytest.raises(IllegalActionError, match="takes 11 beats, more than the 10"):
+        play(state, 2, 'wh1>H2 +stand +stamp +stretch "Hey sweetie, all alone today!"')
+    play(state, 2, 'wh1>H2 +stamp +stretch "Hey sweetie, all alone today!"')  # she stays seated: 9
+    result = karma_event(play(state, 0, "judge yes"))
+    assert result["total"] == 3 + 3 and result["marks"] == [0, 1, 1]
 
 
 def test_illegal_actions_say_why_and_change_nothing() -> None:
@@ -224,15 +256,14 @@ def test_illegal_actions_say_why_and_change_nothing() -> None:
         play(state, 1, "ordain discard=P02 taboo=A01")
     play(state, 0, "ordain discard=P02 taboo=A01")
     with pytest.raises(IllegalActionError, match="place all 15"):
-        GAME.apply(state, 0, GAME.parse_action(EXAMPLE_1_PLACE).__class__((0,) * 14))
+        GAME.apply(state, 0, Place((0,) * 14))
     play(state, 0, EXAMPLE_1_PLACE)
-    move = GAME.parse_action("bk1>C")
     with pytest.raises(IllegalActionError, match="not a gesture"):
-        GAME.apply(state, 1, move.__class__(5, 0, gestures=("moonwalk",)))  # type: ignore[call-arg]
+        GAME.apply(state, 1, Move(5, 0, gestures=("moonwalk",)))
     with pytest.raises(IllegalActionError, match="twice in a row"):
-        GAME.apply(state, 1, move.__class__(5, 0, path=(11, 11)))  # type: ignore[call-arg]
+        GAME.apply(state, 1, Move(5, 0, path=(11, 11)))
     with pytest.raises(IllegalActionError, match="end its move in an area"):
-        GAME.apply(state, 1, move.__class__(5, 12))  # type: ignore[call-arg]
+        GAME.apply(state, 1, Move(5, 12))
     assert state.karma == [0, 0, 0, 0] and state.ritual.moves == []
 
 
@@ -270,3 +301,54 @@ def test_the_holy_circle_adjacency_is_the_rulings() -> None:
     assert all(adj("R", n) for n in ("H1", "H3", "T2", "T5")) and not adj("R", "C")
     assert all(ADJACENT[a][b] == ADJACENT[b][a] for a in range(12) for b in range(12))
     assert sum(map(len, NEIGHBOURS)) == 2 * (5 + 5 + 10 + 10)
+
+
+def test_a_performance_costs_beats_and_a_move_past_the_budget_is_refused() -> None:
+    state = table(4, EXAMPLE_1_HAND)
+    play(state, 0, "ordain discard=P02 taboo=A01")
+    play(state, 0, EXAMPLE_1_PLACE)
+    cases = {
+        "bk1>C": 0,
+        'bk1>C "May I?"': 2,  # a word is a beat
+        'bk1>C "puis-je"': 2,  # words as the lexicon cuts them
+        "bk1>C +stand +smile": 4,  # a gesture is two
+        "bk1>C @hp": 2,  # a touch is two
+        "bk1>H1>X>C": 2,  # an area carried over (or out of the circle) is one
+        'bk1>H1>C +dance @hp_art "oh great one"': 8,
+    }
+    for text, cost in cases.items():
+        move = GAME.parse_action(text)
+        assert isinstance(move, Move) and beats(move) == cost, text
+        assert GAME.illegal_reason(state, 1, move) is None
+    stuffed = 'bk1>C +stand +dance +sing @hp "may I please"'  # 6 + 2 + 3
+    assert GAME.illegal_reason(state, 1, GAME.parse_action(stuffed)) is not None
+    assert GAME.illegal_reason(state, 1, GAME.parse_action('bk1>C +stand +dance +sing @hp "hi"')) is None
+    board = list(state.board)
+    with pytest.raises(IllegalActionError, match=r"takes 11 beats, more than the 10 a move allows"):
+        play(state, 1, stuffed)
+    with pytest.raises(IllegalActionError, match="5 gesture"):
+        play(state, 1, 'bk1>C +stand +dance +sing +bow +clap "la"')
+    assert state.board == board and state.ritual.moves == [] and GAME.to_act(state) == frozenset({1})
+    assert BUDGET == 10
+
+
+def test_the_front_end_stamps_the_measured_seconds_over_what_was_typed() -> None:
+    state = table(4, ["A21", "A13", "P25", "P05"])
+    play(state, 0, "ordain discard=A13 taboo=P05")  # taboo: stand up; do: put back, move within 5 s
+    play(state, 0, "place wh=C,C,C,C,C bk=R,R,R,R,R br=T1,T2,T3,T4,T5")
+    typed = GAME.parse_action("wh1>C 99s")  # the novice claims 99 seconds
+    stamped = GAME.stamp_time(typed, 4.6)  # the server measured 4.6 s
+    assert isinstance(stamped, Move) and stamped.seconds == 5 and stamped.artefact == 0
+    result = karma_event(GAME.apply(state, 1, stamped))
+    assert result["total"] == 4 + 3  # put back, and quick by the measured time
+    assert GAME.view(state, 2).rituals[-1].moves[-1].move == stamped  # the log holds what was measured
+    slow = GAME.stamp_time(GAME.parse_action("wh2>C 1s"), 8.2)
+    assert karma_event(GAME.apply(state, 2, slow))["total"] == 4  # 8 s: not quick, whatever was typed
+    assert [GAME.stamp_time(typed, s).seconds for s in (0.4, 0.5, -3.0, float("nan"), 1e9)] == [  # type: ignore[union-attr]
+        0,
+        1,
+        0,
+        0,
+        3600,
+    ]
+    assert GAME.stamp_time(GAME.parse_action("forfeit"), 3.0) == GAME.parse_action("forfeit")

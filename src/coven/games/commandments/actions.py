@@ -5,16 +5,25 @@ Notation (case-insensitive words, any spacing)::
     ordain discard=P05 taboo=A01          High Priestess: discard one card unseen, name the taboo
     place wh=C,C,H1,T2,R bk=... br=...    High Priestess: the areas of the 5 white, 5 black, 5 brown
     bk3>C                                 a novice moves black artefact 3 to the centre
-    bk3>R>X>H2 +stand +dance !permission @hp "oh great one" 12s
+    bk3>R>X>H2 +stand +dance @hp "may I, oh great one" 12s
                                           ... carried over R, out of the circle (X) and back to H2,
-                                          standing up and dancing, asking permission, touching the
-                                          High Priestess, saying freely "oh great one", in 12 seconds
+                                          standing up and dancing, touching the High Priestess,
+                                          saying "may I, oh great one", in 12 seconds
     forfeit                               the novice's move is forfeited (an illegal move, a timeout)
-    judge 1,0                             a human High Priestess marks the action cards (in slot
-                                          order; a number for a "?" card)
+    judge yes,no                          a human High Priestess says of each of her action cards, in
+                                          slot order, whether the move matched it (also 1,0 or y,n)
 
-Gestures ``+word``, things said ``!word``, touches ``@word`` come from fixed vocabularies
-(:mod:`coven.games.commandments.lang`). Free words are in double quotes and may not contain one.
+Gestures ``+word`` and touches ``@word`` come from fixed vocabularies
+(:mod:`coven.games.commandments.lang`); what the novice says is free text in double quotes (it may not
+contain one), judged by the bilingual lexicon (:mod:`coven.games.commandments.lexicon`).
+
+The performance has a cost, in *beats* (:func:`beats`): :data:`GESTURE_BEATS` per gesture,
+:data:`TOUCH_BEATS` per touch, :data:`WORD_BEATS` per word said (the lexicon's tokens, so "may-I" is two
+words) and :data:`PATH_BEATS` per area the artefact is carried over (``X`` included). A move may cost at
+most :data:`BUDGET` beats: an ordinary move (a gesture or two, a short sentence, a touch or a detour)
+fits, a stuffed one does not, and the rules refuse it (:func:`budget_problem`, an IllegalActionError
+that says what it costs). The seconds are not part of the cost: they are the time the move took, as
+measured by the front end (see :meth:`coven.games.commandments.game.CommandmentsGame.stamp_time`).
 """
 
 from __future__ import annotations
@@ -34,11 +43,21 @@ from coven.games.commandments.board import (
     parse_area,
     parse_artefact,
 )
-from coven.games.commandments.lang import GESTURES, SAYINGS, TOUCHES
+from coven.games.commandments.lang import GESTURES, TOUCHES
+from coven.games.commandments.lexicon import tokens
 
 MAX_PATH: Final = 12
 MAX_WORDS: Final = 200
 MAX_SECONDS: Final = 3600
+DEFAULT_SECONDS: Final = 10
+"""The seconds of a typed move that gives none (a front end that measures time overwrites them)."""
+
+GESTURE_BEATS: Final = 2
+TOUCH_BEATS: Final = 2
+WORD_BEATS: Final = 1
+PATH_BEATS: Final = 1
+BUDGET: Final = 10
+"""The most beats a move's performance may cost (see the module's documentation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +84,11 @@ class Move:
     to: int
     path: tuple[int, ...] = ()
     gestures: tuple[str, ...] = ()
-    said: tuple[str, ...] = ()
     touches: tuple[str, ...] = ()
     words: str = ""
-    seconds: int = 10
+    seconds: int = DEFAULT_SECONDS
+    """How long the move took: measured and stamped by a trusted front end (the server, see
+    :meth:`~coven.games.commandments.game.CommandmentsGame.stamp_time`); a bot or a test sets it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +98,8 @@ class Forfeit:
 
 @dataclass(frozen=True, slots=True)
 class Judge:
-    """A human High Priestess's marks on the action cards for the last move, in slot order: 0/1 for a
-    fixed card, the count for a "?" card."""
+    """A High Priestess's verdict on her action cards for the last move, in slot order: 1 (yes, the
+    move matched the card) or 0 (no). A "?" card she says yes to counts what the engine counts."""
 
     marks: tuple[int, ...]
 
@@ -105,7 +125,6 @@ def move_problem(move: Move) -> str | None:
             return f"the path names {PATH_NAMES[a]} twice in a row"
     for values, vocabulary, what in (
         (move.gestures, GESTURES, "gesture"),
-        (move.said, SAYINGS, "thing said"),
         (move.touches, TOUCHES, "touch"),
     ):
         for value in values:
@@ -124,6 +143,30 @@ def move_problem(move: Move) -> str | None:
     return None
 
 
+def beats(move: Move) -> int:
+    """What a move's performance costs (see the module's documentation)."""
+    return (
+        GESTURE_BEATS * len(move.gestures)
+        + TOUCH_BEATS * len(move.touches)
+        + WORD_BEATS * len(tokens(move.words))
+        + PATH_BEATS * len(move.path)
+    )
+
+
+def budget_problem(move: Move) -> str | None:
+    """Why a move's performance is too long for one move, or None."""
+    cost = beats(move)
+    if cost <= BUDGET:
+        return None
+    n_words = len(tokens(move.words))
+    return (
+        f"this performance takes {cost} beats, more than the {BUDGET} a move allows "
+        f"({len(move.gestures)} gesture(s) x {GESTURE_BEATS}, {len(move.touches)} touch(es) x {TOUCH_BEATS}, "
+        f"{n_words} word(s) x {WORD_BEATS}, {len(move.path)} area(s) carried over x {PATH_BEATS}): "
+        "do less"
+    )
+
+
 # ------------------------------------------------------------------------------------------ notation
 def format_action(action: Action) -> str:
     if isinstance(action, Move):
@@ -137,7 +180,6 @@ def format_action(action: Action) -> str:
             )
         ]
         parts += [f"+{g}" for g in action.gestures]
-        parts += [f"!{s}" for s in action.said]
         parts += [f"@{t}" for t in action.touches]
         if action.words:
             parts.append(f'"{action.words}"')
@@ -153,7 +195,7 @@ def format_action(action: Action) -> str:
             areas = action.areas[c * 5 : c * 5 + 5]
             groups.append(f"{code}=" + ",".join(_area_text(a) for a in areas))
         return "place " + " ".join(groups)
-    return "judge " + (",".join(str(m) for m in action.marks) or "-")
+    return "judge " + (",".join("yes" if m else "no" for m in action.marks) or "-")
 
 
 def _area_text(area: int) -> str:
@@ -225,19 +267,22 @@ def _parse_place(text: str) -> Place:
     return Place(tuple(a for code in COLOUR_CODES for a in groups[code]))
 
 
+_VERDICTS: Final[dict[str, int]] = {"yes": 1, "y": 1, "1": 1, "no": 0, "n": 0, "0": 0}
+
+
 def _parse_judge(text: str) -> Judge:
     rest = text.split(None, 1)[1].strip() if len(text.split(None, 1)) > 1 else ""
     if rest == "-":
         return Judge(())
     marks: list[int] = []
     for raw in rest.split(","):
-        part = raw.strip()
-        if not _NUMBER.fullmatch(part):
+        mark = _VERDICTS.get(raw.strip().lower())
+        if mark is None:
             raise NotationError(
-                f"judge takes the marks of the action cards in the digits 0-9, e.g. judge 1,0 "
+                "judge takes yes or no for each of your action cards, in slot order, e.g. judge yes,no "
                 f"(not {short_repr(rest)})"
             )
-        marks.append(int(part))
+        marks.append(mark)
     return Judge(tuple(marks))
 
 
@@ -270,26 +315,26 @@ def _parse_move(text: str) -> Move:
             )
         areas.append(area)
     gestures: list[str] = []
-    said: list[str] = []
     touches: list[str] = []
-    seconds = 10
+    seconds = DEFAULT_SECONDS
     seen_seconds = False
     for token in tokens[1:]:
         low = token.lower()
-        if low[:1] in "+!@" and len(low) > 1:
-            target = {"+": gestures, "!": said, "@": touches}[low[0]]
-            target.append(low[1:])
+        if low[:1] == "!" and len(low) > 1:
+            raise NotationError(
+                f"{short_repr(token)}: what you say is free text now, in double quotes "
+                '(e.g. "may I?" asks for permission)'
+            )
+        if low[:1] in "+@" and len(low) > 1:
+            (gestures if low[0] == "+" else touches).append(low[1:])
         elif low.endswith("s") and _NUMBER.fullmatch(low[:-1]) and not seen_seconds:
             seconds = int(low[:-1])
             seen_seconds = True
         else:
             raise NotationError(
-                f"unexpected {short_repr(token)}: "
-                'use +gesture, !said, @touch, "free words" or a time like 12s'
+                f'unexpected {short_repr(token)}: use +gesture, @touch, "free words" or a time like 12s'
             )
-    move = Move(
-        artefact, areas[-1], tuple(areas[:-1]), tuple(gestures), tuple(said), tuple(touches), words, seconds
-    )
+    move = Move(artefact, areas[-1], tuple(areas[:-1]), tuple(gestures), tuple(touches), words, seconds)
     problem = move_problem(move)
     if problem is not None:
         raise NotationError(problem)
@@ -297,34 +342,37 @@ def _parse_move(text: str) -> Move:
 
 
 # --------------------------------------------------------------------------- representative family
-PERFORMANCES: Final[
-    tuple[tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str, int], ...]
-] = (
-    ((), (), (), (), "", 8),
-    ((), (), ("permission",), (), "", 10),
-    ((), ("bow",), ("thanks",), (), "", 10),
-    ((), ("stand", "dance"), (), (), "", 15),
-    ((), ("sing", "clap"), (), (), "", 20),
-    ((), ("stand", "macho", "stamp", "stretch"), ("offend",), (), "", 15),
-    ((), (), ("curse", "animal"), (), "", 12),
-    ((), ("kneel", "pray"), (), ("hp_art",), "", 20),
-    ((), ("laugh",), (), ("novice", "artefact"), "", 10),
-    ((OUTSIDE,), ("jump", "wave"), (), (), "", 25),
-    ((), ("smile",), ("compliment", "colour"), (), "what a lovely white one", 10),
-    ((), ("hum",), ("artefact",), (), "", 45),
-    ((0,), ("whistle", "close_eyes"), (), ("hp",), "", 4),
+Perf = tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...], str, int]
+"""A performance apart from the artefact and its target: path, gestures, touches, words, seconds."""
+
+PERFORMANCES: Final[tuple[Perf, ...]] = (
+    ((), (), (), "", 8),
+    ((), (), (), "May I?", 10),
+    ((), ("bow",), (), "thank you", 4),
+    ((), ("stand", "dance"), (), "", 15),
+    ((), ("sing", "clap"), (), "", 20),
+    ((), ("macho", "stamp"), (), "you fool", 12),
+    ((), (), (), "damn", 3),
+    ((), ("kneel",), ("hp_art",), "", 20),
+    ((), ("laugh",), ("novice", "artefact"), "", 10),
+    ((OUTSIDE,), ("jump", "wave"), (), "", 25),
+    ((), ("smile",), (), "what a lovely white cat", 10),
+    ((), ("hum", "pray"), (), "my precious", 45),
+    ((0,), ("whistle", "close_eyes"), ("hp",), "", 4),
+    ((), ("stretch",), (), "", 40),
 )
-"""Canonical performances offered for every artefact and target in :func:`move_family`; together
-they match every action card of the box at least once and miss it at least once."""
+"""Canonical performances offered for every artefact and target in :data:`MOVE_FAMILY`, each within
+the budget; together they match every action card of the box at least once and miss it at least
+once."""
 
 
 def _family() -> tuple[Move, ...]:
     moves: list[Move] = []
     for artefact in range(NUM_ARTEFACTS):
         for to in range(OUTSIDE):
-            for path, gestures, said, touches, words, seconds in PERFORMANCES:
+            for path, gestures, touches, words, seconds in PERFORMANCES:
                 carried = (OUTSIDE,) if path == (to,) else path
-                moves.append(Move(artefact, to, carried, gestures, said, touches, words, seconds))
+                moves.append(Move(artefact, to, carried, gestures, touches, words, seconds))
     return tuple(moves)
 
 

@@ -26,12 +26,15 @@ from typing import Any, Final
 
 from coven.core import BotFactory, RandomBot, Seat
 from coven.games.commandments.actions import (
+    BUDGET,
     MOVE_FAMILY,
     PERFORMANCES,
     Judge,
     Move,
     Ordain,
+    Perf,
     Place,
+    beats,
 )
 from coven.games.commandments.board import COLOUR_OF, KIND_OF, NUM_AREAS, NUM_ARTEFACTS, OUTSIDE
 from coven.games.commandments.cards import ACTION, ARTEFACT, Card, Deck, deck_for
@@ -43,7 +46,8 @@ from coven.games.commandments.game import (
     move_context,
     rounds_for,
 )
-from coven.games.commandments.lang import GESTURES, SAYINGS, TOUCHES, Ctx
+from coven.games.commandments.lang import GESTURES, TOUCHES, Ctx
+from coven.games.commandments.lexicon import KINDS_SAID, shortest
 from coven.games.commandments.worlds import move_contexts
 
 # ------------------------------------------------------------------------------------ card statistics
@@ -80,7 +84,8 @@ def seen_cards(view: CommandmentsView, deck: Deck) -> set[int]:
 
 
 def engine_marks(view: CommandmentsView, deck: Deck) -> tuple[int, ...]:
-    """The engine's marks for the action cards of a pending move (for a priestess bot judging)."""
+    """The engine's verdicts (yes 1, no 0) on the action cards of a pending move: a priestess bot
+    judges honestly by the engine's reading."""
     rv = view.rituals[-1]
     move = view.pending
     assert move is not None
@@ -91,8 +96,7 @@ def engine_marks(view: CommandmentsView, deck: Deck) -> tuple[int, ...]:
     for slot in rv.slots:
         card = deck.cards[deck.index[slot.card]]
         if card.type == ACTION:
-            value = card.judge(ctx)
-            marks.append(value if card.counting else int(value > 0))
+            marks.append(int(card.judge(ctx) > 0))
     return tuple(marks)
 
 
@@ -117,9 +121,7 @@ def imitate(view: CommandmentsView, rng: random.Random) -> Move | None:
     alike = [a for a in same if KIND_OF[board[a]] == KIND_OF[best.start]]
     pool = exact or alike or same
     artefact = pool[rng.randrange(len(pool))]
-    return Move(
-        artefact, model.to, model.path, model.gestures, model.said, model.touches, model.words, model.seconds
-    )
+    return Move(artefact, model.to, model.path, model.gestures, model.touches, model.words, model.seconds)
 
 
 def simple_ordain(hand: Sequence[Card], rates: Sequence[tuple[float, float]], deck: Deck) -> Ordain:
@@ -165,46 +167,58 @@ def _entropy(p: float) -> float:
     return -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
 
 
-Perf = tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str, int]
-
-
 def _perf_ctx(perf: Perf) -> Ctx:
-    path, gestures, said, touches, words, seconds = perf
+    path, gestures, touches, words, seconds = perf
     empty = [[0, 0, 0] for _ in range(NUM_AREAS)]
-    return Ctx(
-        0, 0, 0, empty, empty, frozenset(gestures), frozenset(said), frozenset(touches), words, path, seconds
-    )
+    return Ctx(0, 0, 0, empty, empty, frozenset(gestures), frozenset(touches), words, path, seconds)
+
+
+def _perf_beats(perf: Perf) -> int:
+    path, gestures, touches, words, seconds = perf
+    return beats(Move(0, 0, path, gestures, touches, words, seconds))
 
 
 _TOKENS: Final[tuple[tuple[str, Any], ...]] = (
     *(("g", g) for g in GESTURES),
-    *(("s", s) for s in SAYINGS),
+    *(("s", " ".join(shortest(kind))) for kind in KINDS_SAID),
     *(("t", t) for t in TOUCHES),
     ("path", (OUTSIDE,)),
     ("path", (0,)),
+    ("path", (0, OUTSIDE)),
     ("path", (11, OUTSIDE, 11)),
     ("sec", 45),
+    ("sec", 20),
+    ("sec", 10),
     ("sec", 3),
-    ("words", "white black brown"),
+    ("words", "la"),
+    ("words", "la la"),
+    ("words", ""),
+    ("nog", ()),
 )
+"""The steps of the performance search: add a gesture, a kind of thing said, a touch; set the path,
+the time or the words; drop the gestures."""
 
 
-def _with(perf: Perf, token: tuple[str, Any]) -> Perf:
-    path, gestures, said, touches, words, seconds = perf
+def _with(perf: Perf, token: tuple[str, Any]) -> Perf | None:
+    """``perf`` changed by one step, or None when that goes past the budget."""
+    path, gestures, touches, words, seconds = perf
     kind, value = token
     if kind == "g":
         gestures = tuple(sorted({*gestures, value}))
     elif kind == "s":
-        said = tuple(sorted({*said, value}))
+        words = f"{words} {value}".strip() if value not in words else words
     elif kind == "t":
         touches = tuple(sorted({*touches, value}))
     elif kind == "path":
         path = value
     elif kind == "sec":
         seconds = value
+    elif kind == "nog":
+        gestures = ()
     else:
         words = value
-    return (path, gestures, said, touches, words, seconds)
+    out = (path, gestures, touches, words, seconds)
+    return out if _perf_beats(out) <= BUDGET else None
 
 
 class Posterior:
@@ -355,7 +369,7 @@ class BestBot:
             perf_bonus[perf] = bonus
             return score + bonus
 
-        empty: Perf = ((), (), (), (), "", 10)
+        empty: Perf = ((), (), (), "", 10)
         perfs: dict[Perf, float] = {empty: perf_score(empty)}
         for perf in PERFORMANCES:
             perfs[perf] = perf_score(perf)
@@ -365,6 +379,8 @@ class BestBot:
                 best_next = current
                 for token in _TOKENS:
                     cand = _with(current, token)
+                    if cand is None:
+                        continue
                     if cand not in perfs:
                         perfs[cand] = perf_score(cand)
                     if perfs[cand] > perfs[best_next] + 1e-9:
@@ -404,8 +420,8 @@ class BestBot:
         assert best is not None
         _, bi, pi = best
         artefact, to = shortlist[bi][1], shortlist[bi][2]
-        path, gestures, said, touches, words, seconds = top_perfs[pi]
-        return Move(artefact, to, path, gestures, said, touches, words, seconds)
+        path, gestures, touches, words, seconds = top_perfs[pi]
+        return Move(artefact, to, path, gestures, touches, words, seconds)
 
     # ------------------------------------------------------------------------------- priestess
     def ordain(self, view: CommandmentsView, deck: Deck) -> Ordain:
@@ -504,7 +520,6 @@ def _simulate(
                 model.to,
                 model.path,
                 model.gestures,
-                model.said,
                 model.touches,
                 model.words,
                 model.seconds,

@@ -1,4 +1,4 @@
-"""The built-in deck of The 3 Commandments as data: 63 artefact cards (red) and 37 action cards (green).
+"""The built-in deck of The 3 Commandments as data: 63 artefact cards (red) and 45 action cards (green).
 
 Each row is ``(id, value, English text, French text, expression)``; ``value`` is 1-5 for a fixed card
 (the expression is a condition) or ``"?"`` for a counting card (the expression is a number, one karma
@@ -463,8 +463,9 @@ ACTION_ROWS: Final[tuple[CardRow, ...]] = (
         "Si vous appelez la grande prêtresse par un nom d'animal",
         'said("animal")',
     ),
-    # --- gestures
+    # --- words (judged on the words typed, by the bilingual lexicon)
     ("P11", 2, "If you thank the High Priestess", "Si vous remerciez la grande prêtresse", 'said("thanks")'),
+    # --- gestures
     ("P12", 2, "If you bow", "Si vous vous inclinez", 'did("bow")'),
     ("P13", 3, "If you kneel", "Si vous vous agenouillez", 'did("kneel")'),
     ("P14", 2, "If you clap your hands", "Si vous tapez dans vos mains", 'did("clap")'),
@@ -487,13 +488,7 @@ ACTION_ROWS: Final[tuple[CardRow, ...]] = (
         "Si vous ne dites rien pendant votre déplacement",
         "silent",
     ),
-    (
-        "P20",
-        2,
-        "If you name a colour",
-        "Si vous nommez une couleur",
-        'said("colour") or mentions("white") or mentions("black") or mentions("brown")',
-    ),
+    ("P20", 2, "If you name a colour", "Si vous nommez une couleur", 'said("colour")'),
     # --- paths and time
     (
         "P21",
@@ -512,13 +507,19 @@ ACTION_ROWS: Final[tuple[CardRow, ...]] = (
     (
         "P23",
         "?",
-        "Number of areas you carry the artefact over",
-        "Nombre de secteurs au-dessus desquels vous faites passer l'artefact",
-        "steps",
+        "Number of areas you carry the artefact over (at most 3)",
+        "Nombre de secteurs au-dessus desquels vous faites passer l'artefact (3 au plus)",
+        "min(steps, 3)",
     ),
     ("P24", 2, "If you take more than 30 seconds", "Si vous prenez plus de 30 secondes", "seconds > 30"),
     ("P25", 3, "If you move within 5 seconds", "Si vous jouez en 5 secondes ou moins", "seconds <= 5"),
-    ("P26", "?", "Number of gestures you make", "Nombre de gestes que vous faites", "gestures"),
+    (
+        "P26",
+        3,
+        "If you make three gestures or more",
+        "Si vous faites trois gestes ou plus",
+        "gestures >= 3",
+    ),
     # --- more gestures and words
     ("P27", 2, "If you laugh", "Si vous riez", 'did("laugh")'),
     ("P28", 3, "If you whistle", "Si vous sifflez", 'did("whistle")'),
@@ -533,8 +534,33 @@ ACTION_ROWS: Final[tuple[CardRow, ...]] = (
         "Si vous faites un compliment à la grande prêtresse",
         'said("compliment")',
     ),
-    ("P34", "?", "Number of words you say freely", "Nombre de mots que vous prononcez librement", "words"),
+    (
+        "P34",
+        2,
+        "If you say two to four words",
+        "Si vous dites de deux à quatre mots",
+        "words >= 2 and words <= 4",
+    ),
     ("P35", 2, "If you hum", "Si vous fredonnez", 'did("hum")'),
     ("P36", 1, "If you stretch out your arm", "Si vous tendez le bras", 'did("stretch")'),
     ("P37", 2, "If you stamp your feet", "Si vous tapez des pieds", 'did("stamp")'),
+    # --- restraint: rewarding what a novice does not do (see DECK.md)
+    ("P38", 3, "If you make exactly one gesture", "Si vous faites exactement un geste", "gestures == 1"),
+    ("P40", 2, "If you touch nothing", "Si vous ne touchez rien", "touches == 0"),
+    ("P41", 3, "If you say exactly one word", "Si vous dites exactement un mot", "words == 1"),
+    (
+        "P43",
+        1,
+        "If you take 6 to 15 seconds",
+        "Si vous prenez de 6 à 15 secondes",
+        "seconds >= 6 and seconds <= 15",
+    ),
+    (
+        "P44",
+        2,
+        "If you take 16 to 30 seconds",
+        "Si vous prenez de 16 à 30 secondes",
+        "seconds >= 16 and seconds <= 30",
+    ),
+    ("P45", 3, "If you wave", "Si vous faites signe de la main", 'did("wave")'),
 )

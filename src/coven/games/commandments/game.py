@@ -22,17 +22,36 @@ the complete French one (001_59840cbc350a48b0.txt), with the project's rulings (
   disempowers her as usual).
 - Cards used in a ritual go back into the box (never reshuffled). The three cards are revealed to all
   when the ritual ends, unless the ``reveal`` option says ``never`` (as in the box).
-- With ``judge=priestess`` a human High Priestess marks the action cards herself after each move
-  (:class:`Judge`); artefact cards are always judged by the engine.
+- With ``judge=priestess`` the High Priestess judges her action cards herself after each move, a yes
+  or no per card in slot order (:class:`Judge`, ``judge yes,no``: at most four choices, whatever the
+  cards); a "?" action card she says yes to counts what the engine counts on the performance (so
+  "yes" to a card that counts nothing leaves it unmarked). Artefact cards are always judged by the
+  engine. Bots judge by the engine's reading.
 - The highest total wins; ties share the victory.
 
 Choices of ours where rulebook and rulings are silent:
 
-- A move's performance (:class:`~coven.games.commandments.actions.Move`) carries gestures, things
-  said and touches from fixed vocabularies, free words, the path (areas carried over, ``X`` = out of
-  the Holy Circle and back; the artefact is lifted, so a path need not follow adjacency; at most 12
-  entries, never the same area twice in a row) and the seconds taken, as recorded in the action (the
-  server fills it in from its clock; typed moves default to 10).
+- A move's performance (:class:`~coven.games.commandments.actions.Move`) carries gestures and
+  touches from fixed vocabularies, free words (judged by the bilingual lexicon,
+  :mod:`~coven.games.commandments.lexicon`), the path (areas carried over, ``X`` = out of the Holy
+  Circle and back; the artefact is lifted, so a path need not follow adjacency; at most 12 entries,
+  never the same area twice in a row) and the seconds taken.
+- A performance has a cost in beats (2 per gesture, 2 per touch, 1 per word, 1 per area carried
+  over) and a move may cost at most 10 (:data:`~coven.games.commandments.actions.BUDGET`); a costlier
+  move is refused with an IllegalActionError that says what it costs.
+- The seconds of a move are never the novice's to type: they are measured by a trusted front end.
+  **Server hook**: for a person's move, call :meth:`CommandmentsGame.stamp_time` with the parsed action
+  and the seconds measured, then apply what it returns::
+
+      action = game.stamp_time(action, measured)   # before game.apply(state, seat, action)
+
+  ``measured`` is the time in seconds (a float) from the moment the seat was told it is to move (the
+  update that made it the mover was sent) to the moment its move arrived, less the time the page spent
+  on its own animations. ``stamp_time`` returns a :class:`Move` with ``seconds`` replaced by the
+  measurement rounded to the nearest whole second and clamped to 0-3600 (a NaN or negative value
+  gives 0), and returns any other action unchanged; the record then holds the measured seconds, so
+  replays judge the same. Whatever seconds the novice typed (``12s``) are overwritten. Bots and tests,
+  in the engine API, set ``Move.seconds`` themselves; a typed move that gives none takes 10.
 - Novices learn "bad karma" without its amount: a move's log records the announced total as the
   karma (> 0), 0 ("no karma") or -1 ("bad karma").
 - A "?" card gives at most 20 karma on one move (bounds karma for custom cards); a human priestess
@@ -41,13 +60,16 @@ Choices of ours where rulebook and rulings are silent:
   the table is created (InvalidOptionError otherwise, see :mod:`~coven.games.commandments.cards`), and
   a custom card whose judgement still ran past its step budget would count as not matched on that
   move (0 karma, unmarked), for the engine, the bots and replays alike.
-- ``legal_actions`` lists a representative family for novices (every artefact to every area with 13
-  canonical performances, and ``forfeit``) and 24 placements for the priestess; any well-formed move
-  or placement is legal and :meth:`CommandmentsGame.illegal_reason` says what is wrong otherwise.
+- ``legal_actions`` lists a representative family for novices (every artefact to every area with
+  the canonical performances of :data:`~coven.games.commandments.actions.PERFORMANCES`, and
+  ``forfeit``) and 24 placements for the priestess; any well-formed move within the budget, or
+  placement, is legal and :meth:`CommandmentsGame.illegal_reason` says what is wrong otherwise.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,6 +93,7 @@ from coven.core.codec import through_notation
 from coven.games.commandments.actions import (
     ACTION_CLASSES,
     FORFEIT,
+    MAX_SECONDS,
     MOVE_FAMILY,
     Action,
     Forfeit,
@@ -78,6 +101,7 @@ from coven.games.commandments.actions import (
     Move,
     Ordain,
     Place,
+    budget_problem,
     format_action,
     move_problem,
     parse_action,
@@ -247,7 +271,6 @@ def move_context(board: Sequence[int], move: Move) -> Ctx:
         before,
         after,
         frozenset(move.gestures),
-        frozenset(move.said),
         frozenset(move.touches),
         move.words,
         move.path,
@@ -412,7 +435,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                 return f"it is not a novice's move now (the High Priestess must {PHASE_NAMES[phase]})"
             if isinstance(action, Forfeit):
                 return None
-            return move_problem(action)
+            return move_problem(action) or budget_problem(action)
         if isinstance(action, Ordain):
             if phase != ORDAIN:
                 return "the cards have already been ordained for this ritual"
@@ -435,13 +458,26 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             return "there is no move waiting for your judgement"
         slots = self.action_slots(state)
         if len(action.marks) != len(slots):
-            return f"mark each of your {len(slots)} action card(s), in slot order"
+            return f"say yes or no for each of your {len(slots)} action card(s), in slot order"
         for slot_card, mark in zip(slots, action.marks, strict=True):
-            if slot_card.counting and not 0 <= mark <= COUNT_CAP:
-                return f"{slot_card.id} counts 0 to {COUNT_CAP}, not {mark}"
-            if not slot_card.counting and mark not in (0, 1):
-                return f"{slot_card.id} is marked 1 or left 0, not {mark}"
+            if mark not in (0, 1):
+                return f"{slot_card.id} is judged yes (1) or no (0), not {mark}"
         return None
+
+    # ------------------------------------------------------------------------------- front ends
+    def stamp_time(self, action: Action, seconds: float) -> Action:
+        """The action with the time a trusted front end measured (the server's hook, see the module's
+        documentation): a :class:`Move` gets ``seconds`` rounded to the nearest whole second and
+        clamped to 0-3600 (NaN or negative: 0); any other action is returned unchanged."""
+        if not isinstance(action, Move):
+            return action
+        if not isinstance(seconds, (int, float)) or math.isnan(seconds) or seconds <= 0:
+            whole = 0
+        elif seconds >= MAX_SECONDS:
+            whole = MAX_SECONDS
+        else:
+            whole = math.floor(seconds + 0.5)
+        return dataclasses.replace(action, seconds=whole)
 
     # ------------------------------------------------------------------------------------- apply
     def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
@@ -498,9 +534,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             card = cards[c]
             if card.type == ARTEFACT:
                 values.append(card.judge(ctx))
+            elif next(marks):
+                values.append(card.judge(ctx) if card.counting else card.value or 0)
             else:
-                mark = next(marks)
-                values.append(min(mark, COUNT_CAP) if card.counting else (card.value or 0) * mark)
+                values.append(0)
         start = state.pending_start
         state.pending = None
         state.pending_start = -1
@@ -672,10 +709,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
 
 def _judge_choices(slots: Sequence[Card]) -> list[tuple[int, ...]]:
+    """A yes or no per action card: at most 4 choices (two action cards)."""
     choices: list[tuple[int, ...]] = [()]
-    for card in slots:
-        options = range(COUNT_CAP + 1) if card.counting else range(2)
-        choices = [(*c, m) for c in choices for m in options]
+    for _ in slots:
+        choices = [(*c, m) for c in choices for m in (1, 0)]
     return choices
 
 
@@ -694,4 +731,5 @@ def _placements() -> tuple[Place, ...]:
 
 
 _PLACEMENTS: Final[tuple[Place, ...]] = _placements()
-_NOVICE_ACTIONS: Final[tuple[Action, ...]] = (*MOVE_FAMILY, FORFEIT)
+_NOVICE_ACTIONS: Final[tuple[Action, ...]] = (FORFEIT, *MOVE_FAMILY)
+"""Forfeit first: a front end that shows only the first few legal actions still offers it."""

@@ -25,10 +25,14 @@ Board words (artefact cards; the board is the one after the move unless inside `
 cond, with ``area`` standing for each in turn), ``sum(n)``, ``sum(cond, n)``, ``max(n)`` (over areas,
 binding ``area`` the same way), ``before(e)`` (e on the board before the move).
 
-Performance words (action cards): ``did(gesture)``, ``said(word)``, ``touched(what)``,
-``mentions("text")`` (in the free words, any case), ``silent`` (nothing said at all), ``gestures``
-(how many), ``words`` (free words counted), ``via(area)`` (the path passes over it; "X" = out of the
-circle), ``out`` (= via("X")), ``steps`` (areas of the circle the path passes over), ``seconds``.
+Performance words (action cards): ``did(gesture)``, ``said(kind)`` (the free words say that kind of
+thing, in English or French: see :mod:`coven.games.commandments.lexicon`), ``touched(what)``,
+``mentions("text")`` (in the free words, on word boundaries, any case or accents), ``silent`` (no word
+said at all), ``gestures`` (how many), ``touches`` (how many), ``words`` (words said, counted as the
+lexicon cuts them), ``via(area)`` (the path passes over it; "X" = out of the circle), ``out``
+(= via("X")), ``steps`` (areas of the circle the path passes over), ``seconds``.
+
+Either kind of card: ``min(a, b)`` (the smaller number; it caps what a "?" card counts).
 
 Bounds. Anyone creating a table may write cards, and cards are judged on the server's event loop and
 millions of times by the bots, so every expression is bounded before it is compiled; each bound
@@ -74,6 +78,7 @@ from coven.games.commandments.board import (
     NUM_AREAS,
     OUTSIDE,
 )
+from coven.games.commandments.lexicon import KINDS_SAID, analyse, tokens
 
 GESTURES: Final[tuple[str, ...]] = (
     "stand",
@@ -96,18 +101,10 @@ GESTURES: Final[tuple[str, ...]] = (
 )
 """What a novice may do with her body during a move (a fixed vocabulary)."""
 
-SAYINGS: Final[tuple[str, ...]] = (
-    "permission",
-    "thanks",
-    "offend",
-    "animal",
-    "curse",
-    "colour",
-    "artefact",
-    "compliment",
-)
-"""Kinds of things said: ask the High Priestess for permission, thank her, offend a novice, call her
-an animal's name, curse, name a colour, talk to the artefact, compliment her."""
+SAYINGS: Final[tuple[str, ...]] = KINDS_SAID
+"""Kinds of things said, found in the free words by the bilingual lexicon: ask the High Priestess for
+permission, thank her, name a colour, call her an animal's name, offend a novice, curse, compliment
+her, talk to the artefact."""
 
 TOUCHES: Final[tuple[str, ...]] = ("hp", "hp_art", "novice", "artefact")
 """Touching the High Priestess (by hand), the High Priestess with the moved artefact, another novice,
@@ -154,8 +151,10 @@ class Ctx:
         "before",
         "colour",
         "cur",
+        "folded",
         "frm",
         "gestures",
+        "nwords",
         "path",
         "said",
         "seconds",
@@ -173,7 +172,6 @@ class Ctx:
         before: list[list[int]],
         after: list[list[int]],
         gestures: frozenset[str] = frozenset(),
-        said: frozenset[str] = frozenset(),
         touches: frozenset[str] = frozenset(),
         words: str = "",
         path: tuple[int, ...] = (),
@@ -186,9 +184,10 @@ class Ctx:
         self.after = after
         self.cur = after
         self.gestures = gestures
-        self.said = said
         self.touches = touches
         self.words = words
+        # the kinds of thing said (the lexicon), how many words, the words normalised
+        self.said, self.nwords, self.folded = analyse(words)
         self.path = path
         self.seconds = seconds
         self.area = 0
@@ -398,7 +397,7 @@ def parse(text: str) -> Node:
 
 
 # ------------------------------------------------------------------------------------------- bounds
-_WORD_COST: Final[dict[str, int]] = {"steps": 16, "out": 12, "words": 35, "silent": 3}
+_WORD_COST: Final[dict[str, int]] = {"steps": 16, "out": 12, "words": 2, "silent": 2, "touches": 2}
 """Extra cost of the names that scan the path or the free words (every node costs 1)."""
 _CALL_COST: Final[dict[tuple[str, int], int]] = {
     ("count", 1): 3,
@@ -407,6 +406,7 @@ _CALL_COST: Final[dict[tuple[str, int], int]] = {
     ("total", 2): 18,
     ("via", 1): 12,
     ("mentions", 1): 20,
+    ("min", 2): 2,
 }
 """Extra cost of the calls that scan a board row, a kind of area, the path or the free words
 (measured: one unit is about 50 ns of judging on the machine the bounds were chosen on)."""
@@ -470,7 +470,8 @@ BOARD_WORDS: Final = frozenset(
     | {"max", "before"}
 )
 PERFORMANCE_WORDS: Final = frozenset(
-    {"did", "said", "touched", "mentions", "silent", "gestures", "words", "via", "out", "steps"} | {"seconds"}
+    {"did", "said", "touched", "mentions", "silent", "gestures", "words", "via", "out", "steps"}
+    | {"seconds", "touches"}
 )
 
 
@@ -602,11 +603,13 @@ class _Checker:
                 raise self.fail(node, "'area' only means something inside areas(), sum() or max()")
             return "area", lambda c: c.area
         if name == "silent":
-            return "bool", lambda c: not c.said and not c.words.strip()
+            return "bool", lambda c: c.nwords == 0
         if name == "gestures":
             return "int", lambda c: len(c.gestures)
+        if name == "touches":
+            return "int", lambda c: len(c.touches)
         if name == "words":
-            return "int", lambda c: len(c.words.split())
+            return "int", lambda c: c.nwords
         if name == "out":
             return "bool", lambda c: OUTSIDE in c.path
         if name == "steps":
@@ -704,12 +707,20 @@ class _Checker:
             self.arity(node, 1)
             if args[0].op != "str" or not str(args[0].value).strip():
                 raise self.fail(node, "mentions() takes a quoted, non-empty text")
-            needle = str(args[0].value).lower()
-            return "bool", lambda c: needle in c.words.lower()
+            folded = " ".join(tokens(str(args[0].value)))
+            if not folded:
+                raise self.fail(node, "mentions() takes a text with at least one letter or digit")
+            needle = f" {folded} "
+            return "bool", lambda c: needle in f" {c.folded} "
         if name == "via":
             self.arity(node, 1)
             a = self.coerce(args[0], "area", allow_outside=True)
             return "bool", lambda c: a(c) in c.path
+        if name == "min":
+            self.arity(node, 2)
+            a = self.coerce(args[0], "int")
+            b = self.coerce(args[1], "int")
+            return "int", lambda c: min(a(c), b(c))
         raise self.fail(node, f"unknown function {name!r}")
 
 

@@ -6,11 +6,11 @@ square brackets never need escaping)."""
 from __future__ import annotations
 
 from coven.core import Event
-from coven.games.commandments.actions import format_action
+from coven.games.commandments.actions import BUDGET, format_action
 from coven.games.commandments.board import AREA_NAMES, ARTEFACT_NAMES, NUM_AREAS, PATH_NAMES
 from coven.games.commandments.cards import deck_for
 from coven.games.commandments.game import DESTINY_CARDS, CommandmentsView, MoveLog
-from coven.games.commandments.lang import GESTURES, SAYINGS, TOUCHES
+from coven.games.commandments.lang import GESTURES, TOUCHES
 
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII")
 
@@ -146,14 +146,15 @@ def _help(phase: str) -> str:
         return "Your turn: place wh=A,A,A,A,A bk=A,A,A,A,A br=A,A,A,A,A   (areas C H1-H5 T1-T5 R)"
     if phase == "judge":
         return (
-            "Your turn: judge M,M   (one mark per action card in slot order: 1/0, or the count of a ? card)"
+            "Your turn: judge yes,no   (for each of your action cards, in slot order: did the move match it?)"
         )
     return (
-        'Your move: ARTEFACT>AREA, e.g.  bk3>C  or  wh1>R>X>H2 +dance !permission @hp "hello" 12s\n'
+        'Your move: ARTEFACT>AREA, e.g.  bk3>C  or  wh1>R>X>H2 +dance @hp "may I?"\n'
         "  path: areas carried over between, X = out of the circle;  'forfeit' gives up the move\n"
         f"  +gesture: {' '.join(GESTURES)}\n"
-        f"  !said:    {' '.join(SAYINGS)}\n"
-        f"  @touch:   {' '.join(TOUCHES)}"
+        f"  @touch:   {' '.join(TOUCHES)}\n"
+        '  "words": anything you say (English or French)\n'
+        f"  cost: 2 beats a gesture or touch, 1 a word or an area carried over; at most {BUDGET}"
     )
 
 

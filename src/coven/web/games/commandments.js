@@ -1,7 +1,7 @@
 // The 3 Commandments: the Holy Circle with the fifteen artefacts. A novice drags an artefact: every
 // area it is carried over is the performance's path (out of the circle counts as X), the area where
-// it is dropped is its destination; gestures, things said, touches, free words and time are picked
-// beside. (No mouse? Pick an artefact, then the areas in order.) The High Priestess ordains her cards
+// it is dropped is its destination; gestures, touches and the words said are picked beside (a move
+// costs at most 10 beats; the server measures its time). (No mouse? Pick an artefact, then the areas in order.) The High Priestess ordains her cards
 // and places the artefacts by dragging them. The server judges everything; the page only builds moves.
 import { h, s, listing } from "../util.js";
 
@@ -12,7 +12,7 @@ const COLOUR_NAMES = ["white", "black", "brown"];
 const ART = Array.from({ length: 15 }, (_, i) => `${CODES[Math.floor(i / 5)]}${(i % 5) + 1}`);
 // The fixed vocabularies of a performance (the game's notation, coven.games.commandments.lang).
 const GESTURES = ["stand", "dance", "sing", "bow", "kneel", "clap", "macho", "pray", "laugh", "whistle", "close_eyes", "wave", "jump", "hum", "stretch", "stamp", "smile"];
-const SAYINGS = { permission: "ask her permission", thanks: "thank her", offend: "offend a novice", animal: "call her an animal's name", curse: "curse", colour: "name a colour", artefact: "talk to the artefact", compliment: "compliment her" };
+const BUDGET = 10; // beats a move may cost: 2 a gesture or touch, 1 a word or an area carried over
 const TOUCHES = { hp: "touch the High Priestess", hp_art: "touch her with the artefact", novice: "touch another novice", artefact: "touch another artefact" };
 
 // ---------------------------------------------------------------------------------- geometry
@@ -53,13 +53,13 @@ function tokenSpots(area, n) {
 // --------------------------------------------------------------------------------- page state
 let work = { key: null, sel: null, route: [], move: null, perf: newPerf(), placement: null };
 function newPerf() {
-  return { gestures: new Set(), said: new Set(), touches: new Set(), words: "", seconds: 10 };
+  return { gestures: new Set(), touches: new Set(), words: "" };
 }
 
 function moveText(m) {
   if (!m) return "forfeit";
   const chain = [ART[m.artefact], ...m.path.map((a) => PATH[a]), PATH[m.to]].join(">");
-  const parts = [chain, ...m.gestures.map((g) => `+${g}`), ...m.said.map((x) => `!${x}`), ...m.touches.map((t) => `@${t}`)];
+  const parts = [chain, ...m.gestures.map((g) => `+${g}`), ...m.touches.map((t) => `@${t}`)];
   if (m.words) parts.push(`"${m.words}"`);
   parts.push(`${m.seconds}s`);
   return parts.join(" ");
@@ -67,11 +67,15 @@ function moveText(m) {
 
 function notation(move, perf) {
   const chain = [ART[move.artefact], ...move.path, move.to].join(">");
-  const parts = [chain, ...[...perf.gestures].map((g) => `+${g}`), ...[...perf.said].map((x) => `!${x}`), ...[...perf.touches].map((t) => `@${t}`)];
+  const parts = [chain, ...[...perf.gestures].map((g) => `+${g}`), ...[...perf.touches].map((t) => `@${t}`)];
   const words = perf.words.replaceAll('"', "").trim();
   if (words) parts.push(`"${words}"`);
-  parts.push(`${Math.max(0, Math.round(Number(perf.seconds) || 0))}s`);
-  return parts.join(" ");
+  return parts.join(" "); // no seconds: the time is the server's to measure
+}
+
+function beats(move, perf) {
+  const words = (perf.words.normalize("NFKD").match(/[\p{L}\p{N}]+/gu) || []).length;
+  return 2 * perf.gestures.size + 2 * perf.touches.size + words + (move ? move.path.length : 0);
 }
 
 function parsePlace(text) {
@@ -89,7 +93,7 @@ export function turnHint(ctx) {
   const v = ctx.view;
   if (v.phase === "ordain") return "as High Priestess, discard one card unseen and name the taboo.";
   if (v.phase === "place") return "as High Priestess, place the fifteen artefacts (drag them), then confirm.";
-  if (v.phase === "judge") return "mark the action cards for the novice's move.";
+  if (v.phase === "judge") return "say yes or no for each of your action cards.";
   return "drag an artefact along its path, pick your performance, then perform it.";
 }
 
@@ -294,9 +298,16 @@ function judgePanel(v, ctx, legal) {
   const list = legal.filter((a) => a.startsWith("judge"));
   return h("section", { class: "judge" }, h("h3", {}, "Judge the move"),
     v.pending ? h("p", {}, `${moveText(v.pending)}`) : null,
-    h("p", { class: "board-note" }, "Mark each action card (in slot order): 1 if the move matches it, 0 if not (a number for a counting card)."),
-    h("div", { class: "actions-row" }, list.slice(0, 40).map((a) => h("button", { type: "button", class: "small", dataset: { action: a },
-      disabled: ctx.pending, onclick: () => ctx.act(a) }, a.replace("judge ", "marks ")))));
+    h("p", { class: "board-note" }, "For each of your action cards (in slot order): did the move match it? The artefact cards are judged for you."),
+    h("div", { class: "actions-row" }, list.map((a) => h("button", { type: "button", class: "small", dataset: { action: a },
+      disabled: ctx.pending, onclick: () => ctx.act(a) }, judgeLabel(v, a)))));
+}
+
+function judgeLabel(v, action) {
+  const ids = v.rituals[v.rituals.length - 1].slots.map((s) => s.card)
+    .filter((id) => (v.cards.find((c) => c.id === id) || {}).type === "action");
+  const said = action.replace("judge ", "").split(",");
+  return said.map((yes, k) => `${ids[k] || "card " + (k + 1)}: ${yes}`).join(" · ");
 }
 
 function chips(title, entries, set, ctx, group) {
@@ -312,18 +323,15 @@ function chips(title, entries, set, ctx, group) {
 function performancePanel(ctx, legal) {
   const p = work.perf;
   const text = work.move ? notation(work.move, p) : "";
-  const words = h("input", { type: "text", id: "perf-words", maxlength: 200, value: p.words, placeholder: "what you say freely (optional)",
-    oninput: (ev) => { p.words = ev.target.value; summary.textContent = work.move ? notation(work.move, p) : ""; } });
-  const secs = h("input", { type: "number", id: "perf-seconds", min: 0, max: 3600, value: p.seconds,
-    oninput: (ev) => { p.seconds = ev.target.value; summary.textContent = work.move ? notation(work.move, p) : ""; } });
+  const cost = h("span", { id: "perf-beats" }, `${beats(work.move, p)} of ${BUDGET} beats`);
+  const words = h("input", { type: "text", id: "perf-words", maxlength: 200, value: p.words, placeholder: "what you say, in English or French (optional)",
+    oninput: (ev) => { p.words = ev.target.value; summary.textContent = work.move ? notation(work.move, p) : ""; cost.textContent = `${beats(work.move, p)} of ${BUDGET} beats`; } });
   const summary = h("code", { id: "perf-notation" }, text);
   return h("section", { class: "performance" }, h("h3", {}, "Your performance"),
     chips("Gestures", GESTURES.map((g) => [g, g.replace("_", " ")]), p.gestures, ctx, "g"),
-    chips("Things said", Object.entries(SAYINGS), p.said, ctx, "s"),
     chips("Touches", Object.entries(TOUCHES), p.touches, ctx, "t"),
     h("div", { class: "field" }, h("label", { for: "perf-words" }, "Free words"), words),
-    h("div", { class: "field" }, h("label", { for: "perf-seconds" }, "How long it takes (seconds)"), secs),
-    h("p", {}, "Move: ", summary),
+    h("p", {}, "Move: ", summary, " — ", cost),
     h("div", { class: "actions-row" },
       h("button", { type: "button", class: "primary", id: "perform", disabled: !work.move || ctx.pending,
         onclick: () => { if (work.move) ctx.act(notation(work.move, p)); } }, "Perform the move"),
@@ -372,7 +380,7 @@ export { listing };
 /** A few lines for a newcomer (shown above the board). */
 export const help = [
   "Each player is High Priestess once. She secretly picks a taboo and two commandments; the novices only know each card's kind (artefact or action).",
-  "A novice moves one artefact and performs while doing it: the path it is carried along, gestures, words said, touches and the time taken all count.",
+  "A novice moves one artefact and performs while doing it: the path it is carried along, gestures, words said, touches and the time taken all count. A performance costs beats (at most 10 a move).",
   "She announces only the karma the move earns. Karma is kept; “no karma” or “bad karma” flips one of her four destiny cards — four flips and she is disempowered (every novice gets 20).",
   "Find out what the commandments want. The highest total karma after everyone's ritual wins.",
 ];
