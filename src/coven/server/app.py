@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -30,6 +30,7 @@ from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotE
 from coven.server import schemas
 from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorten
 from coven.server.openapi import openapi_document
+from coven.server.rules_page import missing_document, rules_document
 from coven.server.settings import Settings
 from coven.server.tables import SeatRequest, Table, TableService
 from coven.server.ws import describe, table_socket
@@ -308,6 +309,20 @@ class Lobby:
             raise ApiError(404, "no_rules", f"{game.spec.title} ships no rulebook")
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
+    async def rules_page(self, request: Request) -> Response:
+        """``GET /rules/{game}``: the rulebook as a readable HTML page (a 404 page says what is missing)."""
+        game_id = str(request.path_params["game_id"])
+        try:
+            game = self.service.games.get(game_id)
+        except (ImportError, CovenError):
+            shown = shorten(game_id, 40)
+            return HTMLResponse(missing_document(f"There is no game {shown!r} on this server."), 404)
+        text = rules_text(game)
+        if text is None:
+            message = f"{game.spec.title} ships no rulebook on this server."
+            return HTMLResponse(missing_document(message), 404)
+        return HTMLResponse(rules_document(game.spec.id, game.spec.title, text))
+
     async def create_table(self, request: Request) -> Response:
         try:
             body = schemas.CreateTableIn.model_validate_json(await request.body())
@@ -484,6 +499,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return FileResponse(index)
 
     routes.append(Route("/t/{table_id}", page, methods=["GET"]))
+    routes.append(Route("/rules/{game_id}", lobby.rules_page, methods=["GET"]))
     if web.is_dir():
         routes.append(Mount("/", app=StaticFiles(directory=web, html=True), name="web"))
     else:
