@@ -197,3 +197,62 @@ def test_replay_refuses_a_seat_the_record_does_not_have(tmp_path: Path) -> None:
         result = runner.invoke(app, ["replay", str(path), "--seat", bad])
         assert result.exit_code == 2
         assert "--seat is 0 to 2" in result.stderr
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """``coven serve`` with the server itself replaced: the calls it would have made."""
+    import coven.server.commands
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(coven.server.commands, "serve", lambda **kw: calls.append(kw))
+    return calls
+
+
+def test_serve_on_a_port_in_use_says_so_before_announcing_anything(served: list[dict[str, object]]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"port {port} on 127.0.0.1 is already in use" in result.stderr
+    assert "--port" in result.stderr  # what to do about it
+    assert "serving" not in result.output.lower()
+    assert served == []
+
+
+def test_serve_on_a_free_port_starts_the_server(served: list[dict[str, object]]) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = runner.invoke(app, ["serve", "--host", "127.0.0.1", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    assert [(c["host"], c["port"]) for c in served] == [("127.0.0.1", port)]
+
+
+def test_serve_on_an_address_this_machine_lacks_says_so(served: list[dict[str, object]]) -> None:
+    result = runner.invoke(app, ["serve", "--host", "no-such-host.invalid", "--port", "8000"])
+    assert result.exit_code == 1
+    assert "cannot listen on 'no-such-host.invalid'" in result.stderr
+    assert served == []
+
+
+def test_replay_does_what_its_help_says(tmp_path: Path) -> None:
+    path, _ = _commandments_record(tmp_path)
+    help_text = " ".join(runner.invoke(app, ["replay", "--help"]).output.split())
+    assert "--steps prints every move" in help_text and "--steps prints only what seat K saw" in help_text
+    assert "Show the game only as this seat saw it" not in help_text  # the old, contradicted promise
+    # Without --steps: the final position and the scores, no moves, whatever --seat says.
+    for args in ([], ["--seat", "1"]):
+        quiet = runner.invoke(app, ["replay", str(path), *args])
+        assert quiet.exit_code == 0, quiet.output
+        assert "ordain discard=" not in quiet.output and "ordained" not in quiet.output
+        assert all(f"seat {s} (" in quiet.output for s in range(3))  # every seat's score
+    # With --steps: every move without --seat (checked above for a seat's own eyes).
+    loud = runner.invoke(app, ["replay", str(path), "--steps"])
+    assert "seat 0: ordain discard=" in loud.output

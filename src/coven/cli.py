@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import random
+import socket
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -200,20 +202,32 @@ def _progress() -> Progress:
 
 
 # ------------------------------------------------------------------------- replay
-@app.command()
+_REPLAY_HELP = (
+    "Replay a saved record: draw the final position, then every seat's score.\n\n"
+    "A record holds the deal's seed, so whoever has the file can see everything; --seat only chooses "
+    "whose eyes the replay uses. Without --seat the final position is drawn as a spectator sees it, and "
+    "--steps prints every move in notation with all of its events. With --seat K the final position is "
+    "drawn as seat K sees it, and --steps prints only what seat K saw: its own moves in notation, the "
+    "others' moves as the events shown to it.\n\n"
+    "The scores are every seat's, computed from the whole record (at the end of a game they are public)."
+)
+
+
+@app.command(help=_REPLAY_HELP)
 def replay(
     file: Annotated[Path, typer.Argument(help="A record saved by `coven play --save` or the server.")],
     seat: Annotated[
-        int | None, typer.Option("--seat", help="Show the game only as this seat saw it.")
+        int | None,
+        typer.Option(
+            "--seat",
+            metavar="K",
+            help="Draw the final position (and, with --steps, the moves) as seat K saw them.",
+        ),
     ] = None,
-    steps: Annotated[bool, typer.Option("--steps", help="Print every move.")] = False,
+    steps: Annotated[
+        bool, typer.Option("--steps", help="Also print the moves, before the final position.")
+    ] = False,
 ) -> None:
-    """Replay a saved record; show the final position and the scores.
-
-    Without --seat the whole record is shown (whoever holds it has everything): every move in notation
-    with all its events, and the final position as a spectator sees it. With --seat K every line comes
-    from seat K's view and events: its own moves in notation, the others' as the events it saw.
-    """
     try:
         record = Record.load(file)
     except OSError as exc:
@@ -342,7 +356,7 @@ def bench_server(
 @app.command()
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
     database: Annotated[
         str | None, typer.Option("--database", help="SQLAlchemy URL; default: SQLite in your data folder.")
     ] = None,
@@ -367,7 +381,35 @@ def serve(
             bus_prefix_for(bus_namespace)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--bus-namespace") from None
+    problem = port_problem(host, port)
+    if problem is not None:
+        raise _fail(problem, 1)
     run_server(host=host, port=port, database=database, bus=bus, bus_namespace=bus_namespace or None)
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why ``coven serve`` could not listen on ``host:port`` (None: it can), checked before it announces
+    itself. The socket is opened as uvicorn opens it (``SO_REUSEADDR``: a port left in TIME_WAIT is free,
+    one another program listens on is not) and closed at once."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except socket.gaierror:
+        return f"cannot listen on {host!r}: no such address on this machine (try --host 127.0.0.1)"
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return (
+                f"port {port} on {host} is already in use (another Coven or another program is listening "
+                f"there): stop it, or choose another port with --port"
+            )
+        if exc.errno == errno.EACCES:
+            return f"not allowed to listen on port {port} (ports below 1024 need privileges): use --port"
+        if exc.errno == errno.EADDRNOTAVAIL:
+            return f"cannot listen on {host}: this machine has no such address (try --host 127.0.0.1)"
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
 
 
 def main() -> None:

@@ -79,7 +79,7 @@ def render(view: BrujasView) -> str:
             note = " [dim](face down)[/dim]" if view.face_down[i] else ""
             mark = " [bold]<- wins[/bold]" if view.winner is not None and seat == view.winner else ""
             lines.append(f"  {seat_name(view, seat):>7}: {card(name)}{note}{mark}")
-        if view.phase == "take":
+        if view.phase == "take" and view.to_act == view.seat:
             left = list(view.trick)
             for name in view.taken:
                 left.remove(name)
@@ -104,7 +104,14 @@ def render(view: BrujasView) -> str:
     if view.seat is not None:
         lines.append(f"[bold]Your hand[/bold]: {cards(list(view.hand))}")
     if view.to_act is not None:
-        task = {"play": "play a card", "witch": "move the witch (up / down)", "take": "pick a card (xR3)"}
+        task = {"play": "play a card", "witch": "move the witch (up / down)", "take": "pick a card"}
+        if view.phase == "take" and view.to_act == view.seat:
+            left = list(view.trick)
+            for name in view.taken:
+                left.remove(name)
+            # the example names a card really left in the trick (it once said xR3 whatever the trick held)
+            if left:
+                task["take"] = f"pick a card of the trick (x + the card, e.g. x{left[0]})"
         who = "You" if view.to_act == view.seat else f"Seat {view.to_act}"
         verb = "must" if view.to_act == view.seat else "is to"
         lines.append(f"{who} {verb} {task[view.phase]}.")
