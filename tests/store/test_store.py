@@ -37,9 +37,9 @@ def _table(table_id: str = "t1", status: str = "waiting") -> StoredTable:
 
 
 def test_migrations_reach_head_and_are_idempotent(store: Store) -> None:
-    assert store.revision() == "0001"
+    assert store.revision() == "0002"
     store.migrate()
-    assert store.revision() == "0001"
+    assert store.revision() == "0002"
 
 
 def test_a_table_round_trips(store: Store) -> None:
@@ -146,3 +146,30 @@ def test_the_last_two_seats_claimed_at_once_from_two_processes_start_the_table_o
 
 def test_claiming_a_seat_of_an_unknown_table_changes_nothing(store: Store) -> None:
     assert store.claim_seat("nowhere", 0) == (False, "unknown")
+
+
+def test_a_lease_has_one_holder_until_it_runs_out(store: Store) -> None:
+    import time
+
+    store.create_table(_people("l1", 2))
+    store.create_table(_people("l2", 2))
+    assert store.acquire_leases("a", ["l1", "l2"], 30) == {"l1", "l2"}
+    assert store.acquire_leases("b", ["l1", "l2"], 30) == set()  # a holds them
+    assert store.orphaned_ids() == []
+    assert store.renew_leases("a", 30) == {"l1", "l2"}
+    assert store.acquire_leases("a", ["l1"], 0.05) == {"l1"}  # a lets l1's lease shorten ...
+    time.sleep(0.1)
+    assert store.orphaned_ids() == ["l1"]  # ... and it runs out: l1 is an orphan
+    assert store.acquire_leases("b", ["l1"], 30) == {"l1"}
+    assert store.renew_leases("a", 30) == {"l2"}  # a learns that it lost l1
+    store.release_leases("a")
+    assert store.orphaned_ids() == ["l2"]
+
+
+def test_finished_tables_have_no_lease(store: Store) -> None:
+    store.create_table(_people("f1", 2))
+    store.acquire_leases("a", ["f1"], 30)
+    store.append_action("f1", 1, 0, "x", "over")
+    assert store.renew_leases("a", 30) == set()
+    assert store.acquire_leases("b", ["f1"], 30) == set()
+    assert store.orphaned_ids() == []

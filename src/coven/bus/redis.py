@@ -13,7 +13,11 @@ import json
 import logging
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from coven.bus.base import RESYNC, Bus, Message
 
@@ -34,6 +38,9 @@ class RedisBus(Bus):
         """The connections' name in Redis (``CLIENT SETNAME``), so an operator can tell them apart."""
         self.channel = self.key("tables")
         self._client: aioredis.Redis | None = None
+        """Publishes; a command on a dropped connection is retried on a new one."""
+        self._listener: aioredis.Redis | None = None
+        """Subscribes; without retries, so that a drop surfaces and is answered with :data:`RESYNC`."""
         self._pubsub: aioredis.client.PubSub | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -44,14 +51,25 @@ class RedisBus(Bus):
     async def start(self) -> None:
         if self._client is not None:
             return
-        self._client = aioredis.from_url(self.url, decode_responses=True, client_name=self.name)
+        # a command on a dropped connection is retried on a new one (with backoff) before it fails
+        retry = Retry(ExponentialBackoff(cap=BACKOFF_MAX, base=BACKOFF_FIRST), 5)
+        self._client = aioredis.from_url(
+            self.url,
+            decode_responses=True,
+            client_name=self.name,
+            retry=retry,
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        )
+        self._listener = aioredis.from_url(
+            self.url, decode_responses=True, client_name=self.name, retry=Retry(ExponentialBackoff(), 0)
+        )
         self._pubsub = await self._subscribe()
         self._task = asyncio.create_task(self._listen())
 
     async def _subscribe(self) -> aioredis.client.PubSub:
         """A new subscription to the channel, confirmed, so nothing published after it is missed."""
-        assert self._client is not None
-        pubsub = self._client.pubsub()
+        assert self._listener is not None
+        pubsub = self._listener.pubsub()
         try:
             await pubsub.subscribe(self.channel)
             for _ in range(50):
@@ -107,6 +125,7 @@ class RedisBus(Bus):
         if self._pubsub is not None:
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
             self._pubsub = None
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        for client in (self._client, self._listener):
+            if client is not None:
+                await client.aclose()
+        self._client = self._listener = None

@@ -103,6 +103,12 @@ class Settings:
     """Static client; ``None``: ``coven/web`` beside this package (served if it exists)."""
     node_id: str | None = None
     """This process's name on the bus (random if ``None``)."""
+    lease_seconds: float = 6.0
+    """How long a process owns a live table (runs its bots) without renewing: when a process dies, another
+    adopts its tables, bots included, within about this long plus one heartbeat."""
+    heartbeat_seconds: float = 2.0
+    """How often a process renews its leases, adopts orphaned tables and lets finished tables that
+    nobody watches leave its memory (they load from the store on demand)."""
     deal_seeds: Callable[[], int] = secure_seed
     """Where each table's deal seed comes from: the operating system's secure source. Never from a
     client (a request that names a seed is refused); only the operator can replace it (tests do, to

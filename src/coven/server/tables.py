@@ -223,7 +223,12 @@ class TableService:
         self.node = settings.node_id or uuid.uuid4().hex[:12]
         self.bus: Bus = make_bus(settings.bus_url, settings.bus_prefix, name=f"coven-{self.node}")
         self.tables: dict[str, Table] = {}
+        """Tables in this process's memory: those it owns, and replicas of others' that its own
+        connections watch (kept up to date by the bus and the store)."""
+        self.owned: set[str] = set()
+        """Ids of the tables whose lease this process holds: it alone runs their bots."""
         self._loading: dict[str, asyncio.Lock] = {}
+        self._heartbeat: asyncio.Task[None] | None = None
         self.bot_pool = ThreadPoolExecutor(
             max_workers=max(1, settings.bot_threads), thread_name_prefix="coven-bot"
         )
@@ -234,14 +239,16 @@ class TableService:
         await asyncio.to_thread(self.store.migrate)
         await self.bus.start()
         self.bus.subscribe(self._on_bus)
-        for table_id in await asyncio.to_thread(self.store.unfinished_ids):
-            try:
-                await self.get(table_id)
-            except Exception:  # a game no longer installed, a corrupt log: keep serving the rest
-                log.exception("could not resume table %s", table_id)
+        await self._adopt_orphans()  # tables whose owner is gone (after a restart: all of ours)
+        self._heartbeat = asyncio.create_task(self._beat(), name="coven-heartbeat")
         self._started = True
 
     async def stop(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
         self.bus.unsubscribe(self._on_bus)
         for table in self.tables.values():
             if table.driver is not None:
@@ -252,7 +259,75 @@ class TableService:
                     await table.driver
         await self.bus.close()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        try:  # hand our tables over at once rather than when the leases run out
+            await asyncio.to_thread(self.store.release_leases, self.node)
+        except Exception:
+            log.warning("could not release the leases of %s; they run out on their own", self.node)
+        self.owned.clear()
         await asyncio.to_thread(self.store.dispose)
+
+    # ------------------------------------------------------------ ownership
+    async def _beat(self) -> None:
+        """Renew our leases, adopt orphans, let finished tables go; never dies of a failing database."""
+        while True:
+            await asyncio.sleep(self.settings.heartbeat_seconds)
+            try:
+                await self._renew()
+                await self._adopt_orphans()
+                await self._catch_up_behind()
+                self._evict_finished()
+            except Exception as exc:  # the database may be away for a moment: try again next beat
+                log.warning("heartbeat of %s failed: %s", self.node, exc)
+
+    async def _renew(self) -> None:
+        held = await asyncio.to_thread(self.store.renew_leases, self.node, self.settings.lease_seconds)
+        for table_id in self.owned - held:  # adopted by another process (we were too slow), or over
+            table = self.tables.get(table_id)
+            if table is not None and table.driver is not None:
+                table.driver.cancel()
+                table.driver = None
+        self.owned = held
+
+    async def _adopt_orphans(self) -> None:
+        orphans = await asyncio.to_thread(self.store.orphaned_ids)
+        lease = self.settings.lease_seconds
+        got = await asyncio.to_thread(self.store.acquire_leases, self.node, orphans, lease)
+        for table_id in sorted(got):
+            self.owned.add(table_id)
+            table = self.tables.get(table_id)
+            try:
+                if table is None:
+                    await self.get(table_id)  # loads (replaying the log) and starts the bots
+                    continue
+                async with table.lock:  # a replica we watched: bring it up to date, then drive it
+                    await self._refresh_seats_locked(table)
+                    await self._catch_up_locked(table)
+                self._start_driver(table)
+            except Exception:  # a game no longer installed, a corrupt log: keep serving the rest
+                log.exception("could not adopt table %s", table_id)
+                self.owned.discard(table_id)
+
+    async def _catch_up_behind(self) -> None:
+        """The safety net under the bus: any live table whose log in the store is ahead of ours (a notice
+        lost on the way) catches up, so nobody waits on a move this process did not hear of."""
+        live = [t.id for t in self.tables.values() if t.status != "over"]
+        committed = await asyncio.to_thread(self.store.progress, live)
+        for table_id, (number, status) in committed.items():
+            table = self.tables.get(table_id)
+            if table is None or (number, status) == (table.number, table.status):
+                continue
+            async with table.lock:
+                if table.status == "waiting":
+                    await self._refresh_seats_locked(table)
+                await self._catch_up_locked(table)
+            table.wake.set()
+
+    def _evict_finished(self) -> None:
+        """Finished tables that nobody here watches leave memory (the store serves them on demand)."""
+        for table_id, table in list(self.tables.items()):
+            if table.status == "over" and not table.listeners and not table.lock.locked():
+                del self.tables[table_id]
+                self.owned.discard(table_id)
 
     # ---------------------------------------------------------------- tables
     async def create(
@@ -301,6 +376,9 @@ class TableService:
             seats=tuple(stored_seats),
         )
         await asyncio.to_thread(self.store.create_table, stored)
+        self.owned |= await asyncio.to_thread(
+            self.store.acquire_leases, self.node, [stored.id], self.settings.lease_seconds
+        )
         table = self._runtime(stored, game, state)
         self.tables[table.id] = table
         self._start_driver(table)
@@ -464,8 +542,8 @@ class TableService:
     async def _publish(self, message: dict[str, Any]) -> None:
         try:
             await self.bus.publish({**message, "origin": self.node})
-        except Exception:
-            log.exception("bus publish failed")
+        except Exception as exc:  # others catch up on their next heartbeat (see _catch_up_behind)
+            log.warning("bus publish of a %s notice failed: %s", message.get("kind"), exc)
 
     async def _on_bus(self, message: dict[str, Any]) -> None:
         if message == RESYNC:
@@ -512,7 +590,8 @@ class TableService:
 
     # ------------------------------------------------------------------ bots
     def _start_driver(self, table: Table) -> None:
-        if table.bots and table.status != "over" and table.driver is None:
+        """Run the table's bots here, if this process owns the table."""
+        if table.bots and table.status != "over" and table.driver is None and table.id in self.owned:
             table.driver = asyncio.create_task(self._drive(table), name=f"bots-{table.id}")
             table.wake.set()
 

@@ -26,6 +26,10 @@ class TableRow(Base):
     """How many actions the log holds; the log's last number."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The server process that owns the live table (runs its bots), while its lease lasts."""
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the owner's lease runs out unless its heartbeat renews it; then another process adopts."""
 
 
 class SeatRow(Base):

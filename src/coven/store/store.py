@@ -7,13 +7,13 @@ import hashlib
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
@@ -249,6 +249,73 @@ class Store:
         for s in seats:
             by_table.setdefault(s.table_id, []).append(s)
         return [_stored(r, by_table.get(r.id, []), ()) for r in rows]
+
+    # ---------------------------------------------------------------- leases
+    def acquire_leases(self, node: str, table_ids: Sequence[str], seconds: float) -> set[str]:
+        """Take the lease of each unfinished table in ``table_ids`` that nobody holds, ``node`` holds
+        already, or whose lease has run out; returns the ids ``node`` holds now (for ``seconds``).
+
+        One conditional update: two processes adopting the same orphan at once cannot both get it."""
+        if not table_ids:
+            return set()
+        now = _now()
+        until = now + timedelta(seconds=seconds)
+        free = or_(TableRow.owner.is_(None), TableRow.owner == node, TableRow.lease_until < now)
+        with self._write_lock, self.engine.begin() as conn:
+            conn.execute(
+                update(TableRow)
+                .where(TableRow.id.in_(list(table_ids)), TableRow.status != "over", free)
+                .values(owner=node, lease_until=until)
+            )
+            rows = conn.execute(
+                select(TableRow.id).where(TableRow.id.in_(list(table_ids)), TableRow.owner == node)
+            ).all()
+        return {str(r[0]) for r in rows}
+
+    def renew_leases(self, node: str, seconds: float) -> set[str]:
+        """The heartbeat: extend every lease ``node`` still holds; returns the ids of those tables (a
+        table another process adopted meanwhile is no longer among them)."""
+        until = _now() + timedelta(seconds=seconds)
+        with self._write_lock, self.engine.begin() as conn:
+            conn.execute(
+                update(TableRow)
+                .where(TableRow.owner == node, TableRow.status != "over")
+                .values(lease_until=until)
+            )
+            rows = conn.execute(
+                select(TableRow.id).where(TableRow.owner == node, TableRow.status != "over")
+            ).all()
+        return {str(r[0]) for r in rows}
+
+    def release_leases(self, node: str) -> None:
+        """A clean shutdown: let others adopt ``node``'s tables at once."""
+        with self._write_lock, self.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.owner == node).values(owner=None, lease_until=None))
+
+    def orphaned_ids(self, limit: int = 200) -> list[str]:
+        """Unfinished tables whose owner's lease has run out (or that never had an owner)."""
+        now = _now()
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TableRow.id)
+                .where(
+                    TableRow.status != "over",
+                    or_(TableRow.owner.is_(None), TableRow.lease_until < now),
+                )
+                .order_by(TableRow.created_at)
+                .limit(limit)
+            ).all()
+        return [str(r[0]) for r in rows]
+
+    def progress(self, table_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each table's committed step number and status, in one query (is a process behind?)."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TableRow.id, TableRow.number, TableRow.status).where(TableRow.id.in_(list(table_ids)))
+            ).all()
+        return {str(i): (int(n), str(st)) for i, n, st in rows}
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:

@@ -1,0 +1,70 @@
+"""Each live table has one owning process (a lease in the database): only it runs the table's bots; when
+it goes away another process adopts the table, bots included; finished tables leave memory."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tests.server.conftest import TestClient
+from tests.server.helpers import create, hello, latest, wait_for, ws_url
+
+FAST = {"lease_seconds": 1.0, "heartbeat_seconds": 0.1}
+
+
+def service(client: TestClient) -> Any:
+    return client.app.state.service  # type: ignore[attr-defined]
+
+
+def eventually(check: Callable[[], bool], seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+def test_only_the_owner_runs_the_bots_and_another_process_adopts_them(
+    make_client: Callable[..., TestClient],
+) -> None:
+    a = make_client(node_id="proc-a", **FAST)
+    b = make_client(node_id="proc-b", **FAST)
+    created = create(a, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}], seed=4)
+    table_id, token = created["table"]["id"], created["invites"][0]["token"]
+    assert table_id in service(a).owned
+    assert b.get(f"/api/tables/{table_id}").status_code == 200  # b holds a replica now
+    replica = service(b).tables[table_id]
+    assert table_id not in service(b).owned and replica.driver is None
+
+    a.__exit__(None, None, None)  # a leaves (cleanly: its leases are released at once)
+    eventually(lambda: table_id in service(b).owned)
+    with b.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws, token)
+        while sync["status"] != "over":
+            if sync["legal"] and sync["legal"]["required"]:
+                ws.send_json(
+                    {
+                        "type": "act",
+                        "number": sync["number"],
+                        "action": sync["legal"]["actions"][0]["notation"],
+                    }
+                )
+            sync = latest(wait_for(ws, lambda m: m["type"] in {"update", "sync"}))
+    assert sync["result"] is not None
+    assert any(s.actor == 1 for s in service(b).tables[table_id].steps), "the adopted bot never played"
+
+
+def test_finished_tables_leave_memory_and_load_on_demand(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(**FAST)
+    created = create(client, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=6)
+    table_id = created["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over"))
+    eventually(lambda: table_id not in service(client).tables)
+    assert table_id not in service(client).owned
+    again = client.get(f"/api/tables/{table_id}").json()  # loaded from the store again
+    assert again["status"] == "over" and again["number"] == final["number"]
+    assert client.get(f"/api/tables/{table_id}/record").json()["seed"] == 6
