@@ -8,8 +8,9 @@ each one is legal by :meth:`CommandmentsGame.illegal_reason`.
   performance, an artefact of the same colour from a like area to the same target), else moves at
   random from the family; as High Priestess, discards the card least often matched by a random move,
   makes the next least matched one the taboo, and places the artefacts in the first family placement.
-- ``best``: as a novice, keeps the posterior over the priestess's cards (each slot's type, every
-  marker and total of this ritual, the cards seen elsewhere), and chooses the move and performance of
+- ``best``: as a novice, keeps the exact posterior over the priestess's cards
+  (:mod:`~coven.games.commandments.inference`: each slot's type, every marker and total of this
+  ritual, the cards seen elsewhere), and chooses the move and performance of
   most expected karma (the floor at zero included) plus a bonus for what the markers will teach while
   moves remain; as High Priestess, simulates each choice of cards and a few placements with imitating
   novices, and keeps the one that gives the best novice much, the others little, and keeps her from
@@ -41,14 +42,13 @@ from coven.games.commandments.cards import ACTION, ARTEFACT, Card, Deck, deck_fo
 from coven.games.commandments.game import (
     DESTINY_CARDS,
     CommandmentsView,
-    announce,
     karma_total,
     move_context,
     rounds_for,
 )
+from coven.games.commandments.inference import Posterior, ritual_posterior
 from coven.games.commandments.lang import GESTURES, TOUCHES, Ctx
 from coven.games.commandments.lexicon import KINDS_SAID, shortest
-from coven.games.commandments.worlds import move_contexts
 
 # ------------------------------------------------------------------------------------ card statistics
 _SAMPLE_CONTEXTS: Final = 240
@@ -71,16 +71,6 @@ def base_rates(custom: str) -> tuple[tuple[float, float], ...]:
         hits = [v for v in values if v > 0]
         out.append((len(hits) / len(values), sum(hits) / len(hits) if hits else 0.0))
     return tuple(out)
-
-
-def seen_cards(view: CommandmentsView, deck: Deck) -> set[int]:
-    seen: set[int] = set()
-    for rv in view.rituals:
-        seen.update(deck.index[c] for c in rv.hand)
-        if rv.discard:
-            seen.add(deck.index[rv.discard])
-        seen.update(deck.index[s.card] for s in rv.slots if s.card)
-    return seen
 
 
 def engine_marks(view: CommandmentsView, deck: Deck) -> tuple[int, ...]:
@@ -151,8 +141,6 @@ class GreedyBot:
 
 
 # ------------------------------------------------------------------------------------------ best bot
-_ENUMERATE: Final = 20000
-_SAMPLES: Final = 2500
 _HYPOTHESES: Final = 300
 _SHORTLIST_BOARD: Final = 14
 _SHORTLIST_PERF: Final = 4
@@ -221,82 +209,6 @@ def _with(perf: Perf, token: tuple[str, Any]) -> Perf | None:
     return out if _perf_beats(out) <= BUDGET else None
 
 
-class Posterior:
-    """Hypotheses over the three slot cards of the current ritual, uniform over those consistent
-    with every announcement so far."""
-
-    def __init__(self, view: CommandmentsView, deck: Deck, cache: dict[tuple[int, int, int], int]) -> None:
-        self.deck = deck
-        rv = view.rituals[-1]
-        self.types = [s.type for s in rv.slots]
-        seen = seen_cards(view, deck)
-        ritual_no = len(view.rituals)
-        judged = [(i, log, ctx) for i, (log, ctx) in enumerate(move_contexts(rv.placement, rv.moves))]
-        engine_actions = view.options["judge"] != "priestess"
-
-        def value(card: int, index: int, ctx: Ctx) -> int:
-            key = (ritual_no, index, card)
-            v = cache.get(key)
-            if v is None:
-                v = deck.cards[card].judge(ctx)
-                cache[key] = v
-            return v
-
-        cands: list[list[int]] = []
-        for slot, tp in enumerate(self.types):
-            pool = [c for c in (deck.artefact if tp == ARTEFACT else deck.action) if c not in seen]
-            kept = [
-                c
-                for c in pool
-                if all(
-                    not log.marks or (value(c, i, ctx) > 0) == bool(log.marks[slot]) for i, log, ctx in judged
-                )
-            ]
-            cands.append(kept or pool)
-        self.cands = cands
-        exact = engine_actions or all(t == ARTEFACT for t in self.types)
-        totals = [(i, log.total, ctx) for i, log, ctx in judged] if exact else []
-
-        def consistent(h: tuple[int, int, int]) -> bool:
-            for i, total, ctx in totals:
-                vals = [value(c, i, ctx) for c in h]
-                if announce(karma_total(vals)) != total:
-                    return False
-            return True
-
-        size = len(cands[0]) * len(cands[1]) * len(cands[2])
-        hyps: list[tuple[int, int, int]] = []
-        if size <= _ENUMERATE:
-            for a in cands[0]:
-                for b in cands[1]:
-                    if b == a:
-                        continue
-                    for c in cands[2]:
-                        if c not in (a, b):
-                            h = (a, b, c)
-                            if consistent(h):
-                                hyps.append(h)
-        else:
-            rng = random.Random(size + len(judged))
-            raw = [
-                (rng.choice(cands[0]), rng.choice(cands[1]), rng.choice(cands[2])) for _ in range(_SAMPLES)
-            ]
-            raw = [h for h in raw if len(set(h)) == 3]
-            good = [h for h in raw if consistent(h)]
-            hyps = good if len(good) >= 20 else raw
-        if not hyps:
-            rng = random.Random(7)
-            hyps = [(rng.choice(cands[0]), rng.choice(cands[1]), rng.choice(cands[2])) for _ in range(200)]
-        self.hyps = hyps
-        self.marginals: list[dict[int, float]] = []
-        for slot in range(3):
-            counts: dict[int, float] = {}
-            for h in hyps:
-                counts[h[slot]] = counts.get(h[slot], 0.0) + 1.0
-            n = float(len(hyps))
-            self.marginals.append({c: k / n for c, k in counts.items()})
-
-
 class BestBot:
     def __init__(self, game: Any, seat: Seat, seed: int) -> None:
         self.game = game
@@ -319,7 +231,7 @@ class BestBot:
 
     # ---------------------------------------------------------------------------------- novice
     def move(self, view: CommandmentsView, deck: Deck) -> Move:
-        post = Posterior(view, deck, self.cache)
+        post: Posterior = ritual_posterior(view, deck, cache=self.cache)
         rv = view.rituals[-1]
         signs = [-1.0, 1.0, 1.0]
         rounds = rounds_for(view.players)
@@ -391,9 +303,7 @@ class BestBot:
         top_perfs = sorted(perfs, key=lambda p: -perfs[p])[:_SHORTLIST_PERF]
 
         # exact expectation of the karma kept (never below zero) over the hypotheses
-        hyps = post.hyps
-        if len(hyps) > _HYPOTHESES:
-            hyps = self.rng.sample(hyps, _HYPOTHESES)
+        hyps = post.hypotheses(self.rng, _HYPOTHESES)
         board_vals = [
             [cards[h[s]].judge(b[3]) if s in board_slots else 0 for s in range(3) for h in hyps]
             for b in shortlist
@@ -544,4 +454,4 @@ def _simulate(
 
 
 BOTS: Final[dict[str, BotFactory]] = {"random": RandomBot, "greedy": GreedyBot, "best": BestBot}
-__all__ = ["BOTS", "BestBot", "GreedyBot", "Posterior", "base_rates", "imitate"]
+__all__ = ["BOTS", "BestBot", "GreedyBot", "base_rates", "imitate"]
