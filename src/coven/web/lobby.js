@@ -1,6 +1,8 @@
-// The lobby: the games with their rules, a form to create a table, the links it hands out.
-import { api } from "./api.js";
-import { h, clear, button } from "./util.js";
+// The lobby: the games with their rules, a form to create a table, the links it hands out, the tables
+// this browser holds a seat at ("Your tables") and the server's recent tables.
+import { api, ApiError } from "./api.js";
+import { h, clear, button, listing } from "./util.js";
+import { keptSeats, forgetSeat, seatUrl, spectatorUrl } from "./seats.js";
 
 export async function mountLobby(root) {
   document.title = "Coven — lobby";
@@ -9,9 +11,14 @@ export async function mountLobby(root) {
   const createBox = h("section", { class: "create panel", "aria-labelledby": "create-h" },
     h("h2", { id: "create-h" }, "New table"));
   const linksBox = h("section", { class: "links", id: "links", "aria-live": "polite" });
+  const yoursBox = h("section", { class: "yours panel", id: "your-tables", "aria-labelledby": "yours-h" });
   const recentBox = h("section", { class: "recent panel", "aria-labelledby": "recent-h" },
     h("h2", { id: "recent-h" }, "Recent tables"));
-  root.append(h("div", { class: "lobby" }, gamesBox, h("div", { class: "side" }, createBox, linksBox, recentBox)));
+  // "Your tables" first (on a phone it is what a returning person looks for), the games beside it on a
+  // wide screen.
+  root.append(h("div", { class: "lobby" }, yoursBox, gamesBox, h("div", { class: "side" }, createBox, linksBox, recentBox)));
+  const titles = new Map();
+  loadYours(yoursBox, titles);
 
   let games;
   try {
@@ -20,24 +27,47 @@ export async function mountLobby(root) {
     gamesBox.append(h("p", { class: "error", role: "alert" }, `Could not load the games: ${err.message}`));
     return;
   }
+  for (const g of games) titles.set(g.id, g.title);
   for (const g of games) gamesBox.append(gameCard(g));
-  createBox.append(createForm(games, linksBox));
-  loadRecent(recentBox);
+  createBox.append(createForm(games, linksBox, () => { loadRecent(recentBox, titles); }));
+  loadRecent(recentBox, titles);
+}
+
+/** The rules as the server renders them (GET /rules/{game}): the page's article, headings and all. */
+async function loadRules(gameId) {
+  let res;
+  try {
+    res = await fetch(`/rules/${encodeURIComponent(gameId)}`, { headers: { Accept: "text/html" } });
+  } catch (err) {
+    throw new ApiError(0, "network", `the server cannot be reached (${err.message})`);
+  }
+  const page = new DOMParser().parseFromString(await res.text(), "text/html");
+  if (!res.ok) {
+    const why = page.querySelector(".error");
+    throw new ApiError(res.status, String(res.status), why ? why.textContent : `${res.status} ${res.statusText}`);
+  }
+  const article = page.querySelector("article.rulebook");
+  if (!article) throw new ApiError(res.status, "bad_page", "the rules page has no rules in it");
+  return document.adoptNode(article);
 }
 
 function gameCard(g) {
   const rulesBody = h("div", { class: "rules-text" }, "Loading the rules…");
-  const details = h("details", { class: "rules" },
+  const details = h("details", { class: "rules", id: `rules-${g.id}` },
     h("summary", {}, `Rules of ${g.title}`), rulesBody);
   let loaded = false;
   details.addEventListener("toggle", async () => {
     if (!details.open || loaded) return;
     loaded = true;
     try {
-      const text = await api.rules(g.id);
-      clear(rulesBody).append(h("pre", {}, String(text)));
+      const article = await loadRules(g.id);
+      article.classList.remove("panel");
+      article.removeAttribute("id");
+      clear(rulesBody).append(article,
+        h("p", {}, h("a", { href: `/rules/${encodeURIComponent(g.id)}`, class: "rules-page-link" }, `The rules of ${g.title} as a page of their own`)));
     } catch (err) {
-      clear(rulesBody).append(h("p", { class: "error" }, `No rulebook: ${err.message}`));
+      loaded = false; // let a later toggle try again
+      clear(rulesBody).append(h("p", { class: "error" }, `The rules could not be loaded: ${err.message}`));
     }
   });
   const facts = [`${g.min_players}–${g.max_players} players`];
@@ -79,7 +109,7 @@ function readOption(opt, form) {
   return el.value;
 }
 
-function createForm(games, linksBox) {
+function createForm(games, linksBox, onCreated) {
   const form = h("form", { class: "create-form", novalidate: true });
   const gameSel = h("select", { id: "new-game", name: "game" },
     games.map((g) => h("option", { value: g.id }, g.title)));
@@ -128,8 +158,26 @@ function createForm(games, linksBox) {
   playersSel.addEventListener("change", renderSeats);
   renderPlayers(); renderOptions(); renderSeats();
 
+  // One table per request: the button is disabled and a flag refuses a second submission while one is
+  // on its way (a double click, Enter pressed twice). Once the table exists, the button stays disabled
+  // until the person changes the form or asks for another table, so a slow double click cannot make
+  // a second one.
+  let submitting = false;
+  let created = false;
+  const again = h("button", { type: "button", id: "create-another", hidden: true,
+    onclick: () => ready("Create the table") }, "Create another table");
+  function ready(label) {
+    created = false;
+    again.hidden = true;
+    submit.disabled = false;
+    submit.textContent = label;
+  }
+  form.addEventListener("input", () => { if (created) ready("Create the table"); });
+  form.addEventListener("change", () => { if (created) ready("Create the table"); });
+
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    if (submitting || created) return;
     errorBox.hidden = true;
     const g = current();
     const options = {};
@@ -140,17 +188,24 @@ function createForm(games, linksBox) {
       return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
     });
     const body = { game: g.id, players: Number(playersSel.value), options, seats };
+    submitting = true;
     submit.disabled = true;
+    submit.textContent = "Creating the table…";
+    form.setAttribute("aria-busy", "true");
     try {
-      const created = await api.createTable(body);
-      showLinks(linksBox, created);
-      const recent = document.querySelector(".recent");
-      if (recent) { clear(recent).append(h("h2", { id: "recent-h" }, "Recent tables")); loadRecent(recent); }
+      const made = await api.createTable(body);
+      created = true;
+      submit.textContent = "Table created";
+      again.hidden = false;
+      showLinks(linksBox, made);
+      if (onCreated) onCreated(made);
     } catch (err) {
       errorBox.textContent = `The table was not created: ${err.message}`;
       errorBox.hidden = false;
+      ready("Create the table");
     } finally {
-      submit.disabled = false;
+      submitting = false;
+      form.removeAttribute("aria-busy");
     }
   });
 
@@ -159,7 +214,7 @@ function createForm(games, linksBox) {
     h("div", { class: "field" }, h("label", { for: "new-players" }, "Players"), playersSel),
     optionsBox, seatsBox,
     h("p", { class: "muted" }, "The server shuffles and deals: nobody at the table, you included, can know the deal."),
-    errorBox, submit);
+    errorBox, h("div", { class: "actions-row" }, submit, again));
   return form;
 }
 
@@ -178,16 +233,17 @@ function showLinks(box, created) {
   clear(box).classList.add("panel");
   const t = created.table;
   box.append(h("h2", {}, "Your table is ready"),
-    h("p", {}, "Each person's link is private: it is their seat. It is shown only now — send each one to its person."));
+    h("p", {}, "Each person's invite link is private: it is their seat. It is shown only now — send each one to its person. "
+      + "A seat opened in this browser is kept under “Your tables”."));
   const list = h("ul", { class: "invites" });
   for (const inv of created.invites) {
     list.append(h("li", { class: "invite", dataset: { seat: inv.seat } },
-      h("span", {}, `Seat ${inv.seat + 1} (${inv.name}): `),
-      h("a", { href: inv.url, class: "invite-link", target: "_blank", rel: "noopener" }, "invite link"),
+      h("span", {}, `Seat ${inv.seat + 1} (${inv.name}) — invite link: `),
+      h("a", { href: inv.url, class: "invite-link", target: "_blank", rel: "noopener" }, "open the seat"),
       " ", h("code", { class: "url" }, inv.url), " ", copyButton(inv.url)));
   }
   box.append(list);
-  box.append(h("p", { class: "spectate" }, "Spectators (read-only): ",
+  box.append(h("p", { class: "spectate" }, "Spectator link (read-only, anyone may watch): ",
     h("a", { href: created.spectator_url, class: "spectator-link" }, "watch"), " ",
     h("code", { class: "url" }, created.spectator_url), " ", copyButton(created.spectator_url)));
   if (created.invites.length) {
@@ -197,17 +253,87 @@ function showLinks(box, created) {
     box.append(h("p", {}, h("a", { class: "primary button", href: created.spectator_url }, "Watch the bots")));
   }
   box.append(h("p", { class: "muted" }, `Table ${t.id} · ${t.game} · ${t.players} players`));
-  box.focus?.();
 }
 
-async function loadRecent(box) {
+function statusText(t, entry, names) {
+  if (t.status === "waiting") {
+    const open = t.seats.filter((x) => x.kind === "human" && !x.claimed).map((x) => names[x.seat]);
+    return open.length ? `waiting for ${listing(open)} to join` : "waiting to start";
+  }
+  if (t.status === "playing") return `playing · move ${t.number}`;
+  if (t.status === "over") {
+    const winners = t.result ? t.result.winners : [];
+    if (winners.includes(entry.seat)) return winners.length > 1 ? "over · you share the win" : "over · you won";
+    return winners.length ? `over · ${listing(winners.map((w) => names[w]))} won` : "over";
+  }
+  return t.status;
+}
+
+/** "Your tables": the seats this browser keeps, each with its table's state from the server. */
+async function loadYours(box, titles) {
+  const entries = keptSeats();
+  clear(box).append(h("h2", { id: "yours-h" }, "Your tables"));
+  if (!entries.length) {
+    box.append(h("p", { class: "muted" }, "None yet. When you open an invite link, this browser keeps your seat here, so you can come back to it."));
+    return;
+  }
+  const ul = h("ul", { class: "your-list" });
+  box.append(ul);
+  const rows = entries.slice(0, 30).map((entry) => {
+    const status = h("span", { class: "your-status" }, "…");
+    const actions = h("span", { class: "your-actions" });
+    const li = h("li", { class: "your-table", dataset: { table: entry.table, seat: entry.seat } },
+      h("span", { class: "your-title" }, h("strong", {}, titles.get(entry.game) || entry.title || entry.game),
+        ` · seat ${entry.seat + 1} (${entry.name})`),
+      " · ", status, actions);
+    ul.append(li);
+    return { entry, li, status, actions };
+  });
+  await Promise.all(rows.map(async ({ entry, li, status, actions }) => {
+    const back = h("a", { class: "button small primary return-link", href: seatUrl(entry) }, "Return to your seat");
+    const watch = h("a", { class: "button small watch-link", href: spectatorUrl(entry.table) }, "Spectator link");
+    const remove = button("Remove", () => {
+      forgetSeat(entry.table);
+      li.remove();
+      if (!ul.children.length) loadYours(box, titles);
+    }, { class: "small forget", "aria-label": `Remove this table from your list (${entry.table})` });
+    try {
+      const t = await api.table(entry.table);
+      const names = t.seats.map((x) => x.name);
+      li.dataset.status = t.status;
+      status.textContent = statusText(t, entry, names);
+      actions.append(" ", back, " ", watch);
+      if (t.status === "over") actions.append(" ", remove);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        li.dataset.status = "gone";
+        status.textContent = "this server no longer has this table";
+        actions.append(" ", remove);
+      } else {
+        li.dataset.status = "unknown";
+        status.textContent = `state unknown (${err.message})`;
+        actions.append(" ", back);
+      }
+    }
+  }));
+  box.dataset.ready = "yes";
+}
+
+async function loadRecent(box, titles) {
+  clear(box).append(h("h2", { id: "recent-h" }, "Recent tables"));
   try {
     const tables = await api.tables();
     if (!tables.length) { box.append(h("p", { class: "muted" }, "No tables yet.")); return; }
+    const mine = new Map(keptSeats().map((e) => [e.table, e]));
     const ul = h("ul", { class: "recent-list" });
     for (const t of tables.slice(0, 12)) {
       const who = t.seats.map((x) => x.name).join(", ");
-      ul.append(h("li", {}, h("a", { href: `/t/${t.id}` }, `${t.game}`), ` · ${t.status} · ${who}`));
+      const entry = mine.get(t.id);
+      // A table where this browser holds a seat opens in that seat; any other one opens to watch.
+      const link = entry
+        ? h("a", { href: seatUrl(entry), class: "recent-seat" }, `${titles.get(t.game) || t.game} (your seat)`)
+        : h("a", { href: `/t/${encodeURIComponent(t.id)}`, class: "recent-watch" }, `${titles.get(t.game) || t.game} (watch)`);
+      ul.append(h("li", {}, link, ` · ${t.status} · ${who}`));
     }
     box.append(ul);
   } catch (err) {

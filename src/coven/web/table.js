@@ -4,6 +4,7 @@ import { TableSocket } from "./conn.js";
 import { boardFor, generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
 import { showResult } from "./result.js";
+import { keepSeat, spectatorUrl } from "./seats.js";
 
 let nextId = 1;
 
@@ -49,7 +50,8 @@ class TableClient {
       top: h("div", { class: "topbar" }),
       turn: h("p", { class: "turn", id: "turn", "aria-live": "polite" }, "Connecting…"),
       error: h("div", { class: "error-box", id: "move-error", role: "alert", hidden: true }),
-      board: h("section", { class: "board", id: "board", "aria-label": "The table" }),
+      board: h("section", { class: "board", id: "board", "aria-label": "The table", tabindex: "-1" }),
+      share: h("p", { class: "share", id: "share" }),
       moves: h("section", { class: "moves", id: "moves" }),
       scores: h("section", { class: "scores panel", id: "scores", "aria-labelledby": "scores-h" }),
       log: h("ol", { class: "log", id: "log", "aria-live": "polite" }),
@@ -58,7 +60,7 @@ class TableClient {
     const logPanel = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" },
       h("h2", { id: "log-h" }, "What happened"), this.el.log);
     this.root.append(h("div", { class: "table-page" },
-      this.el.top, this.el.turn, this.el.error,
+      this.el.top, this.el.share, this.el.turn, this.el.error,
       h("div", { class: "table-layout" },
         h("div", { class: "main-col" }, this.el.board, this.el.moves),
         h("aside", { class: "side-col" }, this.el.scores, logPanel)),
@@ -118,6 +120,13 @@ class TableClient {
         this.seats = m.seats;
         this.status = m.status;
         this.options = m.options;
+        if (m.role === "player" && this.token) {
+          // The server accepted the invite link: this browser keeps the seat ("Your tables" in the lobby).
+          const mine = m.seats.find((x) => x.seat === m.seat);
+          this.kept = keepSeat({ table: this.tableId, seat: m.seat, game: m.game,
+            title: this.info ? this.info.title : m.game, name: mine ? mine.name : null, token: this.token });
+        }
+        this.renderShare(m.role);
         break;
       case "sync":
         if (m.full) this.steps = [];
@@ -281,19 +290,59 @@ class TableClient {
     d.status = this.status;
     d.myturn = this.legal && this.legal.required && this.pending === null && this.status === "playing" ? "yes" : "no";
     d.mayact = this.legal && !this.legal.required && this.pending === null && this.status === "playing" ? "yes" : "no";
-    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
+    const restore = this.noteFocus();
     this.renderTop();
     this.renderTurn();
     this.renderScores();
     this.renderBoard();
     this.renderMoves();
-    if (focusKey) {
-      const again = this.root.querySelector(`[data-fkey="${CSS.escape(focusKey)}"]`);
-      if (again) again.focus();
-    }
+    if (restore) this.restoreFocus();
     if (this.status === "over" && this.result && !this.resultShown) {
       this.resultShown = true;
       showResult(this, this.el.result);
+    }
+  }
+
+  // Keyboard focus survives re-rendering: the control the person used gets it back (the same data-fkey
+  // or id); while that control is disabled (a move on its way) or gone (the card was played), the board
+  // holds it, and the control gets it back when it returns. Focus outside the table is left alone.
+  noteFocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && !this.root.contains(active)) {
+      this.hadFocus = false;
+      this.wantFocus = null;
+      return false;
+    }
+    if (active && active !== document.body && active !== this.el.board) {
+      this.hadFocus = true;
+      this.wantFocus = (active.dataset && active.dataset.fkey) ? `k:${active.dataset.fkey}` : active.id ? `#${active.id}` : null;
+    }
+    return Boolean(this.hadFocus);
+  }
+
+  restoreFocus() {
+    const key = this.wantFocus;
+    let again = null;
+    if (key && key.startsWith("k:")) again = this.root.querySelector(`[data-fkey="${CSS.escape(key.slice(2))}"]`);
+    else if (key && key.startsWith("#")) again = document.getElementById(key.slice(1));
+    if (again && !again.disabled && this.root.contains(again)) {
+      if (document.activeElement !== again) again.focus({ preventScroll: true });
+    } else if (document.activeElement !== this.el.board) {
+      this.el.board.focus({ preventScroll: true });
+    }
+  }
+
+  /** The links of this table, kept apart: the spectator link to share; a player's own seat stays private. */
+  renderShare(role) {
+    const watch = spectatorUrl(this.tableId);
+    const copy = button("Copy", async (ev) => {
+      try { await navigator.clipboard.writeText(watch); ev.target.textContent = "Copied"; } catch { ev.target.textContent = "Select and copy"; }
+    }, { class: "small", dataset: { fkey: "copy-watch" } });
+    clear(this.el.share).append(h("span", {}, "Spectator link (read-only): "), h("code", { class: "url", id: "watch-url" }, watch), " ", copy);
+    if (role === "player") {
+      this.el.share.append(h("span", { class: "muted" }, this.kept === false
+        ? " · Your invite link is your seat, private. This browser could not store it (its storage is off or full): keep the link yourself to come back."
+        : " · Your invite link is your seat, private; this browser keeps it under “Your tables” in the lobby."));
     }
   }
 

@@ -62,11 +62,11 @@ export function show(value) {
   return JSON.stringify(value);
 }
 
-/** "a, b and c". */
-export function listing(items) {
+/** "a, b and c" (or "a, b or c" with `word` "or"). */
+export function listing(items, word = "and") {
   const xs = [...items];
   if (xs.length <= 1) return xs.join("");
-  return `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+  return `${xs.slice(0, -1).join(", ")} ${word} ${xs[xs.length - 1]}`;
 }
 
 export function fmtScore(x) {

@@ -25,7 +25,10 @@ export function turnHint(ctx) {
   const v = ctx.view;
   if (v.phase === "play") return v.trick.length ? "play a lit card from your hand." : "lead a card from your hand.";
   if (v.phase === "witch") return `you won the trick: move the ${COLOUR[winningColour(v)] || "winning colour's"} witch up or down.`;
-  if (v.phase === "take") return "take a card from the trick.";
+  if (v.phase === "take") {
+    const left = [...new Set(cardsLeft(v))].map(cardName);
+    return left.length ? `take one card of the trick: ${listing(left, "or")}.` : "take a card from the trick.";
+  }
   return "";
 }
 
@@ -63,7 +66,7 @@ export function render(el, ctx) {
     const won = v.winner !== null && v.phase !== "play" && seat === v.winner;
     const taken = takenIndexes(v).has(i);
     const attrs = legal.has(pick) && !taken
-      ? { onclick: () => ctx.act(pick), dataset: { action: pick, fkey: `${pick}:${i}` }, disabled: ctx.pending }
+      ? { onclick: () => ctx.act(pick), dataset: { action: pick, fkey: pick }, disabled: ctx.pending }
       : {};
     const fresh = v.phase === "play" && i === v.trick.length - 1;
     trick.append(h("figure", { class: `played ${i === 0 ? "first" : ""} ${won ? "won" : ""} ${taken ? "taken" : ""} ${fresh ? "fresh" : ""}` },
@@ -80,14 +83,17 @@ export function render(el, ctx) {
   }
   const trickBox = h("section", { class: "trick-box" }, h("h3", {}, "The trick"), h("p", { class: "lead" }, leadText(v)), trick);
   if (v.moved) trickBox.append(h("p", { class: "board-note" }, `The witch moved ${v.moved}.`));
-  if (v.phase === "take" && v.to_act !== null) trickBox.append(h("p", { class: "board-note" }, `${names[v.to_act]} picks a card.`));
+  if (v.phase === "take" && v.to_act !== null) {
+    const left = cardsLeft(v).map(cardName);
+    trickBox.append(h("p", { class: "board-note pick-note" }, `${names[v.to_act]} picks a card${left.length ? ` — left in the trick: ${left.join(", ")}` : ""}.`));
+  }
 
   // My hand.
   const hand = h("div", { class: "hand", role: "group", "aria-label": "Your hand" });
   v.hand.forEach((name, i) => {
     const ok = legal.has(name);
     hand.append(card(name, ok
-      ? { onclick: () => ctx.act(name), dataset: { action: name, fkey: `hand:${name}:${i}` }, disabled: ctx.pending, draggable: "true" }
+      ? { onclick: () => ctx.act(name), dataset: { action: name, fkey: `hand:${name}` }, disabled: ctx.pending, draggable: "true" }
       : {}, ok ? "lit" : ctx.readOnly ? "" : "dim"));
   });
 
@@ -116,6 +122,16 @@ function winningColour(v) {
     if ((v.leader + i) % v.players === v.winner && v.trick[i] !== "?") return v.trick[i][0];
   }
   return null;
+}
+
+function cardName(name) {
+  return name && name !== "?" ? `${COLOUR[name[0]] || name[0]} ${name.slice(1)}` : "a face-down card";
+}
+
+/** The cards of the trick nobody has taken yet, in play order. */
+function cardsLeft(v) {
+  const taken = takenIndexes(v);
+  return v.trick.filter((_, i) => !taken.has(i));
 }
 
 function takenIndexes(v) {

@@ -96,8 +96,9 @@ export function render(el, ctx) {
   // The roll.
   const roll = h("div", { class: "roll", "aria-live": "polite" });
   if (view.phase === "decide") {
-    roll.append(h("span", {}, `${ctx.names[view.active]} rolled: `),
-      view.white.map((f) => die(f, "white")), h("span", { class: "plus" }, "+"), die(view.turquoise, "turquoise"),
+    // Element.append takes nodes one by one (an array would print as "[object HTMLSpanElement]").
+    roll.append(h("span", { class: "roll-who" }, `${ctx.names[view.active]} rolled: `),
+      ...view.white.map((f) => die(f, "white")), h("span", { class: "plus" }, "+"), die(view.turquoise, "turquoise"),
       h("span", { class: "board-note" }, " (white dice count for everyone; the turquoise die only for the roller; 1/7 is 1 or 7)"));
   } else if (view.phase === "choose") {
     roll.append(h("span", {}, `${ctx.names[view.active]} is about to roll.`));
