@@ -328,20 +328,48 @@ def bench_engine(
 
 @bench_app.command("server")
 def bench_server(
-    players: Annotated[int, typer.Option("--players", help="Simulated players (websockets).")] = 64,
-    seconds: Annotated[float, typer.Option("--seconds", help="How long to send moves.")] = 10.0,
     game_id: Annotated[str, typer.Option("--game", help="The game the tables play.")] = "brujas",
+    tables: Annotated[
+        int | None, typer.Option("--tables", min=1, help="Tables of simulated people (default 20).")
+    ] = None,
+    bot_tables: Annotated[
+        int,
+        typer.Option(
+            "--bot-tables",
+            min=0,
+            help="All-'best' bot tables thinking in a second phase (people's ack p99 with and without).",
+        ),
+    ] = 0,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.1, help="How long each phase lasts (people, bots, echo).")
+    ] = 10.0,
     per_table: Annotated[int | None, typer.Option("--per-table", help="Players per table.")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Instead of --tables: this many people in all.")
+    ] = None,
     database: Annotated[
         str | None, typer.Option("--database", help="SQLAlchemy URL; default a temp SQLite.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
-    """Many simulated players over real websockets on loopback: moves/s and acknowledgement times."""
+    """Simulated people over real websockets on 127.0.0.1: moves/s, ack times, the server's CPU per move
+    beside a bare websocket echo's CPU per message (cpu_ratio), memory growth, and the people's ack p99
+    with and without bot tables."""
     from coven.server.commands import bench_server as run_bench
 
     _game(game_id)
-    result = run_bench(players=players, seconds=seconds, game=game_id, per_table=per_table, database=database)
+    try:
+        result = run_bench(
+            players=players,
+            seconds=seconds,
+            game=game_id,
+            per_table=per_table,
+            database=database,
+            tables=tables,
+            bot_tables=bot_tables,
+        )
+    except (CovenError, ValueError) as exc:
+        raise _fail(str(exc)) from None
     if as_json:
         print(json.dumps(result))
         return

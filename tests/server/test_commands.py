@@ -1,4 +1,4 @@
-"""`coven serve` (its default database) and `coven bench server` (a short run on loopback)."""
+"""`coven serve` (its default database); `coven bench server` is tested in test_bench.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from coven.games import game_ids
 from coven.server import commands, settings
 
 
@@ -38,13 +37,3 @@ def test_serve_with_a_database_url(
     assert calls[0]["port"] == 8123
     out = capsys.readouterr().out
     assert "hunter2" not in out and "***" in out
-
-
-@pytest.mark.skipif("brujas" not in game_ids(), reason="the bench plays Brujas")
-def test_bench_server_reports_its_figures() -> None:
-    result = commands.bench_server(players=3, game="brujas", seconds=2.0)
-    assert result["players"] == 3 and result["tables"] == 1 and result["games_finished"] >= 0
-    assert result["moves"] > 0
-    assert result["moves_per_second"] > 0
-    assert 0 < result["ack_ms_p50"] <= result["ack_ms_p99"]
-    assert result["errors"] == {}

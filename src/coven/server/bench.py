@@ -1,0 +1,572 @@
+"""``coven bench server``: simulated people over real websockets on loopback, and the figures of issue 12.
+
+One run has up to three phases of ``seconds`` each, every server in its own child process on 127.0.0.1:
+
+1. **people**: ``tables`` tables of the game, every seat a simulated person who plays a random legal
+   action (from the ``legal`` list the server sends) whenever the game waits for it, and, when a game
+   ends, sits down at a new table. Measured: moves per second, the time from sending an ``act`` to its
+   ``ack``, the server process's CPU time (user + system, from ``/proc/<pid>/stat``) per acknowledged
+   move, and its resident memory at the start and the end of the measured window (over the games that
+   finished in it).
+2. **people and bots** (only with ``bot_tables`` > 0): the same people, plus ``bot_tables`` tables where
+   every seat is the ``best`` bot, thinking at the same time (a finished bot table is replaced). Measured:
+   the people's ack times again, beside those of phase 1.
+3. **echo**: a bare Starlette websocket echo app (:mod:`coven.server.echo`) under uvicorn with the same
+   transport settings, driven by the same client machinery with the same number of connections: per
+   table one message at a time, the seats taking turns, each message as long as the mean frame the
+   people received in phase 1. Measured: the echo process's CPU time per message.
+
+Each phase's first ``min(1 s, 20 %)`` is a warm-up (connections, first tables); the figures come from
+the rest. ``cpu_ratio`` = server CPU per move / echo CPU per message. Nothing here sends a ``seed``: the
+server deals; the bench's ``seed`` drives only the simulated people's choices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+LOOPBACK = "127.0.0.1"
+EXPECTED_ERRORS = frozenset({"stale", "conflict"})
+"""Errors a correct client meets in normal play (simultaneous decisions, optional actors): it re-sends."""
+OPTIONAL_RATE = 0.02
+"""How often a simulated person takes an optional action (an Amulets cast) when one is offered."""
+STALL_SECONDS = 3.0
+"""A people's table that saw nothing for this long at the end of a phase counts as stalled."""
+
+
+# --------------------------------------------------------------------------- the server processes
+def _free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((LOOPBACK, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _http(method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+    if not url.startswith(f"http://{LOOPBACK}:"):
+        raise ValueError("the bench only talks to 127.0.0.1")
+    data = None if body is None else json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read().decode("utf-8"))
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """A process's CPU time so far (user + system, seconds) and resident memory (bytes)."""
+
+    cpu: float
+    rss: int
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def process_usage(pid: int) -> Usage | None:
+    """CPU time (every thread, live or ended) and RSS of process ``pid``, from ``/proc`` (Linux); None
+    where there is no ``/proc``."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        statm = Path(f"/proc/{pid}/statm").read_text()
+    except OSError:
+        return None
+    rest = stat[stat.rindex(")") + 2 :].split()  # the name may hold spaces and parentheses
+    utime, stime = int(rest[11]), int(rest[12])  # fields 14 and 15 of proc(5)
+    return Usage((utime + stime) / _TICKS, int(statm.split()[1]) * _PAGE)
+
+
+class Child:
+    """A server in a child process on 127.0.0.1 (``python -m coven.server.bench ARGS``)."""
+
+    def __init__(self, args: list[str], port: int, log: IO[bytes]) -> None:
+        self.port = port
+        self.base_http = f"http://{LOOPBACK}:{port}"
+        self.base_ws = f"ws://{LOOPBACK}:{port}"
+        self.log = log
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "coven.server.bench", *args, str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self) -> None:
+        """Wait until the server answers (or raise with the tail of its log)."""
+        deadline = time.monotonic() + 60.0
+        while True:
+            try:
+                _http("GET", f"{self.base_http}/api/health")
+                return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.log.flush()
+                    self.log.seek(0)
+                    tail = self.log.read().decode("utf-8", "replace")[-2000:]
+                    raise RuntimeError(f"the bench server did not start:\n{tail}") from None
+                time.sleep(0.05)
+
+    def usage(self) -> Usage | None:
+        return process_usage(self.process.pid)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+# --------------------------------------------------------------------------- simulated people
+@dataclass
+class Sink:
+    """What the clients of one phase saw. Counters move only while ``measuring``."""
+
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    frames: int = 0
+    frame_chars: int = 0
+    games: int = 0
+    """Games seen to the end while measuring."""
+    errors: Counter[str] = field(default_factory=Counter)
+    progress: dict[int, float] = field(default_factory=dict)
+    """When each people's table last received something."""
+    bot_moves: int = 0
+    bot_games: int = 0
+
+
+def _choices(legal: dict[str, Any]) -> list[str]:
+    """The notations listed in a ``legal`` object (a list that was cut short still only offers these)."""
+    out: list[str] = []
+    for entry in legal.get("actions") or ():
+        if isinstance(entry, str):
+            out.append(entry)
+        elif isinstance(entry, dict) and isinstance(entry.get("notation"), str):
+            out.append(entry["notation"])
+    return out
+
+
+def _connect(url: str) -> Any:
+    from websockets.asyncio.client import connect
+
+    if not url.startswith(f"ws://{LOOPBACK}:"):
+        raise ValueError("the bench only talks to 127.0.0.1")
+    return connect(url, max_size=2**24, compression=None, ping_interval=None, close_timeout=1.0)
+
+
+async def _person(url: str, token: str, rng: random.Random, sink: Sink, group: int) -> bool:
+    """One simulated person at one table. Plays a random listed action whenever its ``legal`` is required
+    (and, now and then, an optional one); after ``stale``/``conflict`` it decides again on the newest
+    state it has. Returns whether it saw the game end."""
+    next_id = 0
+    pending: tuple[int, float, bool] | None = None  # (id, sent at, sent while measuring)
+    latest: dict[str, Any] | None = None
+    decided_at = -1  # the number this person last acted (or chose not to act) on
+    tries: Counter[int] = Counter()
+    async with _connect(url) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "last": None}))
+        async for raw in ws:
+            now = time.perf_counter()
+            sink.progress[group] = now
+            if sink.measuring:
+                sink.frames += 1
+                sink.frame_chars += len(raw)
+            message = json.loads(raw)
+            kind = message.get("type")
+            if kind == "ack":
+                if pending is not None and message.get("id") == pending[0]:
+                    if pending[2] and sink.measuring:
+                        sink.latencies.append((now - pending[1]) * 1000.0)
+                        sink.moves += 1
+                    pending = None
+                continue  # the update follows
+            if kind == "error":
+                code = str(message.get("code"))
+                if sink.measuring or code not in EXPECTED_ERRORS:
+                    sink.errors[code] += 1
+                if code == "game_over":
+                    return True
+                if pending is not None and message.get("id") == pending[0]:
+                    pending = None
+                    if code not in EXPECTED_ERRORS and latest is not None:
+                        number = int(latest["number"])
+                        tries[number] += 1
+                        if tries[number] < 3:  # another listed action; then wait for the next state
+                            decided_at = -1
+            elif kind in {"sync", "update"}:
+                latest = message
+                if message.get("status") == "over":
+                    return True
+            else:
+                continue
+            if pending is not None or latest is None or latest.get("number") == decided_at:
+                continue
+            legal = latest.get("legal")
+            number = int(latest["number"])
+            decided_at = number
+            if not isinstance(legal, dict):
+                continue
+            if not legal.get("required") and rng.random() >= OPTIONAL_RATE:
+                continue
+            listed = _choices(legal)
+            if not listed:
+                continue
+            next_id += 1
+            pending = (next_id, time.perf_counter(), sink.measuring)
+            act = {"type": "act", "number": number, "action": rng.choice(listed), "id": next_id}
+            await ws.send(json.dumps(act))
+    return False
+
+
+async def _people_table(
+    child: Child, game: str, count: int, group: int, rng: random.Random, sink: Sink
+) -> None:
+    """The people of one table: play a game, then sit down at a new table, until cancelled."""
+    body = {"game": game, "players": count, "seats": [{"kind": "human"}] * count}  # the server deals
+    while True:
+        created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
+        url = f"{child.base_ws}/ws/tables/{created['table']['id']}"
+        sink.progress[group] = time.perf_counter()
+        people = [
+            _person(url, invite["token"], random.Random(rng.getrandbits(64)), sink, group)
+            for invite in created["invites"]
+        ]
+        results = await asyncio.gather(*people)
+        if any(results) and sink.measuring:
+            sink.games += 1
+
+
+async def _bot_table(child: Child, game: str, count: int, sink: Sink) -> None:
+    """A table of ``best`` bots, watched by a spectator; when it ends, another one."""
+    body = {"game": game, "players": count, "seats": [{"kind": "bot", "bot": "best"}] * count}
+    while True:
+        created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
+        async with _connect(f"{child.base_ws}/ws/tables/{created['table']['id']}") as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": None, "last": None}))
+            async for raw in ws:
+                message = json.loads(raw)
+                if message.get("type") == "update" and sink.measuring:
+                    sink.bot_moves += 1
+                if message.get("type") in {"sync", "update"} and message.get("status") == "over":
+                    sink.bot_games += int(sink.measuring)
+                    break
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The measured part of a phase."""
+
+    seconds: float
+    server_cpu: float | None
+    client_cpu: float
+    rss_before: int | None
+    rss_after: int | None
+
+
+async def _measure(
+    child: Child, seconds: float, sink: Sink, tasks: list[Callable[[], Awaitable[None]]]
+) -> Window:
+    """Run ``tasks`` for ``seconds``; measure after the warm-up, then cancel them."""
+    started = time.monotonic()
+    running = [asyncio.ensure_future(task()) for task in tasks]
+    try:
+        warmup = min(1.0, 0.2 * seconds)
+        await _sleep_watching(running, warmup)
+        usage0, client0, t0 = child.usage(), time.process_time(), time.perf_counter()
+        sink.measuring = True
+        await _sleep_watching(running, max(0.05, started + seconds - time.monotonic()))
+        sink.measuring = False
+        usage1, client1, t1 = child.usage(), time.process_time(), time.perf_counter()
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.wait(running, timeout=10.0)
+    for task in running:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            raise RuntimeError(f"a bench client failed: {task.exception()!r}")
+    cpu = usage1.cpu - usage0.cpu if usage0 is not None and usage1 is not None else None
+    return Window(
+        seconds=t1 - t0,
+        server_cpu=cpu,
+        client_cpu=client1 - client0,
+        rss_before=usage0.rss if usage0 is not None else None,
+        rss_after=usage1.rss if usage1 is not None else None,
+    )
+
+
+async def _sleep_watching(tasks: Sequence[asyncio.Future[None]], seconds: float) -> None:
+    """Sleep, but fail at once if a client task fails (a refused request, a dead server)."""
+    done, _ = await asyncio.wait(tasks, timeout=seconds, return_when=asyncio.FIRST_EXCEPTION)
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            raise RuntimeError(f"a bench client failed: {task.exception()!r}") from task.exception()
+
+
+async def _people_phase(
+    child: Child, game: str, count: int, tables: int, bot_tables: int, seconds: float, seed: int
+) -> tuple[Sink, Window, int]:
+    sink = Sink()
+    rng = random.Random(seed)
+    tasks: list[Callable[[], Awaitable[None]]] = []
+    for group in range(tables):
+        group_rng = random.Random(rng.getrandbits(64))
+        tasks.append(functools.partial(_people_table, child, game, count, group, group_rng, sink))
+    for _ in range(bot_tables):
+        tasks.append(functools.partial(_bot_table, child, game, count, sink))
+    window = await _measure(child, seconds, sink, tasks)
+    now = time.perf_counter()
+    stalled = sum(1 for t in sink.progress.values() if now - t > STALL_SECONDS)
+    return sink, window, stalled
+
+
+async def _echo_connection(
+    url: str, count: int, size: int, rng: random.Random, sink: Sink, group: int
+) -> None:
+    """``count`` connections of one table: one message at a time, the seats taking turns."""
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = [await stack.enter_async_context(_connect(url)) for _ in range(count)]
+        seat = rng.randrange(count)
+        head = '{"type":"act","number":0,"id":0,"action":"'
+        text = head + "x" * max(8, size - len(head) - 2) + '"}'
+        while True:
+            ws = sockets[seat]
+            sent = time.perf_counter()
+            measured = sink.measuring
+            await ws.send(text)
+            raw = await ws.recv()
+            now = time.perf_counter()
+            sink.progress[group] = now
+            if measured and sink.measuring:
+                sink.latencies.append((now - sent) * 1000.0)
+                sink.moves += 1
+                sink.frames += 1
+                sink.frame_chars += len(raw)
+            seat = (seat + 1) % count
+
+
+async def _echo_phase(
+    child: Child, count: int, tables: int, size: int, seconds: float, seed: int
+) -> tuple[Sink, Window]:
+    sink = Sink()
+    rng = random.Random(seed)
+    url = f"{child.base_ws}/ws/echo"
+    tasks: list[Callable[[], Awaitable[None]]] = []
+    for group in range(tables):
+        group_rng = random.Random(rng.getrandbits(64))
+        tasks.append(functools.partial(_echo_connection, url, count, size, group_rng, sink, group))
+    window = await _measure(child, seconds, sink, tasks)
+    return sink, window
+
+
+# --------------------------------------------------------------------------- figures
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def _per(amount: float | None, count: int, scale: float = 1.0, digits: int = 1) -> float | None:
+    if amount is None or count <= 0:
+        return None
+    return round(amount * scale / count, digits)
+
+
+def _redacted(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.rsplit("@", maxsplit=1)[-1]
+
+
+def bench_server(
+    players: int | None = None,
+    seconds: float = 10.0,
+    game: str = "brujas",
+    per_table: int | None = None,
+    database: str | None = None,
+    seed: int = 1,
+    tables: int | None = None,
+    bot_tables: int = 0,
+) -> dict[str, Any]:
+    """Run the bench (see the module's doc) and return its figures as one flat JSON object.
+
+    ``tables`` people's tables (default 20; or ``players // per_table`` if ``players`` is given) of
+    ``per_table`` seats (default the game's minimum); ``bot_tables`` extra all-``best`` bot tables in a
+    second phase; each phase lasts ``seconds``. ``database``: an SQLAlchemy URL (default a temporary
+    SQLite file). Servers and clients are on 127.0.0.1 only.
+    """
+    from coven.games import get_game
+
+    if seconds <= 0 or not math.isfinite(seconds):
+        raise ValueError("seconds must be a positive number")
+    spec = get_game(game).spec
+    count = per_table or spec.min_players
+    spec.check_players(count)
+    if tables is None:
+        tables = max(1, players // count) if players is not None else 20
+    if tables < 1 or bot_tables < 0:
+        raise ValueError("at least one people's table, and no negative number of bot tables")
+
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="coven-bench-")))
+        url = database or f"sqlite:///{(tmp / 'bench.sqlite3').as_posix()}"
+        log = stack.enter_context(open(tmp / "server.log", "w+b"))
+        echo_log = stack.enter_context(open(tmp / "echo.log", "w+b"))
+        # both start at once (the imports take a while); the echo app idles until its phase
+        child = Child(["--server", url], _free_port(), log)
+        stack.callback(child.stop)
+        echo_child = Child(["--echo"], _free_port(), echo_log)
+        stack.callback(echo_child.stop)
+        child.wait_ready()
+        echo_child.wait_ready()
+        people, alone, stalled = asyncio.run(_people_phase(child, game, count, tables, 0, seconds, seed))
+        with_bots: tuple[Sink, Window, int] | None = None
+        if bot_tables:
+            with_bots = asyncio.run(_people_phase(child, game, count, tables, bot_tables, seconds, seed + 1))
+        child.stop()
+        log.seek(0)
+        server_log = [line for line in log.read().decode("utf-8", "replace").splitlines() if line]
+        mean_frame = people.frame_chars // people.frames if people.frames else 256
+        echo, echo_window = asyncio.run(_echo_phase(echo_child, count, tables, mean_frame, seconds, seed + 2))
+
+    moves, window = people.moves, alone.seconds
+    cpu_per_move = _per(alone.server_cpu, moves, 1e6)
+    cpu_per_echo = _per(echo_window.server_cpu, echo.moves, 1e6, 2)
+    ratio = round(cpu_per_move / cpu_per_echo, 1) if cpu_per_move is not None and cpu_per_echo else None
+    growth = (
+        (alone.rss_after - alone.rss_before) / 2**20
+        if alone.rss_after is not None and alone.rss_before is not None
+        else None
+    )
+    p50, p99 = round(_percentile(people.latencies, 0.50), 2), round(_percentile(people.latencies, 0.99), 2)
+    mean = round(statistics.fmean(people.latencies), 2) if people.latencies else 0.0
+    moves_per_s = round(moves / window, 1) if window > 0 else 0.0
+    shown_database = _redacted(database) if database else "sqlite (temporary file)"
+    result: dict[str, Any] = {
+        "game": game,
+        "database": shown_database,
+        "tables": tables,
+        "players_per_table": count,
+        "players": tables * count,
+        "seconds": round(window, 3),
+        "moves": moves,
+        "moves_per_s": moves_per_s,
+        "games": people.games,
+        "ack_p50_ms": p50,
+        "ack_p99_ms": p99,
+        "ack_mean_ms": mean,
+        "server_cpu_s": None if alone.server_cpu is None else round(alone.server_cpu, 2),
+        "server_cpu_share": None if alone.server_cpu is None else round(alone.server_cpu / window, 2),
+        "server_cpu_us_per_move": cpu_per_move,
+        "client_cpu_share": round(alone.client_cpu / window, 2) if window > 0 else None,
+        "frames_per_move": _per(people.frames, moves, 1.0, 2),
+        "chars_per_move": _per(people.frame_chars, moves, 1.0, 0),
+        "echo_messages": echo.moves,
+        "echo_per_s": round(echo.moves / echo_window.seconds, 1) if echo_window.seconds > 0 else 0.0,
+        "echo_message_chars": mean_frame,
+        "echo_rtt_p50_ms": round(_percentile(echo.latencies, 0.50), 3),
+        "echo_cpu_us_per_message": cpu_per_echo,
+        "cpu_ratio": ratio,
+        "memory_rss_mb": None if alone.rss_before is None else round(alone.rss_before / 2**20, 1),
+        "memory_growth_mb": None if growth is None else round(growth, 2),
+        "memory_growth_mb_per_1000_games": (
+            round(growth * 1000 / people.games, 1) if growth is not None and people.games else None
+        ),
+        "stalled_tables": stalled,
+        "errors": dict(people.errors),
+        "unexpected_errors": sum(n for code, n in people.errors.items() if code not in EXPECTED_ERRORS),
+        "server_log_lines": len(server_log),
+        "bot_tables": bot_tables,
+        "ack_p99_ms_without_bots": p99,
+        "ack_p50_ms_with_bots": None,
+        "ack_p99_ms_with_bots": None,
+        "bot_p99_ratio": None,
+        "moves_per_s_with_bots": None,
+        "bot_moves_per_s": None,
+        "bot_games": None,
+        # the names of the first version of this command, kept as aliases
+        "games_finished": people.games,
+        "moves_per_second": moves_per_s,
+        "ack_ms_p50": p50,
+        "ack_ms_p99": p99,
+        "ack_ms_mean": mean,
+    }
+    if with_bots is not None:
+        crowd, crowd_window, crowd_stalled = with_bots
+        p99_bots = round(_percentile(crowd.latencies, 0.99), 2)
+        result.update(
+            {
+                "ack_p50_ms_with_bots": round(_percentile(crowd.latencies, 0.50), 2),
+                "ack_p99_ms_with_bots": p99_bots,
+                "bot_p99_ratio": round(p99_bots / p99, 2) if p99 > 0 else None,
+                "moves_per_s_with_bots": round(crowd.moves / crowd_window.seconds, 1),
+                "bot_moves_per_s": round(crowd.bot_moves / crowd_window.seconds, 1),
+                "bot_games": crowd.bot_games,
+                "stalled_tables_with_bots": crowd_stalled,
+                "errors_with_bots": dict(crowd.errors),
+            }
+        )
+    if server_log:
+        result["server_log_tail"] = server_log[-3:]
+    return result
+
+
+# --------------------------------------------------------------------------- the child processes
+def _serve_coven(port: int, url: str) -> None:
+    import uvicorn
+
+    from coven.server.app import create_app
+    from coven.server.settings import Settings
+
+    settings = Settings(database_url=url, bot_pause=0, rate_limit=1000, rate_burst=1000, ping_interval=0)
+    uvicorn.run(create_app(settings), host=LOOPBACK, port=port, **_transport())
+
+
+def _serve_echo(port: int) -> None:
+    import uvicorn
+
+    from coven.server.echo import create_echo_app
+
+    uvicorn.run(create_echo_app(), host=LOOPBACK, port=port, **_transport())
+
+
+def _transport() -> dict[str, Any]:
+    """The same uvicorn settings for the Coven server and the echo app."""
+    return {"log_level": "warning", "ws_max_size": 2**24, "ws_per_message_deflate": False}
+
+
+if __name__ == "__main__":
+    match sys.argv[1:]:
+        case ["--server", url, port]:
+            _serve_coven(int(port), url)
+        case ["--echo", port]:
+            _serve_echo(int(port))
+        case _:
+            raise SystemExit("usage: python -m coven.server.bench (--server URL | --echo) PORT")

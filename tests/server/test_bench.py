@@ -1,0 +1,85 @@
+"""`coven bench server`: a short run per game on SQLite (figures present and sane; never timed)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from coven.cli import app
+from coven.games import game_ids
+from coven.server import bench
+
+GAMES = [g for g in ("brujas", "amulets", "namaste", "commandments") if g in game_ids()]
+POSITIVE = (
+    "moves",
+    "moves_per_s",
+    "ack_p50_ms",
+    "ack_p99_ms",
+    "server_cpu_us_per_move",
+    "echo_messages",
+    "echo_cpu_us_per_message",
+    "cpu_ratio",
+    "memory_rss_mb",
+    "frames_per_move",
+)
+PRESENT = (
+    *POSITIVE,
+    "game",
+    "database",
+    "tables",
+    "games",
+    "memory_growth_mb",
+    "ack_p99_ms_without_bots",
+    "ack_p99_ms_with_bots",
+    "bot_p99_ratio",
+    # the first version's names
+    "games_finished",
+    "moves_per_second",
+    "ack_ms_p50",
+    "ack_ms_p99",
+    "errors",
+)
+
+
+def _positive(result: dict[str, object], key: str) -> None:
+    value = result[key]
+    assert isinstance(value, int | float) and math.isfinite(value) and value > 0, (key, value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_bench_server_reports_its_figures(game: str) -> None:
+    bots = 1 if game == "namaste" else 0  # its best bot is quick: games end within the run
+    result = bench.bench_server(game=game, tables=2, bot_tables=bots, seconds=1.5)
+    assert set(PRESENT) <= set(result)
+    assert result["game"] == game and result["tables"] == 2
+    assert result["database"] == "sqlite (temporary file)"
+    for key in POSITIVE:
+        _positive(result, key)
+    assert result["ack_p50_ms"] <= result["ack_p99_ms"]
+    assert isinstance(result["memory_growth_mb"], float) and math.isfinite(result["memory_growth_mb"])
+    assert result["unexpected_errors"] == 0, result["errors"]  # stale/conflict are part of normal play
+    json.dumps(result, allow_nan=False)
+    if bots:
+        for key in ("ack_p99_ms_with_bots", "bot_p99_ratio", "moves_per_s_with_bots"):
+            _positive(result, key)
+
+
+def test_bench_server_refuses_what_it_cannot_run() -> None:
+    runner = CliRunner()
+    outcome = runner.invoke(app, ["bench", "server", "--game", "brujas", "--per-table", "9", "--json"])
+    assert outcome.exit_code != 0
+    with pytest.raises(ValueError, match="positive"):
+        bench.bench_server(seconds=0)
+
+
+def test_process_usage_reads_this_process() -> None:
+    import os
+
+    usage = bench.process_usage(os.getpid())
+    if usage is None:
+        pytest.skip("no /proc here")
+    assert usage.cpu > 0 and usage.rss > 0
