@@ -1,4 +1,4 @@
-"""The ``coven`` command line: play, simulate, replay, bench and serve."""
+"""The ``coven`` command line: play, simulate, ladder, replay, bench and serve."""
 
 from __future__ import annotations
 
@@ -188,6 +188,58 @@ def simulate(
     console.print(f"{result.games_per_second:.1f} games/s")
     if result.metrics:
         console.print_json(data=result.metrics)
+
+
+@app.command()
+def ladder(
+    game_id: GameArg,
+    players: Annotated[int | None, typer.Option("--players", "-p")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 40,
+    bots: Annotated[
+        str | None, typer.Option("--bots", "-b", help="Bots to rate, comma-separated (default: all).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    option: OptionArg = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Rate bots on one ladder: games in rotating seats, OpenSkill ratings with their uncertainty."""
+    from coven.bots.ladder import run_ladder
+
+    game = _game(game_id)
+    count = _players(game, players)
+    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else sorted(game.bots())
+    options = _parse_options(option)
+    try:
+        if as_json:
+            result = run_ladder(game, names, count, games, seed, options)
+        else:
+            with _progress() as bar:
+                task = bar.add_task(f"{game.spec.id} ladder ×{games}", total=games)
+                result = run_ladder(
+                    game, names, count, games, seed, options, lambda done: bar.update(task, completed=done)
+                )
+    except CovenError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    table = Table(title=f"{game.spec.title} ladder: {games} games, {count} players, seed {seed}")
+    for column in ("rank", "bot", "mu", "± sigma", "ordinal", "games", "win %", "mean score"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, s in enumerate(result.standings, 1):
+        row = s.to_json()
+        table.add_row(
+            str(rank),
+            s.bot,
+            f"{s.mu:.2f}",
+            f"{s.sigma:.2f}",
+            f"{s.ordinal:.2f}",
+            str(s.games),
+            f"{100 * float(row['win_rate']):.1f}",  # type: ignore[arg-type]
+            f"{float(row['mean_score']):.2f}",  # type: ignore[arg-type]
+        )
+    console.print(table)
+    console.print("OpenSkill (Plackett-Luce): ordinal = mu - 3 sigma; sorted by ordinal.")
 
 
 def _progress() -> Progress:

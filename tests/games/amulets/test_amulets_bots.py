@@ -52,7 +52,7 @@ def _position_where_seat_is_certain(players: int, seed: int) -> tuple[AmuletsSta
         GAME.apply(state, state.turn, Ask(placement_at(rng.randrange(6_375_600))))
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "best"])
+@pytest.mark.parametrize("name", ["random", "greedy", "best", "reference"])
 def test_every_bot_casts_when_certain_even_out_of_turn(name: str) -> None:
     state, seat = _position_where_seat_is_certain(4, 3)
     bot = GAME.bots()[name](GAME, seat, 0)

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from coven.core import BotFactory, Game, Seat
+from coven.core import Bot, BotFactory, Game, Seat
 from coven.games.amulets.board import (
     AMULETS,
     FIELDS,
@@ -363,6 +363,19 @@ class BestBot(AmuletsBot):
         return Cast(placement) if p >= 1.0 - threat else None
 
 
-BOTS: Mapping[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "best": BestBot}
+def _reference(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
+    """The yardstick (:mod:`coven.bots.reference`), loaded only when asked for: it lives in bots/, above
+    the games, and is independent of ``best``."""
+    from coven.bots.reference import reference_bot
+
+    return reference_bot(game, seat, seed)
+
+
+BOTS: Mapping[str, BotFactory] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "best": BestBot,
+    "reference": _reference,
+}
 
 __all__ = ["BOTS", "BestBot", "GreedyBot", "RandomBot", "best_cast"]

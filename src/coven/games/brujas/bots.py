@@ -27,7 +27,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from coven.core import Game, Seat
-from coven.core.bot import BotFactory, RandomBot
+from coven.core.bot import Bot, BotFactory, RandomBot
 from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KIND, KINDS, NUMBER, NUMBER40
 from coven.games.brujas.game import (
     DOWN,
@@ -404,4 +404,17 @@ def _best(game: Game[Any, Any, Any], seat: Seat, seed: int) -> ISMCTSBot:
     return ISMCTSBot(game, seat, seed)
 
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "best": _best}
+def _reference(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
+    """The yardstick (:mod:`coven.bots.reference`), loaded only when asked for: it lives in bots/, above
+    the games, and is independent of ``best``."""
+    from coven.bots.reference import reference_bot
+
+    return reference_bot(game, seat, seed)
+
+
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "best": _best,
+    "reference": _reference,
+}

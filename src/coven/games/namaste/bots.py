@@ -32,7 +32,7 @@ from functools import cache
 from itertools import product
 from typing import Any
 
-from coven.core import BotFactory, Game, RandomBot, Seat
+from coven.core import Bot, BotFactory, Game, RandomBot, Seat
 from coven.games.namaste.rules import (
     CHOOSE,
     DECIDE,
@@ -354,6 +354,19 @@ def _best(game: Game[Any, Any, Any], seat: Seat, seed: int) -> BestBot:
     return BestBot(game, seat, seed)
 
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "best": _best}
+def _reference(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
+    """The yardstick (:mod:`coven.bots.reference`), loaded only when asked for: it lives in bots/, above
+    the games, and is independent of ``best``."""
+    from coven.bots.reference import reference_bot
+
+    return reference_bot(game, seat, seed)
+
+
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "best": _best,
+    "reference": _reference,
+}
 
 __all__ = ["BOTS", "KARMA", "PASS", "BestBot", "Context", "GreedyBot", "Roll", "Weights", "options_of"]

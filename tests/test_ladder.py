@@ -1,0 +1,84 @@
+"""``coven ladder``: every bot in rotating seats, rated on one OpenSkill ladder."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from typer.testing import CliRunner
+
+from coven.bots.ladder import lineup, run_ladder
+from coven.cli import app
+from coven.games import get_game
+
+runner = CliRunner()
+START_MU, START_SIGMA = 25.0, 25.0 / 3
+
+
+def ladder_json(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, ["ladder", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert isinstance(out, dict)
+    return out
+
+
+def test_a_tiny_ladder_ranks_greedy_above_random_with_uncertainty() -> None:
+    args = ("namaste", "--players", "2", "--games", "6", "--bots", "random,greedy", "--seed", "3")
+    out = ladder_json(*args)
+    assert (out["game"], out["players"], out["games"]) == ("namaste", 2, 6)
+    ratings = out["ratings"]
+    assert isinstance(ratings, list)
+    assert [r["bot"] for r in ratings] == ["greedy", "random"]
+    for r in ratings:
+        assert set(r) >= {"bot", "mu", "sigma", "ordinal", "games", "wins", "win_rate", "mean_score"}
+        assert r["games"] == 6
+        assert 0 < r["sigma"] < START_SIGMA  # six games taught the model something, not everything
+        assert abs(r["ordinal"] - (r["mu"] - 3 * r["sigma"])) < 1e-3
+    greedy, random_ = ratings
+    assert greedy["mu"] > START_MU > random_["mu"]
+    assert greedy["mean_score"] > random_["mean_score"]
+    assert abs(greedy["wins"] + random_["wins"] - 6) < 1e-9
+    assert ladder_json(*args) == out  # seeded: the same games, the same ratings
+
+
+def test_the_table_shows_ratings_and_the_model() -> None:
+    result = runner.invoke(app, ["ladder", "namaste", "-p", "2", "-n", "2", "-b", "greedy,random"])
+    assert result.exit_code == 0, result.output
+    assert "ordinal" in result.output and "OpenSkill" in result.output
+    lines = [line for line in result.output.splitlines() if "greedy" in line or "random" in line]
+    assert len(lines) == 2
+
+
+def test_unknown_bots_and_single_bots_are_refused() -> None:
+    result = runner.invoke(app, ["ladder", "namaste", "-b", "random,nobody"])
+    assert result.exit_code == 2
+    assert "nobody" in result.output
+    result = runner.invoke(app, ["ladder", "namaste", "-b", "random"])
+    assert result.exit_code == 2
+    assert "two different bots" in result.output
+
+
+def test_lineups_rotate_through_every_bot_equally() -> None:
+    bots = ["a", "b", "c"]
+    seats = Counter(name for block in range(3) for name in lineup(block, bots, 2))
+    assert seats == {"a": 2, "b": 2, "c": 2}
+    assert lineup(0, bots, 2) == ["a", "b"] and lineup(1, bots, 2) == ["c", "a"]
+
+
+def test_more_bots_than_seats_and_more_seats_than_bots() -> None:
+    game = get_game("namaste")
+    three = run_ladder(game, ["random", "greedy", "best"], 2, 6, seed=1)
+    assert {s.bot: s.games for s in three.standings} == {"random": 4, "greedy": 4, "best": 4}
+    assert abs(sum(s.wins for s in three.standings) - 6) < 1e-9
+    # Two bots for three seats: one of them sits twice in every game.
+    two = run_ladder(game, ["random", "greedy"], 3, 3, seed=1)
+    assert {s.bot: s.games for s in two.standings} == {"random": 3, "greedy": 3}
+    assert abs(sum(s.wins for s in two.standings) - 3) < 1e-9
+
+
+def test_the_default_ladder_includes_the_reference_bot() -> None:
+    for game_id in ("brujas", "amulets", "namaste"):
+        assert {"random", "greedy", "best", "reference"} <= set(get_game(game_id).bots())
+    result = runner.invoke(app, ["ladder", "--help"])
+    assert result.exit_code == 0 and "default: all" in result.output
