@@ -16,9 +16,10 @@ One run has up to three phases of ``seconds`` each, every server in its own chil
    table one message at a time, the seats taking turns, each message as long as the mean frame the
    people received in phase 1. Measured: the echo process's CPU time per message.
 
-Each phase's first ``min(1 s, 20 %)`` is a warm-up (connections, first tables); the figures come from
-the rest. ``cpu_ratio`` = server CPU per move / echo CPU per message. Nothing here sends a ``seed``: the
-server deals; the bench's ``seed`` drives only the simulated people's choices.
+Each phase's first ``min(1 s, 20 %)`` is a warm-up (connections, first tables; longer, up to half the
+phase, until the first answer comes); the figures come from the rest. ``cpu_ratio`` = server CPU per
+move / echo CPU per message. Nothing here sends a ``seed``: the server deals; the bench's ``seed``
+drives only the simulated people's choices.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-LOOPBACK = "127.0.0.1"
+from coven.server import echo as echo_app
+from coven.server.echo import LOOPBACK, TRANSPORT
+
 EXPECTED_ERRORS = frozenset({"stale", "conflict"})
 """Errors a correct client meets in normal play (simultaneous decisions, optional actors): it re-sends."""
 OPTIONAL_RATE = 0.02
@@ -99,15 +102,15 @@ def process_usage(pid: int) -> Usage | None:
 
 
 class Child:
-    """A server in a child process on 127.0.0.1 (``python -m coven.server.bench ARGS``)."""
+    """A server in a child process on 127.0.0.1, run by ``command`` + the port."""
 
-    def __init__(self, args: list[str], port: int, log: IO[bytes]) -> None:
+    def __init__(self, command: list[str], port: int, log: IO[bytes]) -> None:
         self.port = port
         self.base_http = f"http://{LOOPBACK}:{port}"
         self.base_ws = f"ws://{LOOPBACK}:{port}"
         self.log = log
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "coven.server.bench", *args, str(port)],
+            [*command, str(port)],
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -145,6 +148,8 @@ class Sink:
     """What the clients of one phase saw. Counters move only while ``measuring``."""
 
     measuring: bool = False
+    answered: bool = False
+    """Whether any action was acknowledged (or message echoed) yet: the warm-up lasts at least until then."""
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     frames: int = 0
@@ -197,6 +202,7 @@ async def _person(url: str, token: str, rng: random.Random, sink: Sink, group: i
             message = json.loads(raw)
             kind = message.get("type")
             if kind == "ack":
+                sink.answered = True
                 if pending is not None and message.get("id") == pending[0]:
                     if pending[2] and sink.measuring:
                         sink.latencies.append((now - pending[1]) * 1000.0)
@@ -293,8 +299,9 @@ async def _measure(
     started = time.monotonic()
     running = [asyncio.ensure_future(task()) for task in tasks]
     try:
-        warmup = min(1.0, 0.2 * seconds)
-        await _sleep_watching(running, warmup)
+        await _sleep_watching(running, min(1.0, 0.2 * seconds))
+        while not sink.answered and time.monotonic() < started + 0.5 * seconds:  # a slow start
+            await _sleep_watching(running, 0.02)
         usage0, client0, t0 = child.usage(), time.process_time(), time.perf_counter()
         sink.measuring = True
         await _sleep_watching(running, max(0.05, started + seconds - time.monotonic()))
@@ -359,6 +366,7 @@ async def _echo_connection(
             raw = await ws.recv()
             now = time.perf_counter()
             sink.progress[group] = now
+            sink.answered = True
             if measured and sink.measuring:
                 sink.latencies.append((now - sent) * 1000.0)
                 sink.moves += 1
@@ -440,9 +448,9 @@ def bench_server(
         log = stack.enter_context(open(tmp / "server.log", "w+b"))
         echo_log = stack.enter_context(open(tmp / "echo.log", "w+b"))
         # both start at once (the imports take a while); the echo app idles until its phase
-        child = Child(["--server", url], _free_port(), log)
+        child = Child([sys.executable, "-m", "coven.server.bench", "--server", url], _free_port(), log)
         stack.callback(child.stop)
-        echo_child = Child(["--echo"], _free_port(), echo_log)
+        echo_child = Child([sys.executable, "-P", echo_app.__file__], _free_port(), echo_log)
         stack.callback(echo_child.stop)
         child.wait_ready()
         echo_child.wait_ready()
@@ -546,27 +554,12 @@ def _serve_coven(port: int, url: str) -> None:
     from coven.server.settings import Settings
 
     settings = Settings(database_url=url, bot_pause=0, rate_limit=1000, rate_burst=1000, ping_interval=0)
-    uvicorn.run(create_app(settings), host=LOOPBACK, port=port, **_transport())
-
-
-def _serve_echo(port: int) -> None:
-    import uvicorn
-
-    from coven.server.echo import create_echo_app
-
-    uvicorn.run(create_echo_app(), host=LOOPBACK, port=port, **_transport())
-
-
-def _transport() -> dict[str, Any]:
-    """The same uvicorn settings for the Coven server and the echo app."""
-    return {"log_level": "warning", "ws_max_size": 2**24, "ws_per_message_deflate": False}
+    uvicorn.run(create_app(settings), host=LOOPBACK, port=port, **TRANSPORT)
 
 
 if __name__ == "__main__":
     match sys.argv[1:]:
         case ["--server", url, port]:
             _serve_coven(int(port), url)
-        case ["--echo", port]:
-            _serve_echo(int(port))
         case _:
-            raise SystemExit("usage: python -m coven.server.bench (--server URL | --echo) PORT")
+            raise SystemExit("usage: python -m coven.server.bench --server URL PORT")

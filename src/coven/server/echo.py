@@ -7,6 +7,9 @@ its CPU time per message is what one websocket round trip costs on this machine.
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -15,6 +18,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 ECHO_PATH = "/ws/echo"
 HEALTH_PATH = "/api/health"
+LOOPBACK = "127.0.0.1"
+TRANSPORT: dict[str, Any] = {"log_level": "warning", "ws_max_size": 2**24, "ws_per_message_deflate": False}
+"""uvicorn's settings for the bench's Coven server and for the echo app alike."""
 
 
 async def _echo(websocket: WebSocket) -> None:
@@ -33,3 +39,13 @@ async def _health(_request: Request) -> JSONResponse:
 def create_echo_app() -> Starlette:
     """The echo app: ``GET /api/health`` and the echo socket at ``/ws/echo``."""
     return Starlette(routes=[Route(HEALTH_PATH, _health), WebSocketRoute(ECHO_PATH, _echo)])
+
+
+def serve_echo(port: int) -> None:
+    import uvicorn
+
+    uvicorn.run(create_echo_app(), host=LOOPBACK, port=port, **TRANSPORT)
+
+
+if __name__ == "__main__":  # ``python -P echo.py PORT``: a script, without importing the coven package
+    serve_echo(int(sys.argv[1]))
