@@ -72,10 +72,15 @@ class Settings:
     """``None``: the per-user data folder (platformdirs)."""
     bot_pause: float = 0.6
     """Seconds a bot's move takes at least, so people can follow (0 in tests)."""
+    bot_processes: int = 2
+    """Worker processes for bots' thinking, outside the server's interpreter lock, so searching bots
+    never slow people's moves (games from the global registry only; 0: think in threads instead)."""
     bot_threads: int = 4
-    """Worker threads for bots' thinking (apart from the store's, so a slow search never delays a
-    commit). Threads share the GIL: the event loop stays responsive, but several heavy searches at once
-    share the CPU."""
+    """Threads for bots' thinking when it happens in this process (``bot_processes`` 0, or a test's own
+    registry of games). Threads share the GIL with the event loop."""
+    bot_budget_seconds: float = 30.0
+    """The longest a bot may think over one decision; past it (or when its worker dies) the table's
+    first legal action is played for it, so no table waits on a lost bot."""
     max_frame_bytes: int = 16_384
     """Largest client frame (UTF-8 bytes) the protocol accepts; a larger one is answered ``too_large``
     and the connection closed with 1009. ``coven serve`` gives uvicorn the same limit (``ws_max_size``),

@@ -11,14 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import functools
 import hmac
 import logging
 import secrets
 import time
 import uuid
 from collections.abc import Callable, Hashable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -35,6 +33,7 @@ from coven.core import (
     Seat,
     UnknownBotError,
 )
+from coven.server.botpool import BotPool
 from coven.server.messages import ErrorCode, ProtocolError, dumps
 from coven.server.settings import GameSource, Settings
 from coven.store import ConflictError, Store, StoredSeat, StoredTable, hash_token
@@ -78,6 +77,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     bots: dict[Seat, Bot] = field(default_factory=dict)
+    bot_seeds: dict[Seat, int] = field(default_factory=dict)
+    """Each bot's own seed (drawn apart from the deal), so a worker process can build the same bot."""
     declined: dict[Seat, int] = field(default_factory=dict)
     """Bot seats that let an optional moment pass, and at which number (asked again after it)."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -229,9 +230,8 @@ class TableService:
         """Ids of the tables whose lease this process holds: it alone runs their bots."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._heartbeat: asyncio.Task[None] | None = None
-        self.bot_pool = ThreadPoolExecutor(
-            max_workers=max(1, settings.bot_threads), thread_name_prefix="coven-bot"
-        )
+        processes = settings.bot_processes if settings.games is None else 0  # workers know REGISTRY only
+        self.bot_pool = BotPool(processes, settings.bot_threads, settings.bot_budget_seconds)
         self._started = False
 
     # -------------------------------------------------------------- lifecycle
@@ -258,7 +258,7 @@ class TableService:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await table.driver
         await self.bus.close()
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.bot_pool.close()
         try:  # hand our tables over at once rather than when the leases run out
             await asyncio.to_thread(self.store.release_leases, self.node)
         except Exception:
@@ -402,7 +402,9 @@ class TableService:
                 if factory is not None:
                     # a bot's randomness is its own, drawn apart from the deal (replaying the log never
                     # needs it: the log holds every action the bot chose)
-                    table.bots[s.seat] = factory(game, s.seat, self.settings.bot_seeds())
+                    seed = self.settings.bot_seeds()
+                    table.bots[s.seat] = factory(game, s.seat, seed)
+                    table.bot_seeds[s.seat] = seed
         return table
 
     async def get(self, table_id: str) -> Table | None:
@@ -620,9 +622,10 @@ class TableService:
                 # as the game gives it: possibly a lazy sequence over a huge space (never listed here)
                 legal = table.game.legal_actions(table.state, seat)
                 started = time.monotonic()
+                name = table.seats[seat].bot or ""
+                where = (table.game.spec.id, table.id, seat, name, table.bot_seeds[seat])
                 try:
-                    think = functools.partial(table.bots[seat].act, view, legal, required)
-                    choice = await asyncio.get_running_loop().run_in_executor(self.bot_pool, think)
+                    choice = await self.bot_pool.decide(table.bots[seat], where, view, legal, required)
                 except Exception:
                     log.exception("bot of seat %s on table %s failed", seat, table.id)
                     choice = legal[0] if required and legal else None

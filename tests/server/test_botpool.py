@@ -1,0 +1,81 @@
+"""Bots think in worker processes, with a time budget, and a table survives the loss of its worker."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import TestClient
+from tests.server.helpers import create, drain, hello, latest, wait_for, ws_url
+
+REAL = {"games": None, "bot_processes": 1}
+"""The global registry of games (worker processes know only it), one worker process."""
+
+
+def service(client: TestClient) -> Any:
+    return client.app.state.service  # type: ignore[attr-defined]
+
+
+def bots_only(client: TestClient, bot: str, players: int = 3) -> str:
+    created = create(client, game="brujas", players=players, seats=[{"kind": "bot", "bot": bot}] * players)
+    table_id: str = created["table"]["id"]
+    return table_id
+
+
+def test_bots_think_in_a_worker_process(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(**REAL)
+    table_id = bots_only(client, "greedy")
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", seconds=120))
+    assert final["result"] is not None
+    executor = service(client).bot_pool._executor
+    assert isinstance(executor, ProcessPoolExecutor)
+    workers = list(executor._processes.values())  # type: ignore[attr-defined]
+    assert workers and all(p.pid != os.getpid() for p in workers)
+
+
+def test_a_table_survives_the_loss_of_its_worker(
+    make_client: Callable[..., TestClient], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="coven.server")
+    client = make_client(**REAL)
+    table_id = bots_only(client, "greedy")
+    pool = service(client).bot_pool
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        killed = 0
+        deadline = time.monotonic() + 60
+        while killed < 2 and time.monotonic() < deadline:  # kill the worker twice, mid-game
+            executor = pool._executor
+            workers = list(executor._processes.values()) if executor is not None else []  # type: ignore[attr-defined]
+            if workers and any(m.get("type") == "update" for m in drain(ws)):
+                for process in workers:
+                    os.kill(process.pid, signal.SIGKILL)
+                killed += 1
+                time.sleep(0.3)
+            time.sleep(0.02)
+        assert killed == 2
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", seconds=240))
+    assert final["result"] is not None
+    assert any("bot worker died" in r.getMessage() for r in caplog.records)
+
+
+def test_a_bot_past_its_budget_is_answered_for(
+    make_client: Callable[..., TestClient], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="coven.server")
+    client = make_client(**REAL, bot_budget_seconds=0.001)
+    table_id = bots_only(client, "best")
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", seconds=240))
+    assert final["result"] is not None
+    assert any("ran past" in r.getMessage() for r in caplog.records)
