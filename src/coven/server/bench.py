@@ -17,9 +17,9 @@ One run has up to three phases of ``seconds`` each, every server in its own chil
    people received in phase 1. Measured: the echo process's CPU time per message.
 
 Each phase's first ``min(1 s, 20 %)`` is a warm-up (connections, first tables; longer, up to half the
-phase, until the first answer comes); the figures come from the rest. ``cpu_ratio`` = server CPU per
-move / echo CPU per message. Nothing here sends a ``seed``: the server deals; the bench's ``seed``
-drives only the simulated people's choices.
+phase, until the first answer comes and the first bot has moved); the figures come from the rest.
+``cpu_ratio`` = server CPU per move / echo CPU per message. Nothing here sends a ``seed``: the server
+deals; the bench's ``seed`` drives only the simulated people's choices.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import json
 import math
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -113,6 +114,7 @@ class Child:
             [*command, str(port)],
             stdout=log,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: whatever it spawns (bot workers) ends with it
         )
 
     def wait_ready(self) -> None:
@@ -134,12 +136,17 @@ class Child:
         return process_usage(self.process.pid)
 
     def stop(self) -> None:
-        self.process.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=10)
+        """Stop the server, then anything left in its process group (a worker it failed to end)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=10)
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        if hasattr(os, "killpg"):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
 
 
 # --------------------------------------------------------------------------- simulated people
@@ -160,6 +167,7 @@ class Sink:
     progress: dict[int, float] = field(default_factory=dict)
     """When each people's table last received something."""
     bot_moves: int = 0
+    bots_moved: bool = False
     bot_games: int = 0
 
 
@@ -274,8 +282,9 @@ async def _bot_table(child: Child, game: str, count: int, sink: Sink) -> None:
             await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": None, "last": None}))
             async for raw in ws:
                 message = json.loads(raw)
-                if message.get("type") == "update" and sink.measuring:
-                    sink.bot_moves += 1
+                if message.get("type") == "update":
+                    sink.bots_moved = True
+                    sink.bot_moves += int(sink.measuring)
                 if message.get("type") in {"sync", "update"} and message.get("status") == "over":
                     sink.bot_games += int(sink.measuring)
                     break
@@ -293,14 +302,19 @@ class Window:
 
 
 async def _measure(
-    child: Child, seconds: float, sink: Sink, tasks: list[Callable[[], Awaitable[None]]]
+    child: Child,
+    seconds: float,
+    sink: Sink,
+    tasks: list[Callable[[], Awaitable[None]]],
+    ready: Callable[[], bool],
 ) -> Window:
-    """Run ``tasks`` for ``seconds``; measure after the warm-up, then cancel them."""
+    """Run ``tasks`` for ``seconds``; measure after the warm-up (which lasts until ``ready()``, up to half
+    the phase), then cancel them."""
     started = time.monotonic()
     running = [asyncio.ensure_future(task()) for task in tasks]
     try:
         await _sleep_watching(running, min(1.0, 0.2 * seconds))
-        while not sink.answered and time.monotonic() < started + 0.5 * seconds:  # a slow start
+        while not ready() and time.monotonic() < started + 0.5 * seconds:  # a slow start
             await _sleep_watching(running, 0.02)
         usage0, client0, t0 = child.usage(), time.process_time(), time.perf_counter()
         sink.measuring = True
@@ -343,7 +357,9 @@ async def _people_phase(
         tasks.append(functools.partial(_people_table, child, game, count, group, group_rng, sink))
     for _ in range(bot_tables):
         tasks.append(functools.partial(_bot_table, child, game, count, sink))
-    window = await _measure(child, seconds, sink, tasks)
+    window = await _measure(
+        child, seconds, sink, tasks, lambda: sink.answered and (sink.bots_moved or not bot_tables)
+    )
     now = time.perf_counter()
     stalled = sum(1 for t in sink.progress.values() if now - t > STALL_SECONDS)
     return sink, window, stalled
@@ -385,7 +401,7 @@ async def _echo_phase(
     for group in range(tables):
         group_rng = random.Random(rng.getrandbits(64))
         tasks.append(functools.partial(_echo_connection, url, count, size, group_rng, sink, group))
-    window = await _measure(child, seconds, sink, tasks)
+    window = await _measure(child, seconds, sink, tasks, lambda: sink.answered)
     return sink, window
 
 
