@@ -34,9 +34,10 @@ from coven.core import (
     UnknownBotError,
 )
 from coven.server.botpool import BotPool
+from coven.server.commits import GroupCommit
 from coven.server.messages import ErrorCode, ProtocolError, dumps
 from coven.server.settings import GameSource, Settings
-from coven.store import ConflictError, Store, StoredSeat, StoredTable, hash_token
+from coven.store import ConflictError, PendingStep, Store, StoredSeat, StoredTable, hash_token
 
 log = logging.getLogger("coven.server")
 
@@ -221,6 +222,7 @@ class TableService:
         self.settings = settings
         self.games: GameSource = settings.game_source()
         self.store = Store(settings.resolved_database_url())
+        self.commits = GroupCommit(self.store)
         self.node = settings.node_id or uuid.uuid4().hex[:12]
         self.bus: Bus = make_bus(settings.bus_url, settings.bus_prefix, name=f"coven-{self.node}")
         self.tables: dict[str, Table] = {}
@@ -513,7 +515,7 @@ class TableService:
             step = table.number + 1
             status = "over" if game.is_over(state) else "playing"
             try:
-                await asyncio.to_thread(self.store.append_action, table.id, step, seat, notation, status)
+                await self.commits.append(PendingStep(table.id, step, seat, notation, status))
             except ConflictError:
                 await self._catch_up_locked(table)
                 raise ProtocolError(ErrorCode.CONFLICT, "another process committed this step first") from None

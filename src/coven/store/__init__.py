@@ -7,6 +7,7 @@ is managed by Alembic migrations shipped inside this package and run programmati
 
 from coven.store.store import (
     ConflictError,
+    PendingStep,
     Store,
     StoredSeat,
     StoredTable,
@@ -14,4 +15,12 @@ from coven.store.store import (
     hash_token,
 )
 
-__all__ = ["ConflictError", "Store", "StoredSeat", "StoredTable", "default_database_url", "hash_token"]
+__all__ = [
+    "ConflictError",
+    "PendingStep",
+    "Store",
+    "StoredSeat",
+    "StoredTable",
+    "default_database_url",
+    "hash_token",
+]

@@ -22,6 +22,17 @@ from coven.store.models import ActionRow, SeatRow, TableRow
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
+@dataclass(frozen=True, slots=True)
+class PendingStep:
+    """One step waiting for a group commit."""
+
+    table_id: str
+    number: int
+    seat: int
+    action: str
+    status: str
+
+
 class ConflictError(Exception):
     """Another writer committed that step (or changed the table) first; reload and retry."""
 
@@ -171,6 +182,39 @@ class Store:
                 )
         except IntegrityError as exc:
             raise ConflictError(f"step {number} of table {table_id} exists already") from exc
+
+    def append_actions(self, steps: Sequence[PendingStep]) -> list[bool]:
+        """Commit many tables' steps in one transaction (group commit: one sync to disk for all).
+
+        Each step commits only if its table is at ``number - 1`` (a conditional update, as in
+        :meth:`append_action`); the result says, step by step, whether it did (False: another writer got
+        that step first, nothing of it was written). Steps of one table must come in order."""
+        if not steps:
+            return []
+        now = _now()
+        done: list[bool] = []
+        with self._write_lock, self.engine.begin() as conn:
+            for step in steps:
+                moved = conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == step.table_id, TableRow.number == step.number - 1)
+                    .values(number=step.number, status=step.status, updated_at=now)
+                ).rowcount
+                done.append(moved == 1)
+            rows = [
+                {
+                    "table_id": step.table_id,
+                    "number": step.number,
+                    "seat": step.seat,
+                    "action": step.action,
+                    "created_at": now,
+                }
+                for step, ok in zip(steps, done, strict=True)
+                if ok
+            ]
+            if rows:
+                conn.execute(insert(ActionRow), rows)
+        return done
 
     def claim_seat(self, table_id: str, seat: int) -> tuple[bool, str]:
         """Mark a seat claimed; start the table when every human seat is. Returns (changed, status).
