@@ -186,6 +186,12 @@ class Game(ABC, Generic[S, A, V]):
         details = " ".join(f"{key}={value}" for key, value in event.data.items())
         return f"{event.kind} {details}".strip()
 
+    def stamp_time(self, action: A, seconds: float) -> A:
+        """``action`` carrying the time its mover took, as a trusted front end measured it (the server:
+        from the update that made the seat the mover to the move's arrival). Games whose rules judge time
+        (The 3 Commandments' quick or slow moves) override this; others return ``action`` unchanged."""
+        return action
+
     def reveals_at_end(self, options: Options) -> bool:
         """Whether a finished game may be shown in full (every hand, every secret choice, the deal's
         seed): a front end offers the record and the revealed replay only if so. Games with an option

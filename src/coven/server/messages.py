@@ -92,6 +92,9 @@ class Hello(_Message):
     last: SafeInt | None = None
 
 
+MAX_ANIMATION_MS = 5_000
+
+
 class Act(_Message):
     type: Literal["act"]
     number: SafeInt
@@ -99,6 +102,9 @@ class Act(_Message):
     action_json: dict[str, Any] | None = None
     id: MessageId | None = None
     token: Token | None = None
+    animation_ms: Annotated[int, Field(ge=0, le=MAX_ANIMATION_MS)] = 0
+    """How long the page spent animating the last move before the person could act (subtracted from the
+    time the server measures for the move; bounded, so it can only shorten a move by a few seconds)."""
 
     @model_validator(mode="after")
     def _one_form(self) -> Act:

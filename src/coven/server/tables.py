@@ -83,6 +83,9 @@ class Table:
     declined: dict[Seat, int] = field(default_factory=dict)
     """Bot seats that let an optional moment pass, and at which number (asked again after it)."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    changed_at: float = field(default_factory=time.monotonic)
+    """When the table last changed for its people (a step sent out, the start): a move's time is
+    measured from here (see :meth:`Game.stamp_time`)."""
     driver: asyncio.Task[None] | None = None
     _cache: dict[tuple[int, Seat | None, str], Any] = field(default_factory=dict)
 
@@ -197,6 +200,7 @@ class Table:
             listener.send_text(text)
 
     def broadcast_update(self, cap: int) -> None:
+        self.changed_at = time.monotonic()
         for listener in list(self.listeners):
             listener.send_text(self.update_text(listener.seat, cap))
 
@@ -479,6 +483,7 @@ class TableService:
         await self._publish({"kind": "seats", "table": table.id})
 
     def _sync_all(self, table: Table) -> None:
+        table.changed_at = time.monotonic()
         for listener in list(table.listeners):
             message = table.sync_message(listener.seat, table.number, self.settings.legal_cap)
             listener.send_text(dumps(message))
@@ -491,8 +496,13 @@ class TableService:
         number: int,
         source: ActionSource,
         on_commit: Callable[[int, str], None] | None = None,
+        animation_ms: int | None = None,
     ) -> tuple[int, str]:
-        """Check, commit, apply and fan out one action; raises ProtocolError and changes nothing."""
+        """Check, commit, apply and fan out one action; raises ProtocolError and changes nothing.
+
+        ``animation_ms`` (a person's move, not a bot's): the move's time is measured here, from the
+        moment the table last changed for its people to now, less the page's animations, and stamped on
+        the action (:meth:`Game.stamp_time`; what the mover typed as a time never counts)."""
         game = table.game
         async with table.lock:
             if table.status == "waiting":
@@ -507,6 +517,9 @@ class TableService:
                 )
             try:
                 action = source(game)
+                if animation_ms is not None:
+                    took = time.monotonic() - table.changed_at - animation_ms / 1000
+                    action = game.stamp_time(action, max(0.0, took))
                 state = game.clone(table.state)
                 events = game.apply(state, seat, action)
             except GameError as exc:

@@ -297,7 +297,8 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
         conn.send_text(dumps({"type": "ack", "id": message.id, "number": number, "action": notation}))
 
     try:
-        await service.act(table, seat, message.number, source, on_commit=ack)
+        animation = message.animation_ms
+        await service.act(table, seat, message.number, source, on_commit=ack, animation_ms=animation)
     except ProtocolError as exc:
         conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
 
