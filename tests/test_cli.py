@@ -256,3 +256,38 @@ def test_replay_does_what_its_help_says(tmp_path: Path) -> None:
     # With --steps: every move without --seat (checked above for a seat's own eyes).
     loud = runner.invoke(app, ["replay", str(path), "--steps"])
     assert "seat 0: ordain discard=" in loud.output
+
+
+def test_serve_reads_its_settings_from_the_environment(served: list[dict[str, object]]) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        "COVEN_HOST": "127.0.0.1",
+        "COVEN_PORT": str(port),
+        "COVEN_DATABASE": "postgresql+psycopg://coven@db/coven",
+        "COVEN_BUS": "redis://cache:6379/0",
+        "COVEN_BUS_NAMESPACE": "prod",
+        "COVEN_NODE_ID": "web-1",
+        "COVEN_BOT_PROCESSES": "3",
+        "COVEN_LEASE_SECONDS": "9",
+        "COVEN_FORWARDED_ALLOW_IPS": "127.0.0.1",
+    }
+    result = runner.invoke(app, ["serve"], env=env)
+    assert result.exit_code == 0, result.output
+    assert served == [
+        {
+            "host": "127.0.0.1",
+            "port": port,
+            "database": "postgresql+psycopg://coven@db/coven",
+            "bus": "redis://cache:6379/0",
+            "bus_namespace": "prod",
+            "forwarded_allow_ips": "127.0.0.1",
+            "node_id": "web-1",
+            "bot_processes": 3,
+            "lease_seconds": 9.0,
+            "heartbeat_seconds": 3.0,
+        }
+    ]

@@ -435,13 +435,21 @@ def bench_server(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", envvar="COVEN_HOST", help="Address to listen on (0.0.0.0: every one).")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", envvar="COVEN_PORT", min=1, max=65535, help="Port to listen on.")
+    ] = 8000,
     database: Annotated[
-        str | None, typer.Option("--database", help="SQLAlchemy URL; default: SQLite in your data folder.")
+        str | None,
+        typer.Option(
+            "--database", envvar="COVEN_DATABASE", help="SQLAlchemy URL; default: SQLite in your data folder."
+        ),
     ] = None,
     bus: Annotated[
-        str | None, typer.Option("--bus", help="redis://... to share tables between processes.")
+        str | None,
+        typer.Option("--bus", envvar="COVEN_BUS", help="redis://... to share tables between processes."),
     ] = None,
     bus_namespace: Annotated[
         str | None,
@@ -451,8 +459,35 @@ def serve(
             help="This deployment's namespace on a shared Redis (default: coven).",
         ),
     ] = None,
+    node_id: Annotated[
+        str | None,
+        typer.Option("--node-id", envvar="COVEN_NODE_ID", help="This process's name (default: random)."),
+    ] = None,
+    bot_processes: Annotated[
+        int | None,
+        typer.Option(
+            "--bot-processes", envvar="COVEN_BOT_PROCESSES", min=0, help="Bots' worker processes (default 2)."
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--lease-seconds",
+            envvar="COVEN_LEASE_SECONDS",
+            min=1.0,
+            help="How soon another process adopts a dead one's tables (default 6).",
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            envvar="COVEN_FORWARDED_ALLOW_IPS",
+            help="Reverse proxies whose X-Forwarded-* headers to trust (e.g. 127.0.0.1).",
+        ),
+    ] = None,
 ) -> None:
-    """Serve the lobby, the tables and the browser client."""
+    """Serve the lobby, the tables and the browser client (every option can come from the environment)."""
     from coven.server.commands import serve as run_server
     from coven.server.settings import bus_prefix_for
 
@@ -464,7 +499,26 @@ def serve(
     problem = port_problem(host, port)
     if problem is not None:
         raise _fail(problem, 1)
-    run_server(host=host, port=port, database=database, bus=bus, bus_namespace=bus_namespace or None)
+    tuning: dict[str, Any] = {
+        key: value
+        for key, value in {
+            "node_id": node_id,
+            "bot_processes": bot_processes,
+            "lease_seconds": lease_seconds,
+        }.items()
+        if value is not None
+    }
+    if "lease_seconds" in tuning:
+        tuning["heartbeat_seconds"] = tuning["lease_seconds"] / 3
+    run_server(
+        host=host,
+        port=port,
+        database=database,
+        bus=bus,
+        bus_namespace=bus_namespace or None,
+        forwarded_allow_ips=forwarded_allow_ips,
+        **tuning,
+    )
 
 
 def port_problem(host: str, port: int) -> str | None:

@@ -65,17 +65,22 @@ def serve(
     bot_pause: float | None = None,
     log_level: str = "info",
     bus_namespace: str | None = None,
+    forwarded_allow_ips: str | None = None,
+    **tuning: Any,
 ) -> None:
     """Serve Coven under uvicorn. No database: an SQLite file in the per-user data folder.
 
     ``bus_namespace``: this deployment's namespace on a shared Redis (default ``$COVEN_BUS_NAMESPACE``,
-    else ``coven``)."""
+    else ``coven``); ``tuning``: other :class:`Settings` fields (``node_id``, ``bot_processes``, ...);
+    ``forwarded_allow_ips``: the reverse proxies whose ``X-Forwarded-*`` headers are trusted."""
+    import gc
+
     import uvicorn
 
     from coven.server.app import create_app
     from coven.server.settings import bus_prefix_for
 
-    settings = Settings(database_url=database, bus_url=bus)
+    settings = Settings(database_url=database, bus_url=bus, **tuning)
     if bus_namespace is not None:
         settings = dataclasses.replace(settings, bus_prefix=bus_prefix_for(bus_namespace))
     if bot_pause is not None:
@@ -85,10 +90,17 @@ def serve(
     shown = "localhost" if host in {"127.0.0.1", "::1", "localhost"} else host
     print(f"Coven is serving on http://{shown}:{port}/  (open it in a browser)", flush=True)
     print(f"database: {_redacted(url)}", flush=True)
+    # Everything imported so far lives as long as the process: keep it out of the collector's scans, and
+    # collect the young generation less often, so pauses do not grow with the code or the tables.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
     uvicorn.run(
         create_app(settings),
         host=host,
         port=port,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
         # the transport refuses what the protocol would refuse (close 1009), before buffering it
         ws_max_size=settings.max_frame_bytes,
         ws_ping_interval=20.0,
