@@ -191,10 +191,13 @@ def reference_factory(plan: ReferencePlan) -> BotFactory:
 def _amulets_candidates(
     view: Any, legal: Sequence[Hashable], required: bool, rng: random.Random
 ) -> list[Hashable | None]:
-    """A few questions (random placements, and placements of sampled worlds) and the cast that catches
-    the most remaining worlds, considered only once it has a fair chance (>= 1/5); a certain cast at once."""
-    from coven.games.amulets.board import AMULETS, FIELDS
-    from coven.games.amulets.bots import best_cast
+    """Whether to cast, judged by playouts: the question the game's ``greedy`` bot would ask against the
+    cast that catches the most remaining worlds (considered once it has a fair chance, >= 1/5; a
+    certain cast is made at once). Comparing many questions by playouts would need far more than the
+    budget, so the questions are greedy's and the reference's own judgement is in its casts."""
+    from coven.games.amulets import GAME
+    from coven.games.amulets.board import FIELDS
+    from coven.games.amulets.bots import GreedyBot, best_cast
     from coven.games.amulets.rules import Ask, Cast, knowledge_of
 
     knowledge = knowledge_of(view)
@@ -209,19 +212,16 @@ def _amulets_candidates(
     can_ask = Ask((0, 1, 2, 3, 4)) in legal
     if cast is not None and (chance >= 1.0 or (required and not can_ask)):
         return [cast]
-    if required and not can_ask:  # a cast is due and nothing is clear: the likeliest world's placement
+    if required and not can_ask:  # a cast is due and nothing is clear: a sampled world's placement
         world = knowledge.sample(rng)
         return [Cast(_placement_of(world, own, rng))]
     options: list[Hashable | None] = []
     if cast is not None and chance >= 0.2:
         options.append(cast)
     if not required:
-        return [PASS, *options] if options else [PASS]
-    for _ in range(2):
-        options.append(Ask(tuple(rng.sample(range(FIELDS), AMULETS))))
-    for _ in range(2):
-        options.append(Ask(_placement_of(knowledge.sample(rng), None, rng)))
-    return options
+        return [PASS, *options]
+    question = GreedyBot(GAME, view.seat, rng.getrandbits(62)).act(view, legal, True)
+    return [question, *options]
 
 
 def _placement_of(world: Sequence[int], own: int | None, rng: random.Random) -> tuple[int, ...]:
@@ -241,7 +241,7 @@ PLANS: dict[str, ReferencePlan] = {
     "brujas": ReferencePlan(playouts=1600, min_worlds=40, max_worlds=400, policy="random"),
     # Random sheets score nothing alike real play: greedy playouts, fewer of them (about 15 ms each).
     "namaste": ReferencePlan(playouts=48, min_worlds=3, max_worlds=24, policy="greedy"),
-    # Greedy playouts (its questions and certain casts) over a few candidate questions and the cast.
+    # Greedy playouts (its questions and certain casts): ask greedy's question or cast now.
     "amulets": ReferencePlan(
         playouts=30,
         min_worlds=5,
