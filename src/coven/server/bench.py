@@ -166,6 +166,8 @@ class Sink:
     errors: Counter[str] = field(default_factory=Counter)
     progress: dict[int, float] = field(default_factory=dict)
     """When each people's table last received something."""
+    last: dict[int, str] = field(default_factory=dict)
+    """What each people's table last received (to tell why a table stalled)."""
     bot_moves: int = 0
     bots_moved: bool = False
     bot_games: int = 0
@@ -232,6 +234,12 @@ async def _person(url: str, token: str, rng: random.Random, sink: Sink, group: i
                             decided_at = -1
             elif kind in {"sync", "update"}:
                 latest = message
+                legal_now = message.get("legal")
+                sink.last[group] = (
+                    f"{kind} number={message.get('number')} status={message.get('status')} "
+                    f"to_act={message.get('to_act')} may_act={message.get('may_act')} "
+                    f"required={legal_now.get('required') if isinstance(legal_now, dict) else None}"
+                )
                 if message.get("status") == "over":
                     return True
             else:
@@ -361,8 +369,9 @@ async def _people_phase(
         child, seconds, sink, tasks, lambda: sink.answered and (sink.bots_moved or not bot_tables)
     )
     now = time.perf_counter()
-    stalled = sum(1 for t in sink.progress.values() if now - t > STALL_SECONDS)
-    return sink, window, stalled
+    stalled = [g for g, t in sink.progress.items() if now - t > STALL_SECONDS]
+    sink.last = {g: sink.last.get(g, "nothing yet") for g in stalled[:3]}
+    return sink, window, len(stalled)
 
 
 async def _echo_connection(
@@ -524,6 +533,7 @@ def bench_server(
             round(growth * 1000 / people.games, 1) if growth is not None and people.games else None
         ),
         "stalled_tables": stalled,
+        "stalled_last_seen": list(people.last.values()),
         "errors": dict(people.errors),
         "unexpected_errors": sum(n for code, n in people.errors.items() if code not in EXPECTED_ERRORS),
         "server_log_lines": len(server_log),
