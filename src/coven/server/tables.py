@@ -54,6 +54,11 @@ class Listener(Protocol):
     def send_text(self, text: str) -> None: ...
 
 
+OPTIONAL_LISTED = 8
+"""Legal actions listed for a seat that may act without having to (an Amulets cast): enough for the page
+to offer the moment; the seat types or builds its action (``free_form``) from a space that may be huge."""
+
+
 @dataclass(slots=True)
 class LoggedStep:
     number: int
@@ -108,34 +113,52 @@ class Table:
             "winners": sorted(int(s) for s in self.game.winners(self.state)),
         }
 
+    def turn(self) -> tuple[list[Seat], list[Seat]]:
+        """Who must act and who may (sorted), computed once per number for every seat that asks."""
+
+        def build() -> tuple[list[Seat], list[Seat]]:
+            return sorted(self.game.to_act(self.state)), sorted(self.game.may_act(self.state))
+
+        turn: tuple[list[Seat], list[Seat]] = self._cached(None, "turn", build)
+        return turn
+
     def legal(self, seat: Seat | None, cap: int) -> dict[str, Any] | None:
         if seat is None or self.status != "playing":
             return None
         game, state = self.game, self.state
-        if seat in game.to_act(state):
+        to_act, may_act = self.turn()
+        if seat in to_act:
             required = True
-        elif seat in game.may_act(state):
+        elif seat in may_act:
             required = False
         else:
             return None
-        actions = game.legal_actions(state, seat)
+        actions = game.legal_actions(state, seat)  # possibly lazy: only the listed ones are built
+        count = len(actions)
         listed = [
             {"notation": game.format_action(a), "json": game.action_to_json(a)}
-            for _, a in zip(range(cap), actions, strict=False)
+            for _, a in zip(range(cap if required else min(cap, OPTIONAL_LISTED)), actions, strict=False)
         ]
-        truncated = len(listed) < len(actions)
-        return {"required": required, "actions": listed, "truncated": truncated, "free_form": truncated}
+        truncated = len(listed) < count
+        return {
+            "required": required,
+            "actions": listed,
+            "count": count,
+            "truncated": truncated,
+            "free_form": truncated,
+        }
 
     def snapshot(self, seat: Seat | None, cap: int) -> dict[str, Any]:
         """The current ``view``/``legal``/turn fields for ``seat`` (cached per number)."""
 
         def build() -> dict[str, Any]:
             game, state = self.game, self.state
+            to_act, may_act = self.turn()
             return {
                 "status": self.status,
                 "view": game.view_to_json(game.view(state, seat)),
-                "to_act": sorted(game.to_act(state)),
-                "may_act": sorted(game.may_act(state)),
+                "to_act": to_act,
+                "may_act": may_act,
                 "legal": self.legal(seat, cap),
                 "result": self.result(),
             }
