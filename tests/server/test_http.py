@@ -205,3 +205,15 @@ def test_spectator_link_page_and_socket_of_a_created_table(client: TestClient) -
         welcome, _ = hello(ws)
         assert welcome["role"] == "spectator"
         assert drain(ws) == []
+
+
+def test_table_info_says_whose_turn_it_is(client: TestClient) -> None:
+    created = create(client, seats=humans(2))
+    table_id = created["table"]["id"]
+    assert created["table"]["to_act"] == []  # waiting: nobody's turn yet
+    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
+        hello(a, created["invites"][0]["token"])
+        _, sync = hello(b, created["invites"][1]["token"])
+        info = client.get(f"/api/tables/{table_id}").json()
+    assert info["status"] == "playing"
+    assert info["to_act"] == sync["to_act"] and len(info["to_act"]) == 1

@@ -242,7 +242,10 @@ class Lobby:
 
     def table_out(self, request: Request, stored: StoredTable | Table) -> schemas.TableOut:
         result = None
+        to_act: list[int] = []
         if isinstance(stored, Table):
+            if stored.status == "playing":
+                to_act = stored.turn()[0]
             raw = stored.result()
             if raw is not None:
                 result = schemas.ResultOut(**raw)
@@ -271,6 +274,7 @@ class Lobby:
                 for s in seats
             ],
             result=result,
+            to_act=to_act,
             reveals=reveals,
         )
 

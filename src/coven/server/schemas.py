@@ -90,6 +90,8 @@ class TableOut(_Out):
     spectator_url: str
     seats: list[SeatOut]
     result: ResultOut | None
+    to_act: list[int]
+    """The seats the game waits for (empty unless playing): whose turn it is, for the lobby."""
     reveals: bool
     """Whether the finished game is shown in full (record, revealed replay); false for a table that
     keeps its secrets for ever (The 3 Commandments with ``reveal=never``)."""

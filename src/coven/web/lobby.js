@@ -260,7 +260,11 @@ function statusText(t, entry, names) {
     const open = t.seats.filter((x) => x.kind === "human" && !x.claimed).map((x) => names[x.seat]);
     return open.length ? `waiting for ${listing(open)} to join` : "waiting to start";
   }
-  if (t.status === "playing") return `playing · move ${t.number}`;
+  if (t.status === "playing") {
+    const turn = t.to_act || [];
+    if (turn.includes(entry.seat)) return `your turn · move ${t.number}`;
+    return turn.length ? `${listing(turn.map((s) => names[s]))} to play · move ${t.number}` : `playing · move ${t.number}`;
+  }
   if (t.status === "over") {
     const winners = t.result ? t.result.winners : [];
     if (winners.includes(entry.seat)) return winners.length > 1 ? "over · you share the win" : "over · you won";
