@@ -212,6 +212,8 @@ def test_two_processes_are_one_server_through_a_cut_and_a_death(cluster: list[No
     assert cut(redis_url(), f"coven-{second.name}") >= 1  # the second process's bus drops
     while progress() < 30 and time.monotonic() < deadline:
         time.sleep(0.05)
+    workers = children(first.proc.pid)
+    assert workers, "the first process has no bot workers"
     first.proc.kill()  # no goodbye: its leases run out and the second process adopts its tables
     first.proc.wait()
     for thread in threads:
@@ -223,3 +225,17 @@ def test_two_processes_are_one_server_through_a_cut_and_a_death(cluster: list[No
     for a, b in zip(people[::2], people[1::2], strict=True):
         assert (a.number, a.result) == (b.number, b.result)
     assert any(p.reconnects for p in people[::2]), "nobody was connected to the killed process"
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()], "a dead server's workers live on"
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found

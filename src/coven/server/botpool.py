@@ -17,6 +17,9 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -52,10 +55,18 @@ def _decide(
     return action
 
 
-def _warm() -> None:
-    """Import the games once when a worker starts, not on its first decision."""
+def _warm(parent: int) -> None:
+    """Start a worker: import the games once (not on its first decision), and end the worker when the
+    server that spawned it is gone, however it went (a SIGKILL leaves no time to stop its workers)."""
     import coven.bots.arena
     import coven.games  # noqa: F401
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="coven-bot-parent-watch", daemon=True).start()
 
 
 class BotPool:
@@ -76,7 +87,9 @@ class BotPool:
         if self._executor is None:
             if self.in_processes:
                 context = multiprocessing.get_context("spawn")  # no fork of a threaded, async server
-                self._executor = ProcessPoolExecutor(self.processes, mp_context=context, initializer=_warm)
+                self._executor = ProcessPoolExecutor(
+                    self.processes, mp_context=context, initializer=_warm, initargs=(os.getpid(),)
+                )
             else:
                 self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
         return self._executor

@@ -99,8 +99,8 @@ class Table:
         key = (self.number, seat, what)
         value = self._cache.get(key)
         if value is None:
-            if len(self._cache) > 64:
-                self._cache = {k: v for k, v in self._cache.items() if k[0] == self.number}
+            if self._cache and next(iter(self._cache))[0] != self.number:
+                self._cache = {}  # only the current number is ever asked for: let the old ones go
             value = build()
             self._cache[key] = value
         return value
