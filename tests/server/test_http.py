@@ -26,6 +26,8 @@ def test_openapi_document_describes_every_route(client: TestClient) -> None:
         "/api/games",
         "/api/games/{game_id}",
         "/api/games/{game_id}/rules",
+        "/api/games/commandments/deck",
+        "/api/games/commandments/cards/preview",
         "/api/tables",
         "/api/tables/{table_id}",
         "/api/tables/{table_id}/record",

@@ -442,6 +442,27 @@ class Lobby:
         )
         return _json(out)
 
+    # ------------------------------------------- The 3 Commandments: the deck and custom cards
+    async def commandments_deck(self, request: Request) -> Response:
+        """``GET /api/games/commandments/deck``: every card of the box (404 where the server does not
+        offer the game)."""
+        self.service.games.get("commandments")
+        from coven.server.commandments_cards import deck_out
+
+        return _json(deck_out())
+
+    async def commandments_card_preview(self, request: Request) -> Response:
+        """``POST /api/games/commandments/cards/preview`` with ``{card}``: the card checked as a table's
+        ``custom_cards`` would be (422 ``invalid_card`` saying why) and judged on a sample board."""
+        self.service.games.get("commandments")
+        from coven.server.commandments_cards import CardPreviewError, preview
+
+        body = schemas.CardPreviewIn.model_validate_json(await request.body())
+        try:
+            return _json(preview(body.card))
+        except CardPreviewError as exc:
+            raise ApiError(422, "invalid_card", str(exc)) from None
+
     async def openapi(self, request: Request) -> Response:
         return JSONResponse(openapi_document())
 
@@ -483,6 +504,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/health", _guard(lobby.health), methods=["GET"]),
         Route("/api/openapi.json", _guard(lobby.openapi), methods=["GET"]),
         Route("/api/games", _guard(lobby.games), methods=["GET"]),
+        Route("/api/games/commandments/deck", _guard(lobby.commandments_deck), methods=["GET"]),
+        Route(
+            "/api/games/commandments/cards/preview",
+            _guard(lobby.commandments_card_preview),
+            methods=["POST"],
+        ),
         Route("/api/games/{game_id}", _guard(lobby.game), methods=["GET"]),
         Route("/api/games/{game_id}/rules", _guard(lobby.rules), methods=["GET"]),
         Route("/api/tables", _guard(lobby.create_table), methods=["POST"]),

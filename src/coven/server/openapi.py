@@ -19,7 +19,11 @@ _MODELS: list[type[BaseModel]] = [
     schemas.ReplayOut,
     schemas.HealthOut,
     schemas.ErrorOut,
+    schemas.DeckOut,
+    schemas.CardPreviewIn,
+    schemas.CardPreviewOut,
 ]
+_INPUTS: tuple[type[BaseModel], ...] = (schemas.CreateTableIn, schemas.CardPreviewIn)
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -37,7 +41,7 @@ def _errors(*codes: int) -> dict[str, Any]:
 @cache
 def openapi_document() -> dict[str, Any]:
     modes: list[tuple[type[BaseModel], JsonSchemaMode]] = [
-        (m, "validation" if m is schemas.CreateTableIn else "serialization") for m in _MODELS
+        (m, "validation" if m in _INPUTS else "serialization") for m in _MODELS
     ]
     _, defs = models_json_schema(
         modes,
@@ -118,6 +122,27 @@ def openapi_document() -> dict[str, Any]:
                 "responses": {
                     "200": _response("the replay", _ref("ReplayOut")),
                     **_errors(403, 404, 409, 422),
+                },
+            }
+        },
+        "/api/games/commandments/deck": {
+            "get": {
+                "summary": "The 3 Commandments: every card of the box (text in English and French, value, "
+                "artefact or action, its condition) and the words of the card language",
+                "responses": {"200": _response("the deck", _ref("DeckOut")), **_errors(404)},
+            }
+        },
+        "/api/games/commandments/cards/preview": {
+            "post": {
+                "summary": "The 3 Commandments: check one custom card as the custom_cards option would "
+                "(422 `invalid_card` says why) and judge it on a sample board for a few sample moves",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": _ref("CardPreviewIn")}},
+                },
+                "responses": {
+                    "200": _response("the judgements", _ref("CardPreviewOut")),
+                    **_errors(404, 422),
                 },
             }
         },

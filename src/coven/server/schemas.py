@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=64, strip_whitespace=True)]
 
@@ -142,3 +142,72 @@ class ErrorBody(_Out):
 
 class ErrorOut(_Out):
     error: ErrorBody
+
+
+# ------------------------------------------------- The 3 Commandments: the deck and custom cards
+class DeckCardOut(_Out):
+    id: str
+    type: Literal["artefact", "action"]
+    value: str
+    """The karma, 1-9, or ``?`` for a card that counts (one karma per unit, at most 20 a move)."""
+    en: str
+    fr: str
+    expr: str
+    """The condition (or count) in the cards' expression language."""
+
+
+class CardLanguageOut(_Out):
+    board_words: list[str]
+    performance_words: list[str]
+    gestures: list[str]
+    touches: list[str]
+    sayings: list[str]
+    areas: list[str]
+    colours: list[str]
+    kinds: list[str]
+    max_text: int
+    max_cost: int
+
+
+class DeckOut(_Out):
+    game: str
+    cards: list[DeckCardOut]
+    language: CardLanguageOut
+
+
+class CustomCardIn(_In):
+    """A custom card as in the ``custom_cards`` option; the bounds themselves are the card language's,
+    so that its refusals explain themselves (these limits only keep the request small)."""
+
+    id: Annotated[str, StringConstraints(max_length=64)] = "MY1"
+    type: Annotated[str, StringConstraints(max_length=32)]
+    value: bool | StrictInt | float | Annotated[str, StringConstraints(max_length=8)] | None
+    """1-9 or ``"?"``; anything else is refused by the card's own check, which says why."""
+    en: Annotated[str, StringConstraints(max_length=1000)]
+    fr: Annotated[str, StringConstraints(max_length=1000)] | None = None
+    expr: Annotated[str, StringConstraints(max_length=2000)]
+
+
+class CardPreviewIn(_In):
+    card: CustomCardIn
+
+
+class SampleJudgementOut(_Out):
+    move: str
+    """The sample move in the game's notation (with its seconds)."""
+    start: str
+    """The area the artefact left."""
+    karma: int
+    """What the card gives on this move (0: not marked)."""
+    marked: bool
+
+
+class CardPreviewOut(_Out):
+    ok: bool
+    card: DeckCardOut
+    cost: int
+    """The card's static cost (at most ``max_cost``)."""
+    max_cost: int
+    board: list[str]
+    """The sample board before every sample move: the area of each artefact wh1..wh5, bk1..bk5, br1..br5."""
+    sample: list[SampleJudgementOut]
