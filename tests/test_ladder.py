@@ -63,7 +63,11 @@ def test_lineups_rotate_through_every_bot_equally() -> None:
     bots = ["a", "b", "c"]
     seats = Counter(name for block in range(3) for name in lineup(block, bots, 2))
     assert seats == {"a": 2, "b": 2, "c": 2}
-    assert lineup(0, bots, 2) == ["a", "b"] and lineup(1, bots, 2) == ["c", "a"]
+    assert lineup(0, bots, 2) == ["a", "b"] and lineup(1, bots, 2) == ["a", "c"]
+    four = ["a", "b", "c", "d"]
+    pairs = {frozenset(lineup(block, four, 2)) for block in range(6)}
+    assert len(pairs) == 6  # every bot meets every other in one cycle
+    assert lineup(0, ["a", "b"], 3) == ["a", "b", "a"]
 
 
 def test_more_bots_than_seats_and_more_seats_than_bots() -> None:

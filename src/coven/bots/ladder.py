@@ -2,9 +2,9 @@
 
 The games are played in blocks of ``players`` games that share one deal, chairs rotated (as in the
 arena, :func:`coven.bots.arena.run_tournament`), so luck of the deal and of the chair cancels out. Each
-block seats ``players`` bots taken in turn from the list (block ``b`` takes bots ``b * players``,
-``b * players + 1``, ... modulo their number), so every bot plays as often as the others and meets all
-of them. With fewer bots than seats a bot sits more than once; its rating then moves by the mean of its
+block seats one combination of ``players`` bots, the combinations in turn (:func:`lineup`), so every bot
+meets every other and, over whole cycles, plays as often as the others. With fewer bots than seats a bot
+sits more than once; its rating then moves by the mean of its
 seats' updates, and its wins add up over its seats (its mean score is per seat).
 
 Every game updates the ratings with the Plackett-Luce model of OpenSkill (Weng-Lin), ranked by score
@@ -14,6 +14,7 @@ sorted by the ordinal ``mu - 3 sigma``, a skill the bot has almost surely reache
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -75,8 +76,13 @@ class LadderResult:
 
 
 def lineup(block: int, bots: Sequence[str], players: int) -> list[str]:
-    """The bots of block ``block``: the next ``players`` of the list, cyclically."""
-    return [bots[(block * players + j) % len(bots)] for j in range(players)]
+    """The bots of block ``block``: with more bots than seats, the ``players``-bot combinations in turn
+    (so every bot meets every other; a full cycle is C(bots, players) blocks, in which every bot plays
+    equally often); otherwise every bot, then the first ones again, cyclically."""
+    if len(bots) > players:
+        combos = list(itertools.combinations(range(len(bots)), players))
+        return [bots[i] for i in combos[block % len(combos)]]
+    return [bots[j % len(bots)] for j in range(players)]
 
 
 def run_ladder(
