@@ -26,6 +26,7 @@ from coven.core.types import JSONValue, Options, Seat
 
 if TYPE_CHECKING:
     from coven.core.bot import BotFactory
+    from coven.core.explain import Explanation, Moment
     from coven.core.metrics import Metrics
 
 S = TypeVar("S")
@@ -192,11 +193,25 @@ class Game(ABC, Generic[S, A, V]):
         (The 3 Commandments' quick or slow moves) override this; others return ``action`` unchanged."""
         return action
 
+    def timeout_action(self, state: S, seat: Seat) -> A | None:
+        """What the rules make of ``seat`` running out of time, if they say (The 3 Commandments: a
+        novice's timeout is an illegal move, a forfeit); ``None``: the rules are silent, and a front end
+        lets a bot stand in for the absent player instead."""
+        return None
+
     def reveals_at_end(self, options: Options) -> bool:
         """Whether a finished game may be shown in full (every hand, every secret choice, the deal's
         seed): a front end offers the record and the revealed replay only if so. Games with an option
         that keeps secrets for ever (The 3 Commandments' ``reveal=never``) say no for it."""
         return True
+
+    def explain(self, view: V, moments: Sequence[Moment] = ()) -> Explanation | None:
+        """Why each seat scored what it scored, from a final ``view`` alone (a seat's or the
+        spectator's), in the game's own terms: per seat, labelled lines whose points add up to
+        :meth:`scores`, and a sentence on why the winner won. ``moments`` are the ``(step, event)``
+        pairs the same viewer saw; they only say at which step a line's points were made (for links to
+        the replay). ``None``: this game does not explain its results."""
+        return None
 
     def hidden_facts(self, state: S, seat: Seat) -> frozenset[str]:
         """Texts that ``seat`` does not know in ``state``, as a front end would print them (card names,

@@ -74,6 +74,7 @@ from coven.games.amulets.deduction import Knowledge
 
 if TYPE_CHECKING:
     from coven.core import BotFactory, Metrics
+    from coven.core.explain import Explanation, Moment
 
 HARD_QUESTION_LIMIT = 60
 
@@ -463,6 +464,11 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         from coven.games.amulets.render import render_view
 
         return render_view(view)
+
+    def explain(self, view: AmuletsView, moments: Sequence[Moment] = ()) -> Explanation:
+        from coven.games.amulets.explain import explain
+
+        return explain(view, moments)
 
     def describe_event(self, event: Event, seat: Seat | None = None) -> str:
         from coven.games.amulets.render import describe_event

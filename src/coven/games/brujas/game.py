@@ -77,6 +77,7 @@ from coven.games.brujas.cards import (
 )
 
 if TYPE_CHECKING:
+    from coven.core.explain import Explanation, Moment
     from coven.games.brujas.worlds import Sampler
 
 SCORE_VALUES = {"basic": (5, 3, 2, 1), "conflict": (8, 5, 3, 1)}
@@ -788,6 +789,11 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         from coven.games.brujas.render import render
 
         return render(view)
+
+    def explain(self, view: BrujasView, moments: Sequence[Moment] = ()) -> Explanation:
+        from coven.games.brujas.explain import explain
+
+        return explain(view, moments)
 
     def describe_event(self, event: Event, seat: Seat | None = None) -> str:
         from coven.games.brujas.render import describe_event

@@ -118,6 +118,7 @@ from coven.games.commandments.lang import Ctx
 
 if TYPE_CHECKING:
     from coven.core import BotFactory, Metrics
+    from coven.core.explain import Explanation, Moment
 
 ORDAIN, PLACE, MOVE, JUDGE, OVER = range(5)
 PHASE_NAMES: Final = ("ordain", "place", "move", "judge", "over")
@@ -684,10 +685,22 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
         return render(view)
 
+    def explain(self, view: CommandmentsView, moments: Sequence[Moment] = ()) -> Explanation:
+        from coven.games.commandments.explain import explain
+
+        return explain(view, moments)
+
     def describe_event(self, event: Event, seat: Seat | None = None) -> str:
         from coven.games.commandments.render import describe_event
 
         return describe_event(event, seat)
+
+    def timeout_action(self, state: CommandmentsState, seat: Seat) -> Action | None:
+        """A novice who runs out of time has made an illegal move (the rulebook's own example of one):
+        she forfeits. The priestess's decisions have no such rule."""
+        if state.phase == MOVE and seat == self.current_seat(state):
+            return FORFEIT
+        return None
 
     def reveals_at_end(self, options: Options) -> bool:
         return options.get("reveal") != "never"

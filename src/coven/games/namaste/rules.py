@@ -79,6 +79,7 @@ from coven.games.namaste.sheet import (
 
 if TYPE_CHECKING:
     from coven.core import BotFactory, Metrics
+    from coven.core.explain import Explanation, Moment
 
 
 # ------------------------------------------------------------------------------------------ actions
@@ -609,6 +610,11 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         from coven.games.namaste.render import render
 
         return render(view)
+
+    def explain(self, view: NamasteView, moments: Sequence[Moment] = ()) -> Explanation:
+        from coven.games.namaste.explain import explain
+
+        return explain(view, moments)
 
     def describe_event(self, event: Event, seat: Seat | None = None) -> str:
         from coven.games.namaste.render import describe_event
