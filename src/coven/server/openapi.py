@@ -17,6 +17,7 @@ _MODELS: list[type[BaseModel]] = [
     schemas.TableOut,
     schemas.TableCreatedOut,
     schemas.ReplayOut,
+    schemas.ExplanationOut,
     schemas.HealthOut,
     schemas.ErrorOut,
     schemas.DeckOut,
@@ -121,6 +122,22 @@ def openapi_document() -> dict[str, Any]:
                 "(403 `secret` otherwise).",
                 "responses": {
                     "200": _response("the replay", _ref("ReplayOut")),
+                    **_errors(403, 404, 409, 422),
+                },
+            }
+        },
+        "/api/tables/{table_id}/explanation": {
+            "get": {
+                "summary": "Why each seat of a finished game scored what it scored, line by line with the "
+                "replay steps where it happened, from one seat's final view (or a spectator's)",
+                "parameters": [
+                    table_id,
+                    {"name": "seat", "in": "query", "required": False, "schema": {"type": "integer"}},
+                ],
+                "description": "At a table that never reveals its secrets (reveal=never), a seat's "
+                "explanation needs that seat's token as `Authorization: Bearer <token>` (403 `secret`).",
+                "responses": {
+                    "200": _response("the explanation", _ref("ExplanationOut")),
                     **_errors(403, 404, 409, 422),
                 },
             }

@@ -129,6 +129,36 @@ class ReplayOut(_Out):
     steps: list[ReplayStepOut]
 
 
+class ExplanationLineOut(_Out):
+    label: str
+    """What earned (or cost) the points; ``{s2}`` stands for seat 2's name."""
+    points: float
+    steps: list[int]
+    """The replay steps where it happened (step k: after the k-th action)."""
+
+
+class SeatExplanationOut(_Out):
+    seat: int
+    score: float
+    """The sum of the lines: the seat's final score."""
+    lines: list[ExplanationLineOut]
+    notes: list[str]
+
+
+class ExplanationOut(_Out):
+    table: str
+    game: str
+    seat: int | None
+    """Whose final view the explanation is built from (``null``: a spectator's)."""
+    summary: str
+    """Why the winner won, in one sentence."""
+    notes: list[str]
+    winners: list[int]
+    scores: list[float]
+    """The engine's final scores (each seat's lines add up to its score)."""
+    seats: list[SeatExplanationOut]
+
+
 class HealthOut(_Out):
     ok: bool
     protocol: int
