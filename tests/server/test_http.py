@@ -32,6 +32,7 @@ def test_openapi_document_describes_every_route(client: TestClient) -> None:
         "/api/tables/{table_id}",
         "/api/tables/{table_id}/record",
         "/api/tables/{table_id}/replay",
+        "/api/tables/{table_id}/explanation",
     }
     schemas = doc["components"]["schemas"]
     assert {"CreateTableIn", "TableCreatedOut", "GameOut", "TableOut", "ErrorOut"} <= set(schemas)
