@@ -262,3 +262,30 @@ def test_quit_and_end_of_input_leave_the_game() -> None:
 
     with pytest.raises(EOFError):
         play_terminal(GAME, state, 0, {1: RandomBot(GAME, 1, 1)}, eof, lambda _: None)
+
+
+def test_the_terminal_explains_the_scores_from_the_persons_view() -> None:
+    from coven.games import REGISTRY
+
+    game = REGISTRY.get("brujas")
+    state = game.new_game(3, {"conflict": True}, 5)
+    bots = {s: RandomBot(game, s, s) for s in (1, 2)}
+    me = RandomBot(game, 0, 9)
+    printed: list[str] = []
+
+    def read(_prompt: str) -> str:
+        view = game.view(state, 0)
+        action = me.act(view, game.legal_actions(state, 0), True)
+        assert action is not None
+        return game.format_action(action)
+
+    play_terminal(game, state, 0, bots, read, printed.append, names={1: "Bo", 2: "Cy"})
+    text = "\n".join(printed)
+    explained = game.explain(game.view(state, 0))
+    assert explained is not None
+    assert "Why these scores" in text
+    for seat, score in enumerate(game.scores(state)):
+        who = "you" if seat == 0 else f"seat {seat} ({['', 'Bo', 'Cy'][seat]})"
+        assert f"[bold]{who}[/]: {score:g}" in text
+        assert sum(line.points for line in explained.seats[seat].lines) == score
+    assert "Witch score" in text and "{s" not in text

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from coven.core.bot import Bot
 from coven.core.errors import CovenError, IllegalActionError
 from coven.core.events import Event
+from coven.core.explain import Explanation, Moment, fill
 from coven.core.game import Game
 from coven.core.record import Move
 from coven.core.types import Seat
@@ -291,14 +292,63 @@ def play_terminal(
     Raises :class:`Quit` when the person leaves and EOFError when the input ends.
     """
     person = TerminalSeat(game, seat, read, write)
-    driver = Driver(game, state, {**bots, seat: person}, {seat: person})
+    driver = Driver(game, state, {**bots, seat: person})
+    moments = _MomentTee(person, driver)
+    driver.observers[seat] = moments
     write(HELP)
     driver.run()
-    write(game.render(game.view(state, seat)))
+    view = game.view(state, seat)
+    write(game.render(view))
     winners = game.winners(state)
     labels = names or {}
+
+    def who(s: int) -> str:
+        return "you" if s == seat else f"seat {s}" + (f" ({escape(labels[s])})" if s in labels else "")
+
     for s, value in enumerate(game.scores(state)):
-        who = "you" if s == seat else f"seat {s}" + (f" ({escape(labels[s])})" if s in labels else "")
         crown = " [bold yellow]wins[/]" if s in winners else ""
-        write(f"{who}: {value:g}{crown}")
+        write(f"{who(s)}: {value:g}{crown}")
+    explained = game.explain(view, moments.seen)
+    if explained is not None:
+        for line in explanation_lines(explained, who):
+            write(line)
     return driver
+
+
+class _MomentTee:
+    """The person's observer, keeping the moments it saw (numbered by step) for the explanation."""
+
+    def __init__(self, inner: Observer, driver: Driver) -> None:
+        self.inner = inner
+        self.driver = driver
+        self.seen: list[Moment] = []
+
+    def observe(self, view: Any, events: Sequence[Event], action: Hashable | None) -> None:
+        step = len(self.driver.moves)
+        self.seen.extend((step, e) for e in events)
+        self.inner.observe(view, events, action)
+
+
+def explanation_lines(explained: Explanation, who: Callable[[int], str]) -> list[str]:
+    """The end-of-game explanation in Rich markup: per seat its score, then each line's points, label
+    and the steps where it happened (step k: right after the game's k-th move, as in the browser's
+    replay)."""
+
+    def text(raw: str) -> str:
+        filled = fill(escape(raw), who).replace("you wins", "you win")
+        return filled[:1].upper() + filled[1:]
+
+    out = ["", "[bold]Why these scores[/]"]
+    for s in explained.seats:
+        out.append(f"[bold]{who(s.seat)}[/]: {s.score:g}")
+        for line in s.lines:
+            sign = f"{line.points:+g}" if line.points else " 0"
+            at = ""
+            if line.steps:
+                shown = ", ".join(str(st) for st in line.steps[:6]) + (" …" if len(line.steps) > 6 else "")
+                at = f" [dim](step{'s' if len(line.steps) > 1 else ''} {shown})[/]"
+            out.append(f"  {sign:>4}  {text(line.label)}{at}")
+        out.extend(f"        [dim]{text(note)}[/]" for note in s.notes)
+    out.extend(f"[dim]{text(note)}[/]" for note in explained.notes)
+    out.append(text(explained.summary))
+    return out
