@@ -104,7 +104,7 @@ def plural(n: float, word: str, words: str | None = None) -> str:
 
 
 def default_summary(seats: Sequence[SeatExplanation], winners: Sequence[int], tie_note: str = "") -> str:
-    """``{s1} wins with 12 points, 3 ahead of {s0}; most of it from: ...``."""
+    """``{s1} wins with 12 points, 3 points ahead of {s0}; most of it from Witch score +5, ...``."""
     if not winners:
         return "Nobody wins."
     best = seats[winners[0]].score
@@ -125,7 +125,8 @@ def default_summary(seats: Sequence[SeatExplanation], winners: Sequence[int], ti
         (ln for ln in seats[winners[0]].lines if ln.points > 0), key=lambda ln: ln.points, reverse=True
     )[:2]
     if top:
-        head += "; the biggest part: " + ", ".join(f"{ln.label} ({points_text(ln.points)})" for ln in top)
+        parts = (f"{ln.label.split(':')[0].split(',')[0]} +{points_text(ln.points)}" for ln in top)
+        head += "; most of it from " + ", ".join(parts)
     return head + "."
 
 

@@ -1,4 +1,5 @@
-// The end of a game: final scores, the chart of the scores over the game, and the replay — first from
+// The end of a game: final scores, why each player scored what they scored (with links to the replay at
+// the steps that made the difference), the chart of the scores over the game, and the replay — first from
 // this seat's own view, then revealed in full.
 import { api } from "./api.js";
 import { scoreChart } from "./chart.js";
@@ -17,19 +18,94 @@ export async function showResult(table, box) {
   box.append(h("ol", { class: "final-scores", id: "final-scores" }, order.map((i) =>
     h("li", { dataset: { seat: i, score: result.scores[i] } }, `${names[i]}: `, h("strong", { class: "final-score" }, fmtScore(result.scores[i])),
       result.winners.includes(i) ? " ★" : ""))));
+  const whyBox = h("section", { class: "explanation", id: "explanation", "aria-labelledby": "explanation-h" },
+    h("h3", { id: "explanation-h" }, "Why these scores"), h("p", { class: "muted" }, "Explaining…"));
   const chartBox = h("div", { class: "chart-holder", id: "chart" }, h("p", { class: "muted" }, "Drawing the chart…"));
   const replayBox = h("div", { class: "replay", id: "replay" });
-  box.append(chartBox, replayBox);
+  box.append(whyBox, chartBox, replayBox);
+  explanationStyle();
 
-  let mine = null;
-  try {
-    mine = await api.replay(table.tableId, { seat: table.seat, token: table.token });
-  } catch (err) {
-    clear(chartBox).append(h("p", { class: "muted" }, `No replay: ${err.message}`));
+  const [mine, why] = await Promise.all([
+    api.replay(table.tableId, { seat: table.seat, token: table.token }).catch((err) => err),
+    fetchExplanation(table).catch((err) => err),
+  ]);
+  const replay = mine instanceof Error ? null : mine;
+  if (!replay) clear(chartBox).append(h("p", { class: "muted" }, `No replay: ${mine.message}`));
+  const replayer = replay ? new Replayer(table, replayBox, replay) : null;
+  if (why instanceof Error) {
+    whyBox.lastChild.textContent = `No explanation: ${why.message}`;
+  } else {
+    showExplanation(whyBox, why, names, result, replayer);
   }
-  clear(chartBox).append(scoreChart(scoreSeries(table, mine), names));
-  if (mine) new Replayer(table, replayBox, mine).mount();
+  if (replay) clear(chartBox).append(scoreChart(scoreSeries(table, replay), names));
+  if (replayer) replayer.mount();
   box.dataset.ready = "yes";
+}
+
+// GET /api/tables/{id}/explanation?seat= (with the seat's token: a table that keeps its secrets asks for it).
+async function fetchExplanation(table) {
+  const q = table.seat !== null && table.seat !== undefined ? `?seat=${table.seat}` : "";
+  const headers = { Accept: "application/json" };
+  if (table.token) headers.Authorization = `Bearer ${table.token}`;
+  const res = await fetch(`/api/tables/${encodeURIComponent(table.tableId)}/explanation${q}`, { headers });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(data && data.error ? data.error.message : `${res.status} ${res.statusText}`);
+  return data;
+}
+
+/** The explanation's texts name seats as {s2}: put the players' names there. */
+function fillNames(text, names) {
+  return text.replace(/\{s(\d{1,2})\}/g, (_, k) => names[Number(k)] ?? `seat ${k}`);
+}
+
+function pointsText(x) {
+  if (!x) return "0";
+  return `${x > 0 ? "+" : "−"}${fmtScore(Math.abs(x))}`;
+}
+
+function showExplanation(box, why, names, result, replayer) {
+  const stepLinks = (steps) => {
+    if (!steps.length || !replayer) return null;
+    const shown = steps.slice(0, 8);
+    return h("span", { class: "step-links" }, shown.map((st) => button(`step ${st}`, () => replayer.goTo(st),
+      { class: "step-link link", dataset: { step: st }, title: `Show the replay at step ${st}` })),
+    steps.length > shown.length ? h("span", { class: "muted" }, ` +${steps.length - shown.length}`) : null);
+  };
+  const order = [...why.seats].sort((a, b) => b.score - a.score || a.seat - b.seat);
+  clear(box).append(h("h3", { id: "explanation-h" }, "Why these scores"),
+    h("p", { class: "why-summary", id: "why-summary" }, fillNames(why.summary, names)));
+  for (const seat of order) {
+    const won = result.winners.includes(seat.seat);
+    box.append(h("div", { class: `why-seat${won ? " why-winner" : ""}`, dataset: { seat: seat.seat, total: seat.score } },
+      h("h4", {}, `${names[seat.seat]}: `, h("strong", {}, fmtScore(seat.score)), won ? " ★" : ""),
+      seat.lines.length
+        ? h("table", { class: "why-lines" }, h("tbody", {}, seat.lines.map((line) =>
+          h("tr", { class: "why-line", dataset: { points: line.points } },
+            h("td", { class: "why-points" }, pointsText(line.points)),
+            h("td", { class: "why-label" }, fillNames(line.label, names), " ", stepLinks(line.steps))))))
+        : h("p", { class: "muted" }, "Nothing scored."),
+      seat.notes.length ? h("ul", { class: "why-notes muted" }, seat.notes.map((n) => h("li", {}, fillNames(n, names)))) : null));
+  }
+  if (why.notes.length) {
+    box.append(h("ul", { class: "why-table-notes" }, why.notes.map((n) => h("li", {}, fillNames(n, names)))));
+  }
+}
+
+function explanationStyle() {
+  if (document.getElementById("explanation-style")) return;
+  document.head.append(h("style", { id: "explanation-style" }, `
+.explanation { margin: 10px 0 14px; }
+.why-summary { font-weight: 600; }
+.why-seat { margin: 8px 0; padding: 6px 10px; border-left: 4px solid var(--line, #ccc); }
+.why-seat.why-winner { border-left-color: #c9a400; }
+.why-seat h4 { margin: 0 0 4px; }
+.why-lines { border-collapse: collapse; width: 100%; }
+.why-lines td { padding: 2px 6px; vertical-align: top; overflow-wrap: anywhere; }
+.why-points { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; width: 3.5em; font-weight: 600; }
+.step-links { display: inline-flex; flex-wrap: wrap; gap: 4px; }
+.step-link { font-size: 0.8rem; padding: 0 6px; min-height: 0; line-height: 1.6; }
+.why-notes, .why-table-notes { margin: 4px 0; padding-left: 1.2em; font-size: 0.9rem; }
+`));
 }
 
 function scoreSeries(table, replay) {
@@ -103,6 +179,14 @@ class Replayer {
       this.revealBtn.disabled = false;
       this.head.append(h("p", { class: "error" }, `Could not reveal: ${err.message}`));
     }
+  }
+
+  /** Move the replay to the step numbered `number` (an explanation's link) and bring it into view. */
+  goTo(number) {
+    const i = this.replay.steps.findIndex((st) => st.number === number);
+    this.go(i >= 0 ? i : number);
+    this.box.scrollIntoView({ block: "start", behavior: "smooth" });
+    this.slider.focus({ preventScroll: true });
   }
 
   go(i) {

@@ -1,0 +1,71 @@
+"""The result screen explains each player's score: its lines add up to the scores shown (and the engine's),
+its step links move the replay there; screenshots of the result screen, desktop and phone."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import create_table, engine_scores, page_final_scores, play_until_over, table_id
+from tests.e2e.test_games import brujas_move
+from tests.e2e.test_screens import FITS, SCREENS, SHOTS, no_stray_objects, shoot
+
+pytestmark = pytest.mark.browser
+
+EXPLAINED = """() => [...document.querySelectorAll('#explanation .why-seat')].map((el) => ({
+  seat: Number(el.dataset.seat),
+  total: Number(el.dataset.total),
+  lines: [...el.querySelectorAll('.why-line')].map((tr) => Number(tr.dataset.points)),
+}))"""
+
+
+def test_the_result_screen_explains_the_scores(server: Any, browser: Any) -> None:
+    ctx = browser.new_context(**SCREENS["desktop"])
+    ctx.set_default_timeout(15_000)
+    errors: list[str] = []
+    ctx.on("page", lambda p: p.on("pageerror", lambda exc: errors.append(str(exc))))
+    page = ctx.new_page()
+    links = create_table(
+        page, server.base, "brujas", ["human", "bot:greedy", "bot:greedy"], options={"conflict": True}
+    )
+    url = links["invites"][0]
+    page.goto(url)
+    play_until_over(page, brujas_move, random.Random(5))
+    shown = page_final_scores(page)
+    assert shown == engine_scores(server, table_id(url))
+    page.wait_for_selector("#explanation .why-seat")
+    explained = page.evaluate(EXPLAINED)
+    assert sorted(e["seat"] for e in explained) == [0, 1, 2]
+    for e in explained:
+        assert sum(e["lines"]) == e["total"] == shown[e["seat"]], e
+        assert e["lines"], "every Brujas player has a witch score"
+    summary = page.inner_text("#why-summary")
+    assert "{s" not in summary
+    assert "wins" in summary or "share the win" in summary
+    assert "Witch score" in page.inner_text("#explanation")
+    no_stray_objects(page)
+    # a moment that made the difference: its link moves the replay slider to that step
+    link = page.locator("#explanation .step-link").first
+    step = int(link.get_attribute("data-step"))
+    link.click()
+    assert page.input_value("#replay-slider") == str(step)
+    assert page.inner_text(".replay-head").startswith(f"Step {step} of")
+    page.locator("#result").scroll_into_view_if_needed()
+    shoot(page, "result-brujas-desktop")
+    ctx.close()
+    # the same seat's result on a phone: it fits, and the explanation is the same
+    phone = browser.new_context(**SCREENS["phone"])
+    phone.set_default_timeout(15_000)
+    phone.on("page", lambda p: p.on("pageerror", lambda exc: errors.append(str(exc))))
+    page = phone.new_page()
+    page.goto(url)
+    page.wait_for_selector("#result[data-ready=yes]", timeout=30_000)
+    assert page.evaluate(EXPLAINED) == explained
+    no_stray_objects(page)
+    shoot(page, "result-brujas-phone")
+    page.locator("#explanation").screenshot(path=str(SHOTS / "result-brujas-phone-explanation.png"))
+    assert page.evaluate(FITS), "the result screen scrolls sideways on the phone"
+    phone.close()
+    assert not errors, f"script errors in the page: {errors}"
