@@ -33,8 +33,11 @@ from tests.server.helpers import create, drain, hello, wait_for, ws_url
 
 AnyGame = Game[Any, Any, Any]
 
-UPDATE_KEYS = {"type", "number", "actor", "events", "status", "view", "to_act", "may_act", "legal", "result"}
+UPDATE_KEYS = {
+    *("type", "number", "actor", "events", "status", "view", "to_act", "may_act", "pace", "legal", "result")
+}
 SYNC_KEYS = {
+    "pace",
     "type",
     "full",
     "since",

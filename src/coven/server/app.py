@@ -28,7 +28,6 @@ from starlette.websockets import WebSocket
 
 from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotError, UnknownGameError
 from coven.core.explain import moments_from_steps
-from coven.core.explain import moments_from_steps
 from coven.server import schemas
 from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorten
 from coven.server.openapi import openapi_document
@@ -272,10 +271,14 @@ class Lobby:
             created_at=stored.created_at.isoformat(),
             spectator_url=self.table_url(request, stored.id),
             seats=[
-                schemas.SeatOut(seat=s.seat, kind=s.kind, name=s.name, bot=s.bot, claimed=s.claimed)
+                schemas.SeatOut(
+                    seat=s.seat, kind=s.kind, name=s.name, bot=s.bot, claimed=s.claimed, stand_in=s.stand_in
+                )
                 for s in seats
             ],
             result=result,
+            pace=stored.pace,
+            pace_seconds=stored.pace_seconds,
             to_act=to_act,
             reveals=reveals,
         )
@@ -352,7 +355,10 @@ class Lobby:
                 else SeatRequest("human", s.name)
                 for s in body.seats
             ]
-        table, invites = await self.service.create(body.game, body.players, body.options, seats)
+        seconds = body.pace_seconds or {"move": 120, "clock": 600}.get(body.pace, 0)
+        table, invites = await self.service.create(
+            body.game, body.players, body.options, seats, body.pace, seconds
+        )
         url = self.table_url(request, table.id)
         out = schemas.TableCreatedOut(
             table=self.table_out(request, table),
@@ -479,54 +485,6 @@ class Lobby:
                 raise ApiError(422, "bad_request", f"seat is 0 to {table.players - 1}")
             seat = int(raw_seat)
         game = table.game
-        if not game.reveals_at_end(table.options) and seat is not None and not _holds_seat(request, table, seat):
-            raise ApiError(
-                403,
-                "secret",
-                _KEPT_SECRET + f": seat {seat}'s explanation is shown only to seat {seat} "
-                "(send its token as 'Authorization: Bearer <token>')",
-            )
-        moments = moments_from_steps(((s.number, s.events) for s in table.steps), seat)
-        explained = game.explain(game.view(table.state, seat), moments)
-        if explained is None:
-            raise ApiError(404, "no_explanation", f"{game.spec.title} does not explain its results")
-        out = schemas.ExplanationOut(
-            table=table.id,
-            game=game.spec.id,
-            seat=seat,
-            summary=explained.summary,
-            notes=list(explained.notes),
-            winners=list(explained.winners),
-            scores=[float(s) for s in game.scores(table.state)],
-            seats=[
-                schemas.SeatExplanationOut(
-                    seat=s.seat,
-                    score=s.score,
-                    lines=[
-                        schemas.ExplanationLineOut(label=ln.label, points=ln.points, steps=list(ln.steps))
-                        for ln in s.lines
-                    ],
-                    notes=list(s.notes),
-                )
-                for s in explained.seats
-            ],
-        )
-        return _json(out)
-
-    async def explanation(self, request: Request) -> Response:
-        """``GET /api/tables/{id}/explanation?seat=``: why each seat scored what it scored, from the final
-        view of ``seat`` (none: a spectator's) and the events that seat saw; the same secrecy as the
-        replay (at a reveal=never table a seat's explanation needs that seat's token)."""
-        table = await self._table(request)
-        if table.status != "over":
-            raise ApiError(409, "not_over", "the explanation is served once the game is over")
-        seat: int | None = None
-        raw_seat = request.query_params.get("seat")
-        if raw_seat not in (None, ""):
-            if not raw_seat.isdigit() or int(raw_seat) >= table.players:
-                raise ApiError(422, "bad_request", f"seat is 0 to {table.players - 1}")
-            seat = int(raw_seat)
-        game = table.game
         secret = not game.reveals_at_end(table.options)
         if secret and seat is not None and not _holds_seat(request, table, seat):
             raise ApiError(
@@ -617,11 +575,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}/record", _guard(lobby.record), methods=["GET"]),
         Route(
             "/api/tables/{table_id}/replay", _guard(lobby.replay, whole_numbers=("seat",)), methods=["GET"]
-        ),
-        Route(
-            "/api/tables/{table_id}/explanation",
-            _guard(lobby.explanation, whole_numbers=("seat",)),
-            methods=["GET"],
         ),
         Route(
             "/api/tables/{table_id}/explanation",

@@ -34,6 +34,12 @@ class CreateTableIn(_In):
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     seats: list[SeatIn] | None = Field(default=None, max_length=16)
     """One per player in seat order; default: seat 0 a person, the others the random bot."""
+    pace: Literal["none", "move", "clock"] = "none"
+    """No limit; ``move``: ``pace_seconds`` for each move; ``clock``: ``pace_seconds`` for all of a
+    person's moves. A person out of time is replaced by a bot until they come back (in The 3
+    Commandments a novice out of time forfeits the move, as the rulebook says)."""
+    pace_seconds: Annotated[int, Field(ge=5, le=86_400)] | None = None
+    """Default: 120 for ``move``, 600 for ``clock``."""
     # No seed: the server draws every deal from the operating system (a request naming one is refused).
 
 
@@ -72,6 +78,8 @@ class SeatOut(_Out):
     name: str
     bot: str | None
     claimed: bool
+    stand_in: bool
+    """A bot plays this person's seat (their time ran out) until they come back."""
 
 
 class ResultOut(_Out):
@@ -90,6 +98,8 @@ class TableOut(_Out):
     spectator_url: str
     seats: list[SeatOut]
     result: ResultOut | None
+    pace: Literal["none", "move", "clock"]
+    pace_seconds: int
     to_act: list[int]
     """The seats the game waits for (empty unless playing): whose turn it is, for the lobby."""
     reveals: bool

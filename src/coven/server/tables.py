@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from coven.bots.arena import make_bot
 from coven.bus import RESYNC, Bus, make_bus
 from coven.core import (
     Bot,
@@ -53,6 +54,19 @@ class Listener(Protocol):
 
     def send_text(self, text: str) -> None: ...
 
+
+PACES = ("none", "move", "clock")
+"""A table's pace: no limit, a limit for each move, or a clock (a bank of time) for each person."""
+LAST_SECONDS = 15.0
+"""With a clock, what a person whose bank is empty still has for each move before a bot stands in."""
+
+STAND_INS = ("greedy", "random")
+"""The bot that plays an absent person's seat: the first of these the game has (all have ``random``)."""
+
+
+def stand_in_bot(game: AnyGame) -> str:
+    bots = game.bots()
+    return next((name for name in STAND_INS if name in bots), next(iter(bots)))
 
 OPTIONAL_LISTED = 8
 """Legal actions listed for a seat that may act without having to (an Amulets cast): enough for the page
@@ -88,6 +102,11 @@ class Table:
     declined: dict[Seat, int] = field(default_factory=dict)
     """Bot seats that let an optional moment pass, and at which number (asked again after it)."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    pace: str = "none"
+    """``none``, ``move`` (``pace_seconds`` for each move) or ``clock`` (``pace_seconds`` per player)."""
+    pace_seconds: int = 0
+    banks: dict[Seat, float] = field(default_factory=dict)
+    """With a clock: each person's time left (kept by the owning process; a new owner starts them full)."""
     changed_at: float = field(default_factory=time.monotonic)
     """When the table last changed for its people (a step sent out, the start): a move's time is
     measured from here (see :meth:`Game.stamp_time`)."""
@@ -111,6 +130,27 @@ class Table:
         return {
             "scores": [float(s) for s in self.game.scores(self.state)],
             "winners": sorted(int(s) for s in self.game.winners(self.state)),
+        }
+
+    def allowance(self, seat: Seat) -> float | None:
+        """Seconds ``seat`` has for the move the game waits for, from :attr:`changed_at` (None: no limit).
+
+        With a clock, a person whose bank is empty still has :data:`LAST_SECONDS` for each move."""
+        if self.pace == "move":
+            return float(self.pace_seconds)
+        if self.pace == "clock":
+            return max(self.banks.get(seat, float(self.pace_seconds)), LAST_SECONDS)
+        return None
+
+    def pace_json(self) -> dict[str, Any]:
+        """The pace as the table shows it: for each seat the game waits for, the seconds it has."""
+        to_act, _ = self.turn()
+        limits = {} if self.status != "playing" else {str(s): self.allowance(s) for s in to_act}
+        return {
+            "kind": self.pace,
+            "seconds": self.pace_seconds,
+            "limits": {k: v for k, v in limits.items() if v is not None},
+            "banks": {str(k): round(v, 1) for k, v in self.banks.items()} if self.pace == "clock" else {},
         }
 
     def turn(self) -> tuple[list[Seat], list[Seat]]:
@@ -159,6 +199,7 @@ class Table:
                 "view": game.view_to_json(game.view(state, seat)),
                 "to_act": to_act,
                 "may_act": may_act,
+                "pace": self.pace_json(),
                 "legal": self.legal(seat, cap),
                 "result": self.result(),
             }
@@ -199,7 +240,14 @@ class Table:
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [
-            {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "claimed": s.claimed}
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "bot": s.bot,
+                "claimed": s.claimed,
+                "stand_in": s.stand_in,
+            }
             for s in self.seats
         ]
 
@@ -365,8 +413,14 @@ class TableService:
         players: int,
         options: dict[str, Any],
         seats: list[SeatRequest] | None,
+        pace: str = "none",
+        pace_seconds: int = 0,
     ) -> tuple[Table, list[Invite]]:
         """A new table; its deal's seed comes from ``settings.deal_seeds`` (never from a client)."""
+        if pace not in PACES:
+            raise InvalidOptionError(f"pace is one of {', '.join(PACES)}, not {pace!r}")
+        if pace != "none" and not 5 <= pace_seconds <= 86_400:
+            raise InvalidOptionError("pace_seconds is 5 to 86400 for a table with a pace")
         game = self.games.get(game_id)  # UnknownGameError
         game.spec.check_players(players)
         resolved = game.spec.resolve_options(options)
@@ -403,6 +457,8 @@ class TableService:
             number=0,
             created_at=datetime.now(UTC),
             seats=tuple(stored_seats),
+            pace=pace,
+            pace_seconds=pace_seconds if pace != "none" else 0,
         )
         await asyncio.to_thread(self.store.create_table, stored)
         self.owned |= await asyncio.to_thread(
@@ -424,6 +480,8 @@ class TableService:
             seats=list(stored.seats),
             created_at=stored.created_at,
             state=state,
+            pace=stored.pace,
+            pace_seconds=stored.pace_seconds,
         )
         for s in stored.seats:
             if s.kind == "bot" and s.bot is not None:
@@ -434,6 +492,7 @@ class TableService:
                     seed = self.settings.bot_seeds()
                     table.bots[s.seat] = factory(game, s.seat, seed)
                     table.bot_seeds[s.seat] = seed
+        self._sync_stand_ins(table)
         return table
 
     async def get(self, table_id: str) -> Table | None:
@@ -540,9 +599,10 @@ class TableService:
                 )
             try:
                 action = source(game)
+                took = 0.0
                 if animation_ms is not None:
-                    took = time.monotonic() - table.changed_at - animation_ms / 1000
-                    action = game.stamp_time(action, max(0.0, took))
+                    took = max(0.0, time.monotonic() - table.changed_at - animation_ms / 1000)
+                    action = game.stamp_time(action, took)
                 state = game.clone(table.state)
                 events = game.apply(state, seat, action)
             except GameError as exc:
@@ -558,6 +618,9 @@ class TableService:
             except Exception as exc:
                 log.exception("commit failed on table %s", table.id)
                 raise ProtocolError(ErrorCode.INTERNAL, f"could not commit the action: {exc}") from None
+            if table.pace == "clock" and animation_ms is not None:
+                bank = table.banks.get(seat, float(table.pace_seconds))
+                table.banks[seat] = max(0.0, bank - took)
             table.state = state
             table.number = step
             table.status = status
@@ -621,6 +684,7 @@ class TableService:
             return
         started = table.status == "waiting" and stored.status == "playing"
         table.seats = list(stored.seats)
+        self._sync_stand_ins(table)
         table.status = stored.status
         table._cache.clear()
         table.broadcast(table.table_message())
@@ -630,8 +694,10 @@ class TableService:
 
     # ------------------------------------------------------------------ bots
     def _start_driver(self, table: Table) -> None:
-        """Run the table's bots here, if this process owns the table."""
-        if table.bots and table.status != "over" and table.driver is None and table.id in self.owned:
+        """Run the table's bots and keep its pace here, if this process owns the table."""
+        if not (table.bots or table.pace != "none"):
+            return
+        if table.status != "over" and table.driver is None and table.id in self.owned:
             table.driver = asyncio.create_task(self._drive(table), name=f"bots-{table.id}")
             table.wake.set()
 
@@ -645,11 +711,88 @@ class TableService:
                 return seat, False
         return None
 
+    # ----------------------------------------------------------- pace
+    def _seconds_to_deadline(self, table: Table) -> float | None:
+        """Until the first person the game waits for runs out of time (None: nobody can)."""
+        if table.status != "playing" or table.pace == "none":
+            return None
+        to_act, _ = table.turn()
+        limits = [
+            table.allowance(seat)
+            for seat in to_act
+            if table.seats[seat].kind == "human" and not table.seats[seat].stand_in
+        ]
+        known = [limit for limit in limits if limit is not None]
+        if not known:
+            return None
+        return table.changed_at + min(known) - time.monotonic()
+
+    async def _enforce_pace(self, table: Table) -> None:
+        """Everyone whose time is up: the rules' own answer if they have one (a Commandments novice
+        forfeits), else a bot stands in for them until they come back."""
+        if table.status != "playing" or table.pace == "none":
+            return
+        now = time.monotonic()
+        to_act, _ = table.turn()
+        number = table.number
+        for seat in to_act:
+            limit = table.allowance(seat)
+            if limit is None or table.seats[seat].kind != "human" or table.seats[seat].stand_in:
+                continue
+            if now < table.changed_at + limit:
+                continue
+            if table.pace == "clock":
+                table.banks[seat] = 0.0
+            action = table.game.timeout_action(table.state, seat)
+            if action is not None:
+                with contextlib.suppress(ProtocolError):  # the table moved on meanwhile: fine
+                    await self.act(table, seat, number, given_action(action))
+                return
+            await self.stand_in(table, seat, True)
+
+    async def stand_in(self, table: Table, seat: Seat, on: bool) -> None:
+        """Let a bot play a person's seat (``on``), or give the seat back to its person."""
+        async with table.lock:
+            if table.seats[seat].stand_in == on or table.seats[seat].kind != "human":
+                return
+            await asyncio.to_thread(self.store.set_stand_in, table.id, seat, on)
+            table.seats[seat] = dataclasses.replace(table.seats[seat], stand_in=on)
+            self._sync_stand_ins(table)
+            table._cache.clear()
+            table.broadcast(table.table_message())
+        table.wake.set()
+        await self._publish({"kind": "seats", "table": table.id})
+
+    def _sync_stand_ins(self, table: Table) -> None:
+        """The bots standing in for people, as the seats say."""
+        for s in table.seats:
+            if s.kind != "human":
+                continue
+            if s.stand_in and s.seat not in table.bots:
+                seed = self.settings.bot_seeds()
+                table.bots[s.seat] = make_bot(table.game, stand_in_bot(table.game), s.seat, seed)
+                table.bot_seeds[s.seat] = seed
+            elif not s.stand_in and s.seat in table.bots:
+                del table.bots[s.seat]
+
+    async def returned(self, table: Table, seat: Seat) -> None:
+        """The person of ``seat`` is back (said hello, or acted): their seat is theirs again."""
+        if table.seats[seat].stand_in:
+            await self.stand_in(table, seat, False)
+
     async def _drive(self, table: Table) -> None:
-        """Play the table's bot seats until the game is over; thinking happens in a worker thread."""
+        """Play the table's bot seats (and bots standing in for absent people) until the game is over,
+        and keep its pace; thinking happens in worker processes."""
         while table.status != "over":
-            await table.wake.wait()
+            wait = self._seconds_to_deadline(table)
+            if wait is None or wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(table.wake.wait(), wait)
             table.wake.clear()
+            try:
+                await self._enforce_pace(table)
+            except Exception:  # a store away for a moment: the next wake tries again
+                log.exception("keeping the pace of table %s failed", table.id)
             while table.status == "playing":
                 turn = self._next_bot_turn(table)
                 if turn is None:
@@ -660,7 +803,7 @@ class TableService:
                 # as the game gives it: possibly a lazy sequence over a huge space (never listed here)
                 legal = table.game.legal_actions(table.state, seat)
                 started = time.monotonic()
-                name = table.seats[seat].bot or ""
+                name = table.seats[seat].bot or stand_in_bot(table.game)
                 where = (table.game.spec.id, table.id, seat, name, table.bot_seeds[seat])
                 try:
                     choice = await self.bot_pool.decide(table.bots[seat], where, view, legal, required)
@@ -676,8 +819,8 @@ class TableService:
                 pause = self.settings.bot_pause - (time.monotonic() - started)
                 if pause > 0:
                     await asyncio.sleep(pause)
-                if table.number != number:
-                    continue  # the table moved on while the bot thought: think again
+                if table.number != number or seat not in table.bots:
+                    continue  # the table moved on (or the person came back) while the bot thought
                 action = choice
                 try:
                     await self.act(table, seat, number, given_action(action))

@@ -236,6 +236,8 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
     conn.joined = True
     if conn.seat is not None and not table.seats[conn.seat].claimed:
         await service.claim(table, conn.seat)  # before the welcome: it shows the seat taken
+    if conn.seat is not None:
+        await service.returned(table, conn.seat)  # a bot that stood in gives the seat back
     conn.send_text(
         dumps(
             {
@@ -249,6 +251,7 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
                 "options": table.options,
                 "seats": table.seats_json(),
                 "status": table.status,
+                "pace": {"kind": table.pace, "seconds": table.pace_seconds},
             }
         )
     )
@@ -296,6 +299,7 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
     def ack(number: int, notation: str) -> None:
         conn.send_text(dumps({"type": "ack", "id": message.id, "number": number, "action": notation}))
 
+    await service.returned(table, seat)  # acting is coming back: a bot that stood in steps aside
     try:
         animation = message.animation_ms
         await service.act(table, seat, message.number, source, on_commit=ack, animation_ms=animation)

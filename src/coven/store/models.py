@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -26,6 +26,9 @@ class TableRow(Base):
     """How many actions the log holds; the log's last number."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    pace: Mapped[str] = mapped_column(String(16), default="none", server_default="none")
+    """``none``, ``move`` (``pace_seconds`` for each move) or ``clock`` (``pace_seconds`` in all, each)."""
+    pace_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """The server process that owns the live table (runs its bots), while its lease lasts."""
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -46,6 +49,8 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """SHA-256 of the seat's secret token (hex); never the token itself."""
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A bot plays this person's seat (their time ran out) until they come back."""
 
 
 class ActionRow(Base):

@@ -56,6 +56,8 @@ class StoredSeat:
     bot: str | None = None
     token_hash: str | None = None
     claimed: bool = False
+    stand_in: bool = False
+    """A bot plays this person's seat until they come back (their time ran out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,9 @@ class StoredTable:
     seats: tuple[StoredSeat, ...] = ()
     actions: tuple[tuple[int, str], ...] = field(default=())
     """``(seat, notation)`` of steps 1..number, in order (only when loaded with the log)."""
+    pace: str = "none"
+    """``none``, ``move`` (a limit per move) or ``clock`` (a bank of time per player)."""
+    pace_seconds: int = 0
 
 
 def _now() -> datetime:
@@ -144,6 +149,8 @@ class Store:
                     number=0,
                     created_at=table.created_at,
                     updated_at=now,
+                    pace=table.pace,
+                    pace_seconds=table.pace_seconds,
                 )
             )
             if table.seats:
@@ -251,6 +258,21 @@ class Store:
                 )
             status = conn.execute(select(TableRow.status).where(TableRow.id == table_id)).scalar_one()
         return changed, str(status)
+
+    def set_stand_in(self, table_id: str, seat: int, stand_in: bool) -> bool:
+        """Let a bot stand in for a person's seat, or give the seat back; True if it changed."""
+        with self._write_lock, self.engine.begin() as conn:
+            changed = conn.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    SeatRow.stand_in.is_(not stand_in),
+                )
+                .values(stand_in=stand_in)
+            ).rowcount
+        return bool(changed == 1)
 
     # ----------------------------------------------------------------- reads
     def load_table(self, table_id: str, with_log: bool = True) -> StoredTable | None:
@@ -379,8 +401,13 @@ def _stored(t: Any, seats: Sequence[Any], actions: Sequence[Any]) -> StoredTable
         status=t.status,
         number=int(t.number),
         created_at=_aware(t.created_at),
-        seats=tuple(StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, bool(s.claimed)) for s in seats),
+        seats=tuple(
+            StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, bool(s.claimed), bool(s.stand_in))
+            for s in seats
+        ),
         actions=tuple((int(s), str(a)) for s, a in actions),
+        pace=str(t.pace),
+        pace_seconds=int(t.pace_seconds),
     )
 
 

@@ -3,6 +3,30 @@
 import { api, ApiError } from "./api.js";
 import { h, clear, button, listing } from "./util.js";
 import { keptSeats, forgetSeat, seatUrl, spectatorUrl } from "./seats.js";
+import { deckBrowser } from "./deck.js";
+import { customCardsField } from "./games/commandments_cards.js";
+
+/** A variant worth naming beside a table's game (The 3 Commandments' expert variant). */
+function variantText(t) {
+  const o = t.options || {};
+  if (t.game !== "commandments") return "";
+  const parts = [];
+  if (o.expert) parts.push("expert variant");
+  if (o.judge === "priestess") parts.push("judged by the High Priestess");
+  return parts.length ? ` · ${parts.join(", ")}` : "";
+}
+
+/** The Commandments deck, browsable in the lobby (loaded when opened). */
+function deckDetails() {
+  const details = h("details", { class: "rules deck-details", id: "deck-commandments" },
+    h("summary", {}, "The deck: every card, in English and French"));
+  details.addEventListener("toggle", () => {
+    if (!details.open || details.querySelector(".deck-browser")) return;
+    details.append(deckBrowser({ prefix: "lobby-deck" }),
+      h("p", {}, h("a", { href: "/deck.html", class: "deck-page-link" }, "The deck as a page of its own")));
+  });
+  return details;
+}
 
 export async function mountLobby(root) {
   document.title = "Coven — lobby";
@@ -77,7 +101,8 @@ function gameCard(g) {
     h("h2", {}, g.title),
     h("p", { class: "summary" }, g.summary),
     h("p", { class: "facts" }, facts.join(" · ")),
-    g.has_rules === false ? h("p", { class: "muted" }, "(This server ships no rulebook for this game.)") : details);
+    g.has_rules === false ? h("p", { class: "muted" }, "(This server ships no rulebook for this game.)") : details,
+    g.id === "commandments" ? deckDetails() : null);
 }
 
 function optionField(opt, idPrefix) {
@@ -116,6 +141,12 @@ function createForm(games, linksBox, onCreated) {
   const playersSel = h("select", { id: "new-players", name: "players" });
   const optionsBox = h("fieldset", { class: "options" });
   const seatsBox = h("fieldset", { class: "seats" });
+  const paceSel = h("select", { id: "new-pace", name: "pace" },
+    h("option", { value: "none" }, "no time limit"),
+    h("option", { value: "move" }, "a limit for each move"),
+    h("option", { value: "clock" }, "a clock for each player"));
+  const paceSeconds = h("input", { type: "number", id: "new-pace-seconds", name: "pace_seconds", "aria-label": "Seconds", min: 5, max: 86400, step: 1,
+    placeholder: "seconds (120 a move, 600 a clock)" });
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const submit = h("button", { type: "submit", class: "primary", id: "create-table" }, "Create the table");
 
@@ -132,7 +163,9 @@ function createForm(games, linksBox, onCreated) {
   function renderOptions() {
     const g = current();
     clear(optionsBox).append(h("legend", {}, g.options.length ? "Options and variants" : "No options"));
-    for (const opt of g.options) optionsBox.append(optionField(opt, "opt"));
+    for (const opt of g.options) {
+      optionsBox.append(g.id === "commandments" && opt.key === "custom_cards" ? customCardsField(opt, "opt") : optionField(opt, "opt"));
+    }
   }
   function renderSeats() {
     const g = current();
@@ -187,7 +220,8 @@ function createForm(games, linksBox, onCreated) {
       const name = row.querySelector("input").value.trim() || null;
       return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
     });
-    const body = { game: g.id, players: Number(playersSel.value), options, seats };
+    const body = { game: g.id, players: Number(playersSel.value), options, seats, pace: paceSel.value };
+    if (paceSel.value !== "none" && paceSeconds.value !== "") body.pace_seconds = Number.parseInt(paceSeconds.value, 10);
     submitting = true;
     submit.disabled = true;
     submit.textContent = "Creating the table…";
@@ -213,6 +247,8 @@ function createForm(games, linksBox, onCreated) {
     h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), gameSel),
     h("div", { class: "field" }, h("label", { for: "new-players" }, "Players"), playersSel),
     optionsBox, seatsBox,
+    h("div", { class: "field" }, h("label", { for: "new-pace" }, "Pace (a player out of time is replaced by a bot until they return)"),
+      paceSel, paceSeconds),
     h("p", { class: "muted" }, "The server shuffles and deals: nobody at the table, you included, can know the deal."),
     errorBox, h("div", { class: "actions-row" }, submit, again));
   return form;
@@ -252,7 +288,7 @@ function showLinks(box, created) {
   } else {
     box.append(h("p", {}, h("a", { class: "primary button", href: created.spectator_url }, "Watch the bots")));
   }
-  box.append(h("p", { class: "muted" }, `Table ${t.id} · ${t.game} · ${t.players} players`));
+  box.append(h("p", { class: "muted" }, `Table ${t.id} · ${t.game}${variantText(t)} · ${t.players} players`));
 }
 
 function statusText(t, entry, names) {
@@ -287,7 +323,7 @@ async function loadYours(box, titles) {
     const status = h("span", { class: "your-status" }, "…");
     const actions = h("span", { class: "your-actions" });
     const li = h("li", { class: "your-table", dataset: { table: entry.table, seat: entry.seat } },
-      h("span", { class: "your-title" }, h("strong", {}, titles.get(entry.game) || entry.title || entry.game),
+      h("span", { class: "your-title" }, h("strong", {}, titles.get(entry.game) || entry.title || entry.game), h("span", { class: "variant" }, ""),
         ` · seat ${entry.seat + 1} (${entry.name})`),
       " · ", status, actions);
     ul.append(li);
@@ -305,6 +341,7 @@ async function loadYours(box, titles) {
       const t = await api.table(entry.table);
       const names = t.seats.map((x) => x.name);
       li.dataset.status = t.status;
+      li.querySelector(".variant").textContent = variantText(t);
       status.textContent = statusText(t, entry, names);
       actions.append(" ", back, " ", watch);
       if (t.status === "over") actions.append(" ", remove);
@@ -337,7 +374,7 @@ async function loadRecent(box, titles) {
       const link = entry
         ? h("a", { href: seatUrl(entry), class: "recent-seat" }, `${titles.get(t.game) || t.game} (your seat)`)
         : h("a", { href: `/t/${encodeURIComponent(t.id)}`, class: "recent-watch" }, `${titles.get(t.game) || t.game} (watch)`);
-      ul.append(h("li", {}, link, ` · ${t.status} · ${who}`));
+      ul.append(h("li", {}, link, `${variantText(t)} · ${t.status} · ${who}`));
     }
     box.append(ul);
   } catch (err) {

@@ -19,6 +19,9 @@ class TableClient {
     this.root = root;
     this.tableId = tableId;
     this.token = token;
+    this.pace = null;
+    // with a pace, the turn line counts the mover's time down once a second
+    this.paceTimer = setInterval(() => { if (this.timeLeft() !== null) this.renderTurn(); }, 1000);
     this.seat = null;
     this.role = null;
     this.game = null;
@@ -187,6 +190,8 @@ class TableClient {
     this.legal = m.legal;
     this.toAct = m.to_act || [];
     this.mayAct = m.may_act || [];
+    this.pace = m.pace || null;
+    this.paceSince = Date.now();
     this.result = m.result || null;
     let scores = Array.isArray(m.scores) ? m.scores : null;
     if (!scores && this.board.scores && this.view) {
@@ -380,8 +385,18 @@ class TableClient {
       text = waiting.length ? `Waiting for ${listing(waiting)}.${opt}` : `…${opt}`;
       if (opt) el.classList.add("mine");
     }
+    const left = this.timeLeft();
+    if (left !== null) text += ` (${fmtClock(left)} left)`;
     el.textContent = text;
     document.title = `${this.legal && this.legal.required && this.status === "playing" ? "● " : ""}Coven — ${this.info ? this.info.title : this.game}`;
+  }
+
+  /** Seconds left for the move under way (the first seat the game waits for), or null without a pace. */
+  timeLeft() {
+    if (this.status !== "playing" || !this.pace || !this.pace.limits) return null;
+    const limits = this.toAct.map((i) => this.pace.limits[String(i)]).filter((x) => typeof x === "number");
+    if (!limits.length) return null;
+    return Math.max(0, Math.min(...limits) - (Date.now() - this.paceSince) / 1000);
   }
 
   renderScores() {
@@ -395,10 +410,15 @@ class TableClient {
       const won = this.result && this.result.winners.includes(i);
       rows.append(h("tr", { class: [i === this.seat ? "me" : "", turn ? "active" : "", won ? "winner" : ""].join(" "), dataset: { seat: i } },
         h("th", { scope: "row" }, names[i], s.kind === "bot" ? h("span", { class: "muted" }, ` · bot ${s.bot}`) : null,
-          s.kind === "human" && !s.claimed ? h("span", { class: "muted" }, " · not joined") : null),
+          s.kind === "human" && !s.claimed ? h("span", { class: "muted" }, " · not joined") : null,
+          s.stand_in ? h("span", { class: "muted stand-in" }, " · away: a bot plays until they return") : null),
         h("td", { class: "score", dataset: { seat: i } }, fmtScore(this.scores ? this.scores[i] : null)),
         h("td", { class: "turn-mark" }, won ? "★ winner" : turn)));
     }
+    const pace = this.pace && this.pace.kind !== "none"
+      ? (this.pace.kind === "move" ? `Pace: ${fmtClock(this.pace.seconds)} a move` : `Clock: ${fmtClock(this.pace.seconds)} each`)
+      : null;
+    if (pace) box.append(h("p", { class: "muted", id: "pace" }, `${pace}. A player out of time is replaced by a bot until they return.`));
     box.append(h("table", { class: "score-table", id: "score-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, ""))),
       rows));
@@ -464,4 +484,11 @@ class TableClient {
     }
     log.scrollTop = log.scrollHeight;
   }
+}
+
+function fmtClock(seconds) {
+  const whole = Math.ceil(seconds);
+  const m = Math.floor(whole / 60);
+  const sec = whole % 60;
+  return m ? `${m}:${String(sec).padStart(2, "0")}` : `${sec} s`;
 }

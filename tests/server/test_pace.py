@@ -1,0 +1,116 @@
+"""A table's pace: a person out of time is replaced by a bot until they come back; in The 3 Commandments a
+novice out of time forfeits, as the rulebook says; a clock counts each person's time.
+
+The tests move a table's clock instead of waiting: ``Table.changed_at`` (when the move began) is set back
+past the limit and the table's driver woken, exactly as the passing of time would."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from coven.games import REGISTRY
+from tests.server.conftest import TestClient
+from tests.server.helpers import create, drain, hello, humans, latest, wait_for, ws_url
+
+
+def live(client: TestClient, table_id: str) -> Any:
+    return client.app.state.service.tables[table_id]  # type: ignore[attr-defined]
+
+
+def time_passes(client: TestClient, table: Any, seconds: float) -> None:
+    """``seconds`` pass for the move under way (in the server's own event loop thread)."""
+
+    def rewind() -> None:
+        table.changed_at -= seconds
+        table.wake.set()
+
+    client.portal.call(rewind)  # type: ignore[union-attr]
+
+
+def test_a_person_out_of_time_is_replaced_by_a_bot_until_they_come_back(client: TestClient) -> None:
+    created = create(client, seats=humans(2), pace="move", pace_seconds=60)
+    table_id = created["table"]["id"]
+    assert (created["table"]["pace"], created["table"]["pace_seconds"]) == ("move", 60)
+    tokens = [i["token"] for i in created["invites"]]
+    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
+        hello(a, tokens[0])
+        _, sync = hello(b, tokens[1])
+        assert sync["pace"]["limits"] == {str(s): 60.0 for s in sync["to_act"]}
+        mover = sync["to_act"][0]
+        watcher, mover_ws = (b, a) if mover == 0 else (a, b)
+        time_passes(client, live(client, table_id), 61)
+        seen = wait_for(watcher, lambda m: m["type"] == "update")
+        assert latest(seen)["actor"] == mover  # the bot played the absent person's move
+        tables = [m for m in seen if m["type"] == "table"]
+        assert tables and tables[-1]["seats"][mover]["stand_in"] is True
+        assert client.get(f"/api/tables/{table_id}").json()["seats"][mover]["stand_in"] is True
+        # the person comes back (a new connection, as after closing the page) and has the seat again
+        mover_ws.close()
+    with client.websocket_connect(ws_url(table_id)) as back:
+        welcome, _ = hello(back, tokens[mover])
+        assert welcome["seats"][mover]["stand_in"] is False
+        assert client.get(f"/api/tables/{table_id}").json()["seats"][mover]["stand_in"] is False
+    assert mover not in live(client, table_id).bots
+
+
+def test_a_commandments_novice_out_of_time_forfeits(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(games=REGISTRY)
+    created = create(client, game="commandments", players=3, seats=humans(3), pace="move", pace_seconds=30)
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    table = live(client, table_id)
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        for token in tokens:
+            hello(ws, token) if token == tokens[0] else None
+        others = [client.websocket_connect(ws_url(table_id)) for _ in tokens[1:]]
+        for other, token in zip(others, tokens[1:], strict=True):
+            other.__enter__()
+            hello(other, token)
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not any(s.action == "forfeit" for s in table.steps):
+                time_passes(
+                    client, table, 31
+                )  # the priestess's bot ordains and places; then a novice forfeits
+                drain(ws)
+                time.sleep(0.05)
+        finally:
+            for other in others:
+                other.__exit__(None, None, None)
+    forfeits = [s for s in table.steps if s.action == "forfeit"]
+    assert forfeits, [s.action for s in table.steps]
+    novice = forfeits[0].actor
+    assert table.seats[novice].stand_in is False  # the rules answered: no bot took her seat
+
+
+def test_a_clock_counts_each_persons_time(client: TestClient) -> None:
+    created = create(client, seats=humans(2), pace="clock")
+    table_id = created["table"]["id"]
+    assert created["table"]["pace_seconds"] == 600
+    tokens = [i["token"] for i in created["invites"]]
+    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
+        hello(a, tokens[0])
+        _, started = hello(b, tokens[1])  # the last seat: the table starts
+        mover = started["to_act"][0]
+        if mover == 1:
+            legal, mine, other = started["legal"], b, a
+        else:
+            legal, mine, other = [m for m in drain(a) if m["type"] == "sync"][-1]["legal"], a, b
+        time.sleep(0.3)  # the mover thinks
+        mine.send_json({"type": "act", "number": 0, "action": legal["actions"][0]["notation"]})
+        update = latest(wait_for(other, lambda m: m["type"] == "update"))
+    bank = live(client, table_id).banks[mover]
+    assert 0 < bank <= 600 - 0.3
+    assert update["pace"]["banks"] == {str(mover): round(bank, 1)}
+
+
+def test_a_pace_is_checked(client: TestClient) -> None:
+    for body in (
+        {"pace": "fast"},
+        {"pace": "move", "pace_seconds": 1},
+        {"pace": "clock", "pace_seconds": 10**6},
+    ):
+        response = client.post("/api/tables", json={"game": "toy", "players": 2, **body})
+        assert response.status_code == 422, body
