@@ -447,6 +447,7 @@ class Lobby:
             reveal=reveal,
             result=schemas.ResultOut(**result),
             steps=steps,
+            chat=[schemas.ChatLineOut(**line.to_json()) for line in await self.service.chat_log(table)],
         )
         return _json(out)
 

@@ -123,9 +123,25 @@ class Ping(_Message):
     id: MessageId | None = None
 
 
-ClientMessage = Annotated[Hello | Act | Sync | Ping, Field(discriminator="type")]
-_ADAPTER: TypeAdapter[Hello | Act | Sync | Ping] = TypeAdapter(ClientMessage)
-_TYPES = ("hello", "act", "sync", "ping")
+MAX_CHAT = 500
+"""The longest thing a player may say at once (characters)."""
+
+
+class Chat(_Message):
+    """A seated player says something to the table (spectators read only)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_CHAT)]
+
+
+def clean_chat(text: str) -> str:
+    """What is kept of a chat line: printable characters on one line, spaces squeezed ("" if nothing)."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+ClientMessage = Annotated[Hello | Act | Sync | Ping | Chat, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[Hello | Act | Sync | Ping | Chat] = TypeAdapter(ClientMessage)
+_TYPES = ("hello", "act", "sync", "ping", "chat")
 
 
 def shorten(text: str, limit: int = MAX_ERROR_TEXT) -> str:
@@ -177,7 +193,7 @@ def _check_text(text: str) -> None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "strings must be Unicode text") from None
 
 
-def parse_client_message(text: str) -> Hello | Act | Sync | Ping:
+def parse_client_message(text: str) -> Hello | Act | Sync | Ping | Chat:
     """One client frame, parsed; total: returns a typed message or raises ProtocolError (bad_json |
     bad_message) whose text is short, whatever ``text`` is."""
     try:

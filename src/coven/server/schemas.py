@@ -130,6 +130,14 @@ class ReplayStepOut(_Out):
     """Every seat's score after the step (served after the end only, so nothing is secret)."""
 
 
+class ChatLineOut(_Out):
+    id: int
+    seat: int
+    number: int
+    """The table's action number when it was said."""
+    text: str
+
+
 class ReplayOut(_Out):
     table: str
     game: str
@@ -137,6 +145,8 @@ class ReplayOut(_Out):
     reveal: bool
     result: ResultOut
     steps: list[ReplayStepOut]
+    chat: list[ChatLineOut]
+    """What the players said at the table, with the step it was said at."""
 
 
 class ExplanationLineOut(_Out):

@@ -38,7 +38,7 @@ from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
 from coven.server.messages import ErrorCode, ProtocolError, dumps
 from coven.server.settings import GameSource, Settings
-from coven.store import ConflictError, PendingStep, Store, StoredSeat, StoredTable, hash_token
+from coven.store import ChatLine, ConflictError, PendingStep, Store, StoredSeat, StoredTable, hash_token
 
 log = logging.getLogger("coven.server")
 
@@ -658,6 +658,11 @@ class TableService:
         if table is None:
             return
         kind = message.get("kind")
+        if kind == "chat":  # said through another process: shown here as it was
+            line = message.get("line")
+            if isinstance(line, dict):
+                table.broadcast(dumps({"type": "chat", "line": line}))
+            return
         async with table.lock:
             if kind == "action":
                 await self._catch_up_locked(table)
@@ -774,6 +779,17 @@ class TableService:
                 table.bot_seeds[s.seat] = seed
             elif not s.stand_in and s.seat in table.bots:
                 del table.bots[s.seat]
+
+    # ------------------------------------------------------------------ chat
+    async def say(self, table: Table, seat: Seat, text: str) -> None:
+        """Keep what ``seat`` said and show it to everyone at the table (in every process)."""
+        line = await asyncio.to_thread(self.store.add_chat, table.id, seat, table.number, text)
+        message = {"type": "chat", "line": line.to_json()}
+        table.broadcast(dumps(message))
+        await self._publish({"kind": "chat", "table": table.id, "line": line.to_json()})
+
+    async def chat_log(self, table: Table) -> list[ChatLine]:
+        return await asyncio.to_thread(self.store.chat, table.id)
 
     async def returned(self, table: Table, seat: Seat) -> None:
         """The person of ``seat`` is back (said hello, or acted): their seat is theirs again."""

@@ -22,12 +22,14 @@ from coven.core import Game, GameError, NotationError, Seat
 from coven.server.messages import (
     PROTOCOL_VERSION,
     Act,
+    Chat,
     CloseCode,
     ErrorCode,
     Hello,
     Ping,
     ProtocolError,
     Sync,
+    clean_chat,
     dumps,
     error_message,
     parse_client_message,
@@ -159,7 +161,7 @@ async def _keepalive(conn: Connection, interval: float) -> None:
         conn.send_text('{"type":"ping"}')
 
 
-async def _receive(conn: Connection, timeout: float | None) -> Hello | Act | Sync | Ping | None:
+async def _receive(conn: Connection, timeout: float | None) -> Hello | Act | Sync | Ping | Chat | None:
     """The next well-formed message, or None after a refused frame (the error is already queued)."""
     settings = conn.settings
     if timeout is not None:
@@ -255,8 +257,11 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
             }
         )
     )
+    lines = await service.chat_log(table)
     async with table.lock:  # a consistent sync: no step can land between it and the listening
         conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
+        if lines:  # (nothing when nothing was said: a client keeps what it has)
+            conn.send_text(dumps({"type": "chat_log", "lines": [line.to_json() for line in lines]}))
         table.listeners.add(conn)
     # ------------------------------------------------------------ main loop
     while True:
@@ -270,8 +275,22 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
         elif isinstance(message, Sync):
             async with table.lock:
                 conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
+        elif isinstance(message, Chat):
+            await _chat(conn, table, service, message)
         else:
             await _act(conn, table, service, message)
+
+
+async def _chat(conn: Connection, table: Table, service: TableService, message: Chat) -> None:
+    if conn.seat is None:
+        text = "spectators read the chat but do not write"
+        conn.send_text(error_message(ErrorCode.SPECTATOR, text, table.number))
+        return
+    text = clean_chat(message.text)
+    if not text:
+        conn.send_text(error_message(ErrorCode.BAD_MESSAGE, "say something: the line is empty", table.number))
+        return
+    await service.say(table, conn.seat, text)
 
 
 async def _act(conn: Connection, table: Table, service: TableService, message: Act) -> None:

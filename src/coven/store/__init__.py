@@ -6,6 +6,7 @@ is managed by Alembic migrations shipped inside this package and run programmati
 """
 
 from coven.store.store import (
+    ChatLine,
     ConflictError,
     PendingStep,
     Store,
@@ -16,6 +17,7 @@ from coven.store.store import (
 )
 
 __all__ = [
+    "ChatLine",
     "ConflictError",
     "PendingStep",
     "Store",

@@ -65,3 +65,18 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)
     """The action in the game's notation (it round-trips)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    __tablename__ = "coven_chat"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("coven_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    """1-based, per table: two processes saying something at once cannot both take an id."""
+    seat: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    """The table's action number when it was said (where it shows in the replay)."""
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

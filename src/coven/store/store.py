@@ -17,9 +17,22 @@ from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
-from coven.store.models import ActionRow, SeatRow, TableRow
+from coven.store.models import ActionRow, ChatRow, SeatRow, TableRow
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One thing a seated player said at the table."""
+
+    id: int
+    seat: int
+    number: int
+    text: str
+
+    def to_json(self) -> dict[str, int | str]:
+        return {"id": self.id, "seat": self.seat, "number": self.number, "text": self.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +286,37 @@ class Store:
                 .values(stand_in=stand_in)
             ).rowcount
         return bool(changed == 1)
+
+    def add_chat(self, table_id: str, seat: int, number: int, text: str) -> ChatLine:
+        """Keep what ``seat`` said at action ``number``; returns it with its id (1, 2, ... per table)."""
+        now = _now()
+        for _ in range(5):  # another process may take the same id at the same moment: take the next
+            try:
+                with self._write_lock, self.engine.begin() as conn:
+                    last = conn.execute(
+                        select(func.max(ChatRow.id)).where(ChatRow.table_id == table_id)
+                    ).scalar_one()
+                    line = ChatLine(int(last or 0) + 1, seat, number, text)
+                    conn.execute(
+                        insert(ChatRow).values(
+                            table_id=table_id, id=line.id, seat=seat, number=number, text=text, created_at=now
+                        )
+                    )
+                return line
+            except IntegrityError:
+                continue
+        raise ConflictError(f"table {table_id}'s chat is too busy")
+
+    def chat(self, table_id: str, limit: int = 200) -> list[ChatLine]:
+        """The last ``limit`` lines said at the table, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ChatRow.id, ChatRow.seat, ChatRow.number, ChatRow.text)
+                .where(ChatRow.table_id == table_id)
+                .order_by(ChatRow.id.desc())
+                .limit(limit)
+            ).all()
+        return [ChatLine(int(i), int(s), int(n), str(t)) for i, s, n, t in reversed(rows)]
 
     # ----------------------------------------------------------------- reads
     def load_table(self, table_id: str, with_log: bool = True) -> StoredTable | None:

@@ -215,6 +215,8 @@ class Replayer {
       this.stage.append(holder);
     });
     clear(this.events).append(...st.events.map((ev) => h("li", {}, this.table.describe(ev),
-      ev.audience ? h("span", { class: "muted" }, ` (seen by ${ev.audience.map((s) => names[s]).join(", ")})`) : null)));
+      ev.audience ? h("span", { class: "muted" }, ` (seen by ${ev.audience.map((s) => names[s]).join(", ")})`) : null)),
+      ...(this.replay.chat || []).filter((c) => c.number === st.number).map((c) =>
+        h("li", { class: "replay-chat" }, `${names[c.seat]} said: `, h("q", {}, c.text))));
   }
 }

@@ -59,14 +59,17 @@ class TableClient {
       scores: h("section", { class: "scores panel", id: "scores", "aria-labelledby": "scores-h" }),
       log: h("ol", { class: "log", id: "log", "aria-live": "polite" }),
       result: h("section", { class: "result", id: "result", hidden: true }),
+      chat: h("section", { class: "chat-panel panel", id: "chat", "aria-labelledby": "chat-h" }),
+      chatLines: h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }),
     };
+    this.chatLines = [];
     const logPanel = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" },
       h("h2", { id: "log-h" }, "What happened"), this.el.log);
     this.root.append(h("div", { class: "table-page" },
       this.el.top, this.el.share, this.el.turn, this.el.error,
       h("div", { class: "table-layout" },
         h("div", { class: "main-col" }, this.el.board, this.el.moves),
-        h("aside", { class: "side-col" }, this.el.scores, logPanel)),
+        h("aside", { class: "side-col" }, this.el.scores, this.el.chat, logPanel)),
       this.el.result));
     try {
       const info = await api.table(this.tableId);
@@ -115,6 +118,14 @@ class TableClient {
   // ------------------------------------------------------------------------------ messages
   onMessage(m) {
     switch (m.type) {
+      case "chat_log":
+        this.chatLines = m.lines;
+        this.renderChat();
+        break;
+      case "chat":
+        this.chatLines.push(m.line);
+        this.renderChat(m.line);
+        break;
       case "welcome":
         this.pending = null; // a move in flight when the connection dropped: the sync tells what happened
         this.seat = m.seat;
@@ -123,6 +134,7 @@ class TableClient {
         this.seats = m.seats;
         this.status = m.status;
         this.options = m.options;
+        this.renderChat();
         if (m.role === "player" && this.token) {
           // The server accepted the invite link: this browser keeps the seat ("Your tables" in the lobby).
           const mine = m.seats.find((x) => x.seat === m.seat);
@@ -397,6 +409,39 @@ class TableClient {
     const limits = this.toAct.map((i) => this.pace.limits[String(i)]).filter((x) => typeof x === "number");
     if (!limits.length) return null;
     return Math.max(0, Math.min(...limits) - (Date.now() - this.paceSince) / 1000);
+  }
+
+  /** The chat: what seated players said (text only, never markup); spectators read it. */
+  renderChat(added = null) {
+    const box = this.el.chat;
+    const names = this.names();
+    const line = (c) => h("li", { dataset: { seat: c.seat, number: c.number } },
+      h("strong", {}, `${names[c.seat] || `Seat ${c.seat + 1}`}: `), h("span", { class: "chat-text" }, c.text));
+    if (added && box.querySelector("#chat-lines")) {
+      this.el.chatLines.append(line(added));
+      this.el.chatLines.scrollTop = this.el.chatLines.scrollHeight;
+      return;
+    }
+    clear(this.el.chatLines).append(...this.chatLines.map(line));
+    clear(box).append(h("h2", { id: "chat-h" }, "Chat"));
+    if (this.options && this.options.silent) {
+      box.append(h("p", { class: "muted", id: "chat-silent" },
+        "Witches refrain from speaking: this table plays the silent variant. The chat stays open; keep to it as the rule asks."));
+    }
+    box.append(this.el.chatLines);
+    if (this.seat === null) {
+      box.append(h("p", { class: "muted" }, "Spectators read the chat."));
+      return;
+    }
+    const input = h("input", { type: "text", id: "chat-input", maxlength: 500, "aria-label": "Say something to the table", placeholder: "Say something…" });
+    const form = h("form", { class: "chat-form" }, input, h("button", { type: "submit", class: "small", id: "chat-send" }, "Send"));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = input.value.trim();
+      if (!text) return;
+      if (this.conn.send({ type: "chat", text })) input.value = "";
+    });
+    box.append(form);
   }
 
   renderScores() {
