@@ -16,13 +16,17 @@ bots (it shares no code with them) so that "``best`` beats ``reference``" means 
    margin over the best other seat (scaled by the game's score range).
 
 The budget is a fixed number of playouts per decision (no clock), so a decision is reproducible from the
-bot's seed; it is set per game so that a decision takes well under a second on one core (see
-``coven simulate GAME --timing``). The weaknesses are the classic ones of PIMC (it plays as if it would
-learn everything after this move, and never values hiding or gathering information), which is what
-makes it a fair yardstick rather than a strong player.
+bot's seed; it is set per game so that a decision takes under a second at the 95th percentile on one
+core (``coven simulate GAME --timing``, CPU p95 measured: Brujas 0.25-0.31 s at 3-5 players, Namaste
+0.28 s at 2 and 0.56-0.71 s at 4, Amulets 0.03-0.05 s at 4). The weaknesses are the classic ones of
+PIMC (it plays as if it would learn everything after this move, and never values hiding or gathering
+information), which is what makes it a fair yardstick rather than a strong player.
 
 The games register it under the name ``reference`` (each game's ``bots()``) through
-:func:`reference_factory`, imported lazily so that no game imports this layer when it loads.
+:func:`reference_bot`, imported lazily so that no game imports this layer when it loads (a departure
+from the layering, which has games below bots/: it is the only way every front end that names bots,
+the server included, finds it). The Commandments have no ``reference``: registering it would mean
+editing that game's package, and its open-ended performances need candidates of their own.
 """
 
 from __future__ import annotations
