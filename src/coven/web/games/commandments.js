@@ -4,6 +4,7 @@
 // costs at most 10 beats; the server measures its time). (No mouse? Pick an artefact, then the areas in order.) The High Priestess ordains her cards
 // and places the artefacts by dragging them. The server judges everything; the page only builds moves.
 import { h, s, listing } from "../util.js";
+import { deckBrowser, customCards } from "../deck.js";
 
 const AREAS = ["C", "H1", "H2", "H3", "H4", "H5", "T1", "T2", "T3", "T4", "T5", "R"];
 const PATH = [...AREAS, "X"];
@@ -93,7 +94,7 @@ export function turnHint(ctx) {
   const v = ctx.view;
   if (v.phase === "ordain") return "as High Priestess, discard one card unseen and name the taboo.";
   if (v.phase === "place") return "as High Priestess, place the fifteen artefacts (drag them), then confirm.";
-  if (v.phase === "judge") return "say yes or no for each of your action cards.";
+  if (v.phase === "judge") return "look at the performance, then say yes or no for each of your action cards.";
   return "drag an artefact along its path, pick your performance, then perform it.";
 }
 
@@ -101,7 +102,7 @@ export function render(el, ctx) {
   const v = ctx.view;
   const ritual = v.rituals[v.rituals.length - 1];
   const key = `${ctx.seat}:${v.rituals.length}:${v.phase}:${ritual ? ritual.moves.length : 0}`;
-  if (work.key !== key) work = { key, sel: null, route: [], move: null, perf: newPerf(), placement: null };
+  if (work.key !== key) work = { key, sel: null, route: [], move: null, perf: newPerf(), placement: null, verdict: [] };
   const legal = ctx.legal.map((a) => a.notation);
   const novice = !ctx.readOnly && v.phase === "move" && legal.some((a) => a !== "forfeit");
   const placing = !ctx.readOnly && v.phase === "place" && legal.some((a) => a.startsWith("place "));
@@ -109,14 +110,29 @@ export function render(el, ctx) {
 
   const board = placing ? work.placement.map((a) => AREAS.indexOf(a)) : v.board;
   el.append(h("div", { class: "commandments" },
-    h("div", { class: "circle-col" }, circle(v, ctx, board, { novice, placing }), novice ? routeNote(ctx) : null),
+    h("div", { class: "circle-col" }, variantLine(v), circle(v, ctx, board, { novice, placing }), novice ? routeNote(ctx) : null),
     h("div", { class: "cmd-side" },
-      ritualPanel(v, ctx, ritual),
+      ctx.readOnly ? null : forfeitBar(ctx, legal),
+      // What the seat acts on comes first (she reads her cards above them before she ordains them).
+      v.phase === "ordain" ? ritualPanel(v, ctx, ritual) : null,
       !ctx.readOnly && v.phase === "ordain" ? ordainPanel(v, ctx, ritual, legal) : null,
       placing ? placePanel(ctx, legal) : null,
-      !ctx.readOnly && v.phase === "judge" ? judgePanel(v, ctx, legal) : null,
+      !ctx.readOnly && v.phase === "judge" ? judgePanel(v, ctx, ritual, legal) : null,
       novice ? performancePanel(ctx, legal) : null,
-      movesPanel(v, ctx, ritual))));
+      v.phase === "ordain" ? null : ritualPanel(v, ctx, ritual)),
+    h("div", { class: "cmd-pad" }, karmaPad(v, ctx), movesPanel(v, ctx, ritual), deckPanel(v))));
+}
+
+/** The table's variant, named: expert or standard, who judges, when the cards are shown. */
+function variantLine(v) {
+  const o = v.options || {};
+  return h("p", { class: "cmd-variant", id: "cmd-variant" },
+    o.expert
+      ? h("span", { class: "badge expert" }, "Expert variant: no markers, novices learn only each move's total")
+      : h("span", { class: "badge" }, "Standard rules: the matched cards are marked"),
+    h("span", { class: "badge" }, o.judge === "priestess" ? "The High Priestess judges her action cards" : "The engine judges every card"),
+    h("span", { class: "badge" }, o.reveal === "never" ? "Cards never revealed" : "Cards revealed when a ritual ends"),
+    customCards(o.custom_cards).length ? h("span", { class: "badge" }, `${customCards(o.custom_cards).length} custom card(s)`) : null);
 }
 
 function circle(v, ctx, board, { novice, placing }) {
@@ -124,10 +140,14 @@ function circle(v, ctx, board, { novice, placing }) {
   const svg = s("svg", { viewBox: "-270 -270 540 540", class: "holy-circle", role: "group", "aria-label": "The Holy Circle" });
   svg.append(s("rect", { x: -270, y: -270, width: 540, height: 540, class: "outside", "data-area": "X" }));
   const lastMove = (v.rituals[v.rituals.length - 1]?.moves || []).slice(-1)[0];
+  // The move the High Priestess is judging: its start, path and destination are drawn on the circle.
+  const p = v.phase === "judge" ? v.pending : null;
+  const judged = p ? [...p.path.map((a) => PATH[a]), PATH[p.to]] : [];
+  const judgedFrom = p ? AREAS[v.pending_start] : null;
   for (const area of ["R", "C", "H1", "H2", "H3", "H4", "H5", "T1", "T2", "T3", "T4", "T5"]) {
     const shape = shapeOf(area);
     const inRoute = work.route.includes(area);
-    const cls = `area ${area[0]} ${inRoute ? "in-route" : ""} ${lastMove && lastMove.move && PATH[lastMove.move.to] === area ? "last-to" : ""}`;
+    const cls = `area ${area[0]} ${inRoute || judged.includes(area) ? "in-route" : ""} ${judgedFrom === area ? "judged-from" : ""} ${(p ? PATH[p.to] === area : lastMove && lastMove.move && PATH[lastMove.move.to] === area) ? "last-to" : ""}`;
     const attrs = { class: cls, "data-area": area };
     if (novice && work.sel !== null) Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": `Carry over or to ${area}` });
     for (const [k, val] of Object.entries(attrs)) shape.setAttribute(k, val);
@@ -145,7 +165,7 @@ function circle(v, ctx, board, { novice, placing }) {
   // Tokens.
   const byArea = new Map();
   board.forEach((area, a) => { const name = AREAS[area]; byArea.set(name, [...(byArea.get(name) || []), a]); });
-  const moved = lastMove && lastMove.move ? lastMove.move.artefact : null;
+  const moved = p ? p.artefact : lastMove && lastMove.move ? lastMove.move.artefact : null;
   for (const [area, arts] of byArea) {
     const spots = tokenSpots(area, arts.length);
     arts.forEach((a, k) => {
@@ -245,27 +265,127 @@ function routeNote(ctx) {
 }
 
 // --------------------------------------------------------------------------------- panels
-function ritualPanel(v, ctx, ritual) {
-  if (!ritual) return null;
-  const destiny = h("div", { class: "destiny", "aria-label": `${v.flips} of 4 destiny cards negative` },
-    [0, 1, 2, 3].map((k) => h("span", { class: `destiny-card ${k < v.flips ? "flipped" : ""}` }, k < v.flips ? "☹" : "☺")));
-  return h("section", { class: "ritual-panel" },
-    h("h3", {}, `Ritual ${v.rituals.length}: ${ctx.names[ritual.priestess]} is High Priestess`),
-    h("ul", { class: "slots" }, ritual.slots.map((sl) => h("li", { class: `slot ${sl.type}` },
-      h("strong", {}, sl.role === "taboo" ? "Taboo" : "Commandment"), ` · ${sl.type} card`, sl.card ? ` · ${sl.card}` : " · secret"))),
-    h("p", {}, "Destiny cards: ", destiny, v.flips ? ` (${v.flips} of 4 negative: at 4 she is disempowered)` : ""),
-    ritual.hand.length ? h("p", {}, `Your cards: ${ritual.hand.join(", ")}`) : null,
-    cardTexts(v));
+const ROLE = (i) => (i === 0 ? "Taboo" : `Commandment ${i}`);
+const cardOf = (v, id) => (v.cards || []).find((c) => c.id === id) || null;
+
+function forfeitBar(ctx, legal) {
+  if (!legal.includes("forfeit")) return null;
+  return h("div", { class: "forfeit-bar" },
+    h("button", { type: "button", class: "danger", id: "forfeit", dataset: { action: "forfeit", fkey: "forfeit" }, disabled: ctx.pending,
+      onclick: () => ctx.act("forfeit") }, "Forfeit this move"),
+    h("span", { class: "muted" }, " The other novices get 2 karma and a destiny card flips."));
 }
 
-// The words of every card this seat knows (the view carries them; the page never judges a card).
-function cardTexts(v) {
-  const cards = v.cards || [];
+function ritualPanel(v, ctx, ritual) {
+  if (!ritual) return null;
+  const own = ctx.seat === ritual.priestess;
+  return h("section", { class: "ritual-panel" },
+    h("h3", {}, `Ritual ${v.rituals.length} of ${v.players}: ${ctx.names[ritual.priestess]} is High Priestess`),
+    disempoweredBanner(v, ctx),
+    slotCards(v, ctx, ritual),
+    destinyPanel(v, ritual),
+    own && ritual.hand.length ? h("p", {}, `Your four cards: ${ritual.hand.join(", ")}${ritual.discard ? ` (discarded unseen: ${ritual.discard})` : ""}`) : null,
+    own ? cardTexts(v, ritual.hand) : null);
+}
+
+/** The taboo and the two commandments as cards, with the markers the moves put on them. */
+function slotCards(v, ctx, ritual) {
+  if (!ritual.slots.length) return h("p", { class: "board-note" }, "The High Priestess is choosing her taboo and her two commandments.");
+  const hidden = v.options.expert && ctx.seat !== ritual.priestess;
+  const marked = ritual.moves.filter((m) => m.marks.length);
+  const last = ritual.moves.length ? ritual.moves[ritual.moves.length - 1] : null;
+  const lastMarks = last && last.marks.length ? last.marks : null;
+  return h("div", {},
+    h("ul", { class: "slot-cards", "aria-label": "The taboo and the commandments" }, ritual.slots.map((sl, i) => {
+      const c = sl.card ? cardOf(v, sl.card) : null;
+      const on = lastMarks ? lastMarks[i] === 1 : false;
+      return h("li", { class: `slot-card ${sl.type} ${on ? "marked" : ""}`, dataset: { slot: i, card: sl.card || "", marked: on ? "yes" : "no" } },
+        h("div", { class: "slot-head" }, h("strong", {}, ROLE(i)), h("span", { class: "slot-type" }, sl.type === "artefact" ? "artefact (red)" : "action (green)")),
+        c ? h("div", { class: "slot-text" },
+          h("span", { class: "slot-id" }, `${c.id} · ${c.value === "?" ? "? per unit" : `${c.value} karma`}`),
+          h("span", { lang: "en" }, c.en), h("span", { class: "fr", lang: "fr" }, c.fr))
+          : h("div", { class: "slot-text secret" }, "secret"),
+        on ? h("span", { class: "marker", title: `marked by ${ctx.names[last.seat]}'s move`, "aria-label": `marked by ${ctx.names[last.seat]}'s move` }, "marked") : null,
+        marked.length ? h("span", { class: "mark-history", "aria-label": `marked on ${marked.filter((m) => m.marks[i]).length} of ${marked.length} moves` },
+          marked.map((m) => h("span", { class: `dot ${m.marks[i] ? "on" : ""}`, title: `${ctx.names[m.seat]}: ${m.marks[i] ? "marked" : "not marked"}` }))) : null);
+    })),
+    hidden ? h("p", { class: "board-note" }, "Expert variant: she marks the cards in secret; you learn only each move's total.")
+      : lastMarks ? h("p", { class: "board-note" }, `Markers: ${ctx.names[last.seat]}'s last move. Dots: every move of this ritual, in order.`) : null);
+}
+
+function destinyPanel(v, ritual) {
+  const n = v.flips;
+  return h("div", { class: "destiny-row" },
+    h("span", { class: "destiny", id: "destiny", dataset: { flips: n }, role: "img", "aria-label": `${n} of 4 destiny cards flipped` },
+      [0, 1, 2, 3].map((k) => h("span", { class: `destiny-card ${k < n ? "flipped" : ""}` }, k < n ? "☹" : "☺"))),
+    h("span", { class: `destiny-text ${n >= 3 ? "warn" : ""}` },
+      ritual.disempowered ? "Disempowered!" : n === 0 ? "Destiny: 0 of 4 flipped"
+        : n === 3 ? "Destiny: 3 of 4 flipped — one more move without karma disempowers her" : `Destiny: ${n} of 4 flipped`));
+}
+
+function disempoweredBanner(v, ctx) {
+  const prev = v.rituals.length >= 2 ? v.rituals[v.rituals.length - 2] : null;
+  const cur = v.rituals[v.rituals.length - 1];
+  const which = cur.disempowered ? cur : prev && prev.disempowered && !cur.moves.length ? prev : null;
+  if (!which) return null;
+  const k = v.rituals.indexOf(which) + 1;
+  return h("p", { class: "disempowered-banner", role: "status" },
+    `Ritual ${k}: ${ctx.names[which.priestess]} was disempowered (four destiny cards flipped). Every novice got 20 karma; she got none.`);
+}
+
+// The words of the cards in `ids` (her own hand; the view carries them, the page never judges a card).
+function cardTexts(v, ids) {
+  const cards = ids.map((id) => cardOf(v, id)).filter(Boolean);
   if (!cards.length) return null;
   return h("dl", { class: "card-texts", "aria-label": "Card texts" }, cards.flatMap((c) => [
     h("dt", {}, `${c.id} · ${c.type} · ${c.value === "?" ? "? (one per unit)" : `${c.value} karma`}`),
-    h("dd", { lang: "en" }, c.en),
+    h("dd", { lang: "en" }, c.en, h("span", { class: "fr", lang: "fr" }, ` / ${c.fr}`)),
   ]));
+}
+
+/** The karma pad, as on paper: a row per player, a column per ritual (the High Priestess's cell marked). */
+function karmaPad(v, ctx) {
+  const seats = Array.from({ length: v.players }, (_, s) => s);
+  const head = h("tr", {}, h("th", { scope: "col" }, "Player"),
+    seats.map((k) => h("th", { scope: "col" }, `Ritual ${k + 1}`, h("small", {}, v.rituals[k] ? ctx.names[v.rituals[k].priestess] : ctx.names[k]))),
+    h("th", { scope: "col" }, "Total"));
+  const rows = seats.map((s) => h("tr", { dataset: { seat: s } },
+    h("th", { scope: "row" }, ctx.names[s]),
+    seats.map((k) => padCell(v.rituals[k], s, k === v.rituals.length - 1 && v.phase !== "over")),
+    h("td", { class: "pad-total", dataset: { seat: s } }, String(v.karma[s]))));
+  return h("section", { class: "karma-pad" }, h("h3", {}, "Karma pad"),
+    h("div", { class: "pad-scroll" }, h("table", { id: "karma-pad" }, h("thead", {}, head), h("tbody", {}, rows))),
+    h("p", { class: "board-note" }, "HP: the High Priestess of that ritual (she gains the best novice's karma when it ends). Small figures: each move's announced karma."));
+}
+
+function padCell(r, s, current) {
+  if (!r) return h("td", { class: "future" }, "");
+  if (r.priestess === s) {
+    return h("td", { class: "hp-cell", dataset: { gain: r.gains[s] } }, h("span", { class: "hp-badge" }, "HP"), " ",
+      r.disempowered ? "disempowered · 0" : r.ended ? String(r.gains[s]) : current ? "…" : String(r.gains[s]));
+  }
+  const mine = r.moves.filter((m) => m.seat === s);
+  const bits = mine.map((m) => (m.move === null ? "forfeit" : m.total > 0 ? `+${m.total}` : m.total === 0 ? "0" : "bad"));
+  if (r.disempowered) bits.push("+20");
+  return h("td", { class: "novice-cell", dataset: { gain: r.gains[s] } }, String(r.gains[s]),
+    bits.length ? h("small", {}, bits.join(" ")) : null);
+}
+
+const deckState = { el: null };
+
+/** The deck browser at the table (built once: its filters survive every re-render). */
+function deckPanel(v) {
+  if (!deckState.el) {
+    const details = h("details", { class: "cmd-deck", id: "cmd-deck" }, h("summary", {}, "The deck: every card, in English and French"));
+    details.addEventListener("toggle", () => {
+      if (details.open && !details.querySelector(".deck-browser")) {
+        details.append(deckBrowser({ extra: customCards((v.options || {}).custom_cards), prefix: "table-deck" }),
+          h("p", {}, h("a", { href: "/deck.html", target: "_blank", rel: "noopener" }, "The deck as a page of its own")));
+      }
+    });
+    deckState.el = details;
+  }
+  return deckState.el;
 }
 
 function ordainPanel(v, ctx, ritual, legal) {
@@ -294,20 +414,51 @@ function placePanel(ctx, legal) {
     h("button", { type: "button", class: "primary", id: "place-confirm", disabled: ctx.pending, onclick: () => ctx.act(placeText()) }, "Place the artefacts here"));
 }
 
-function judgePanel(v, ctx, legal) {
-  const list = legal.filter((a) => a.startsWith("judge"));
-  return h("section", { class: "judge" }, h("h3", {}, "Judge the move"),
-    v.pending ? h("p", {}, `${moveText(v.pending)}`) : null,
-    h("p", { class: "board-note" }, "For each of your action cards (in slot order): did the move match it? The artefact cards are judged for you."),
-    h("div", { class: "actions-row" }, list.map((a) => h("button", { type: "button", class: "small", dataset: { action: a },
-      disabled: ctx.pending, onclick: () => ctx.act(a) }, judgeLabel(v, a)))));
-}
+const TOUCH_SEEN = { hp: "touched the High Priestess", hp_art: "touched her with the artefact", novice: "touched another novice", artefact: "touched another artefact" };
 
-function judgeLabel(v, action) {
-  const ids = v.rituals[v.rituals.length - 1].slots.map((s) => s.card)
-    .filter((id) => (v.cards.find((c) => c.id === id) || {}).type === "action");
-  const said = action.replace("judge ", "").split(",");
-  return said.map((yes, k) => `${ids[k] || "card " + (k + 1)}: ${yes}`).join(" · ");
+/** What she saw: the move as it happened, then a yes or no for each of her action cards. */
+function judgePanel(v, ctx, ritual, legal) {
+  const list = legal.filter((a) => a.startsWith("judge"));
+  const p = v.pending;
+  if (!p) return null;
+  const from = AREAS[v.pending_start];
+  const seen = h("dl", { class: "performance-seen", id: "performance-seen" },
+    h("dt", {}, "Novice"), h("dd", {}, ctx.names[(ritual.priestess + 1 + (ritual.moves.length % (v.players - 1))) % v.players] ?? ""),
+    h("dt", {}, "Artefact"), h("dd", {}, `${COLOUR_NAMES[Math.floor(p.artefact / 5)]} ${(p.artefact % 5) + 1} (${ART[p.artefact]}), from ${from}`),
+    h("dt", {}, "Path"), h("dd", {}, [from, ...p.path.map((a) => (PATH[a] === "X" ? "out of the circle" : PATH[a])), PATH[p.to]].join(" → ")),
+    h("dt", {}, "Gestures"), h("dd", {}, p.gestures.length ? p.gestures.map((g) => g.replace("_", " ")).join(", ") : "none"),
+    h("dt", {}, "Touches"), h("dd", {}, p.touches.length ? p.touches.map((x) => TOUCH_SEEN[x] || x).join(", ") : "none"),
+    h("dt", {}, "Words"), h("dd", { class: "words-said" }, p.words ? `“${p.words}”` : "silence"),
+    h("dt", {}, "Time"), h("dd", {}, `${p.seconds} s (measured by the server)`));
+  if (!list.length) {
+    return h("section", { class: "judge" }, h("h3", {}, "The High Priestess is judging this move"), seen);
+  }
+  const slots = ritual.slots.map((sl, i) => ({ sl, i })).filter((x) => x.sl.type === "action");
+  while (work.verdict.length < slots.length) work.verdict.push(null);
+  const cards = slots.map(({ sl, i }, k) => {
+    const c = cardOf(v, sl.card);
+    const pick = (yes) => { work.verdict[k] = yes; ctx.rerender(); };
+    return h("fieldset", { class: "judge-card", dataset: { card: sl.card } },
+      h("legend", {}, `${ROLE(i)}: ${sl.card}${c ? ` · ${c.value === "?" ? "? (counts)" : `${c.value} karma`}` : ""}`),
+      c ? h("p", { class: "judge-text" }, h("span", { lang: "en" }, c.en), h("span", { class: "fr", lang: "fr" }, c.fr)) : null,
+      h("div", { class: "yesno" },
+        ["yes", "no"].map((word) => {
+          const id = `verdict-${k}-${word}`;
+          return h("label", { for: id, class: `chip ${work.verdict[k] === (word === "yes") ? "on" : ""}` },
+            h("input", { type: "radio", id, name: `verdict-${k}`, value: word, dataset: { fkey: id },
+              checked: work.verdict[k] === (word === "yes"), onchange: () => pick(word === "yes") }),
+            word === "yes" ? "Yes, it matched" : "No");
+        })));
+  });
+  const ready = work.verdict.every((x) => x !== null);
+  const notationText = `judge ${work.verdict.map((x) => (x ? "yes" : "no")).join(",")}`;
+  return h("section", { class: "judge" }, h("h3", {}, "Judge the move"),
+    seen,
+    h("p", { class: "board-note" }, "For each of your action cards: did this performance match it? Your artefact card is judged by the board."),
+    cards,
+    h("button", { type: "button", class: "primary", id: "judge-send", dataset: { action: ready ? notationText : "" },
+      disabled: !ready || ctx.pending, onclick: () => { if (ready) ctx.act(notationText); } },
+    ready ? "Announce the verdict" : "Answer yes or no for each card"));
 }
 
 function chips(title, entries, set, ctx, group) {
@@ -335,20 +486,24 @@ function performancePanel(ctx, legal) {
     h("div", { class: "actions-row" },
       h("button", { type: "button", class: "primary", id: "perform", disabled: !work.move || ctx.pending,
         onclick: () => { if (work.move) ctx.act(notation(work.move, p)); } }, "Perform the move"),
-      h("button", { type: "button", class: "small", onclick: () => { work.move = null; work.sel = null; work.route = []; ctx.rerender(); } }, "Start over"),
-      legal.includes("forfeit") ? h("button", { type: "button", class: "small", id: "forfeit", dataset: { action: "forfeit" }, disabled: ctx.pending,
-        onclick: () => ctx.act("forfeit") }, "Forfeit (the others get 2 karma, a destiny card flips)") : null));
+      h("button", { type: "button", class: "small", onclick: () => { work.move = null; work.sel = null; work.route = []; ctx.rerender(); } }, "Start over")));
 }
 
 function verdict(total) {
   return total > 0 ? `karma +${total}` : total === 0 ? "no karma" : "bad karma";
 }
 
+function markedText(marks, slots) {
+  if (!marks || !marks.length) return "";
+  const on = marks.map((m, i) => (m ? (slots && slots[i] && slots[i].card ? `${ROLE(i).toLowerCase()} ${slots[i].card}` : ROLE(i).toLowerCase()) : null)).filter(Boolean);
+  return on.length ? `marked: ${on.join(", ")}` : "no card marked";
+}
+
 function movesPanel(v, ctx, ritual) {
   if (!ritual || !ritual.moves.length) return null;
   return h("section", { class: "cmd-moves" }, h("h3", {}, "This ritual's moves"),
     h("ol", {}, ritual.moves.map((m) => h("li", { class: m.total > 0 ? "good" : "bad" },
-      `${ctx.names[m.seat]}: ${moveText(m.move)} — ${verdict(m.total)}`, m.marks.length ? ` (marks ${m.marks.join(" ")})` : ""))));
+      `${ctx.names[m.seat]}: ${moveText(m.move)} — ${verdict(m.total)}`, m.marks.length ? ` (${markedText(m.marks, ritual.slots)})` : ""))));
 }
 
 export function scores(view) {
@@ -366,7 +521,7 @@ export function describe(ev, ctx) {
     case "placed": return `The artefacts are placed: ${d.action}`;
     case "forfeit": return `${n(d.seat)} forfeits: the other novices get ${d.bonus} karma; a destiny card flips`;
     case "move": return `${n(d.seat)} moved ${d.action} (from ${d.start})`;
-    case "karma": return `${n(d.seat)}: ${verdict(d.total)}${d.marks ? ` (marks ${d.marks.join(" ")})` : ""}; destiny ${d.flips}/4`;
+    case "karma": return `${n(d.seat)}: ${verdict(d.total)}${d.marks ? ` (${markedText(d.marks, null)})` : ""}; destiny cards flipped ${d.flips} of 4`;
     case "disempowered": return `${n(d.priestess)} is disempowered: every novice gets ${d.bonus} karma`;
     case "ritual_end": return `${n(d.priestess)}'s ritual ends: she gains ${d.gain}`;
     case "revealed": return `The cards were: ${(d.cards || []).join(", ")}`;
