@@ -32,6 +32,7 @@ def settings(tmp_path: Path) -> Settings:
         database_url=f"sqlite:///{(tmp_path / 'server.sqlite3').as_posix()}",
         games=test_registry(),
         bot_pause=0,
+        bot_look_seconds=0,
         ping_interval=0,
         rate_limit=10_000,
         rate_burst=10_000,

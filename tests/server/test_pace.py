@@ -114,3 +114,19 @@ def test_a_pace_is_checked(client: TestClient) -> None:
     ):
         response = client.post("/api/tables", json={"game": "toy", "players": 2, **body})
         assert response.status_code == 422, body
+
+
+def test_bots_act_by_choice_only_after_people_had_a_look(make_client: Callable[..., TestClient]) -> None:
+    """The knocker bot knocks (an optional act) at its first chance, but not before the person at the
+    table had ``bot_look_seconds`` to read the last move."""
+    client = make_client(bot_look_seconds=3600)
+    created = create(client, game="knock-toy", seats=[{"kind": "human"}, {"kind": "bot", "bot": "knocker"}])
+    table_id = created["table"]["id"]
+    table = live(client, table_id)
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws, created["invites"][0]["token"])
+        time.sleep(0.3)
+        assert not [s for s in table.steps if s.action == "knock"]  # an hour to look: no knock yet
+        time_passes(client, table, 3601)
+        knocked = wait_for(ws, lambda m: m["type"] == "update" and m["events"][0]["kind"] == "knock")
+    assert latest(knocked)["actor"] == 1

@@ -72,6 +72,9 @@ class Settings:
     """``None``: the per-user data folder (platformdirs)."""
     bot_pause: float = 0.6
     """Seconds a bot's move takes at least, so people can follow (0 in tests)."""
+    bot_look_seconds: float = 8.0
+    """How long bots wait after each move before acting by choice (an Amulets cast), so that people have
+    a fair look at the answers first (0 in tests). Bots' required moves only wait ``bot_pause``."""
     bot_processes: int = 2
     """Worker processes for bots' thinking, outside the server's interpreter lock, so searching bots
     never slow people's moves (games from the global registry only; 0: think in threads instead)."""

@@ -711,10 +711,19 @@ class TableService:
         for seat in sorted(game.to_act(state)):
             if seat in table.bots:
                 return seat, True
+        if self._look_left(table) > 0:
+            return None  # people are still reading the last move: no bot acts by choice yet
         for seat in sorted(game.may_act(state)):
             if seat in table.bots and table.declined.get(seat) != table.number:
                 return seat, False
         return None
+
+    def _look_left(self, table: Table) -> float:
+        """Seconds before a bot may act by choice (an Amulets cast): people at the table get a fair look
+        at each move first (presentation only: the rules let anyone cast at any time)."""
+        if not any(s.kind == "human" and not s.stand_in for s in table.seats):
+            return 0.0
+        return table.changed_at + self.settings.bot_look_seconds - time.monotonic()
 
     # ----------------------------------------------------------- pace
     def _seconds_to_deadline(self, table: Table) -> float | None:
@@ -801,6 +810,9 @@ class TableService:
         and keep its pace; thinking happens in worker processes."""
         while table.status != "over":
             wait = self._seconds_to_deadline(table)
+            if table.status == "playing" and any(seat in table.bots for seat in table.turn()[1]):
+                look = max(0.0, self._look_left(table))  # a bot may act by choice once people had a look
+                wait = look if wait is None else min(wait, look)
             if wait is None or wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(table.wake.wait(), wait)
