@@ -2,6 +2,19 @@
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { h, clear } from "./util.js";
+import { t, langSwitch } from "./i18n.js";
+
+/** The fixed texts of index.html, in the page's language, and the EN/FR switch in the header. */
+function frame() {
+  const skip = document.querySelector("a.skip");
+  if (skip) skip.textContent = t("frame.skip");
+  const brand = document.querySelector("header.site .brand");
+  if (brand) brand.setAttribute("aria-label", t("frame.brand"));
+  const tagline = document.querySelector("header.site .tagline");
+  if (tagline) tagline.textContent = t("frame.tagline");
+  const header = document.querySelector("header.site");
+  if (header && !header.querySelector(".lang-switch")) header.append(langSwitch(h));
+}
 
 function route() {
   const root = document.getElementById("app");
@@ -17,9 +30,10 @@ function route() {
 
 window.addEventListener("hashchange", () => location.reload());
 try {
+  frame();
   route();
 } catch (err) {
   const root = document.getElementById("app");
-  clear(root).append(h("p", { class: "error", role: "alert" }, `The page failed to start: ${err.message}`));
+  clear(root).append(h("p", { class: "error", role: "alert" }, t("frame.failed", { message: err.message })));
   throw err;
 }

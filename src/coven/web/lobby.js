@@ -5,39 +5,59 @@ import { h, clear, button, listing } from "./util.js";
 import { keptSeats, forgetSeat, seatUrl, spectatorUrl } from "./seats.js";
 import { deckBrowser } from "./deck.js";
 import { customCardsField } from "./games/commandments_cards.js";
+import { t as tr, errorText, lang } from "./i18n.js";
 
 /** A variant worth naming beside a table's game (The 3 Commandments' expert variant). */
 function variantText(t) {
   const o = t.options || {};
   if (t.game !== "commandments") return "";
   const parts = [];
-  if (o.expert) parts.push("expert variant");
-  if (o.judge === "priestess") parts.push("judged by the High Priestess");
+  if (o.expert) parts.push(tr("lobby.variant.expert"));
+  if (o.judge === "priestess") parts.push(tr("lobby.variant.priestess"));
   return parts.length ? ` · ${parts.join(", ")}` : "";
+}
+
+/** A table's status in words. */
+function statusWord(status) {
+  return { waiting: tr("status.waiting"), playing: tr("status.playing"), over: tr("status.over") }[status] || status;
+}
+
+/** A game's summary: the catalogue's own where it has one (the server's text is English), else the server's. */
+function gameSummary(g) {
+  const own = { commandments: tr("game.commandments.summary"), brujas: tr("game.brujas.summary"),
+    namaste: tr("game.namaste.summary"), amulets: tr("game.amulets.summary") }[g.id];
+  return own && !own.startsWith("⟦") && lang !== "en" ? own : g.summary;
+}
+
+/** An option's description: the server's (English) one, or the catalogue's where the page is not in English. */
+function optionText(opt) {
+  if (lang === "en") return opt.description;
+  const own = tr(`opt.${opt.key}`);
+  return own.startsWith("⟦") ? opt.description : own;
 }
 
 /** The Commandments deck, browsable in the lobby (loaded when opened). */
 function deckDetails() {
   const details = h("details", { class: "rules deck-details", id: "deck-commandments" },
-    h("summary", {}, "The deck: every card, in English and French"));
+    h("summary", {}, tr("lobby.deck.summary")));
   details.addEventListener("toggle", () => {
     if (!details.open || details.querySelector(".deck-browser")) return;
     details.append(deckBrowser({ prefix: "lobby-deck" }),
-      h("p", {}, h("a", { href: "/deck.html", class: "deck-page-link" }, "The deck as a page of its own")));
+      h("p", {}, h("a", { href: "/deck.html", class: "deck-page-link" }, tr("lobby.deck.page"))));
   });
   return details;
 }
 
 export async function mountLobby(root) {
-  document.title = "Coven — lobby";
+  document.title = tr("lobby.doctitle");
   const gamesBox = h("section", { class: "games", "aria-labelledby": "games-h" },
-    h("h1", { id: "games-h" }, "The games"));
+    h("h1", { id: "games-h" }, tr("lobby.games")));
   const createBox = h("section", { class: "create panel", "aria-labelledby": "create-h" },
-    h("h2", { id: "create-h" }, "New table"));
+    h("h2", { id: "create-h" }, tr("lobby.new_table")));
   const linksBox = h("section", { class: "links", id: "links", "aria-live": "polite" });
   const yoursBox = h("section", { class: "yours panel", id: "your-tables", "aria-labelledby": "yours-h" });
   const recentBox = h("section", { class: "recent panel", "aria-labelledby": "recent-h" },
-    h("h2", { id: "recent-h" }, "Recent tables"));
+    h("h2", { id: "recent-h" }, tr("lobby.recent")));
   // "Your tables" first (on a phone it is what a returning person looks for), the games beside it on a
   // wide screen.
   root.append(h("div", { class: "lobby" }, yoursBox, gamesBox, h("div", { class: "side" }, createBox, linksBox, recentBox)));
@@ -48,7 +68,7 @@ export async function mountLobby(root) {
   try {
     games = await api.games();
   } catch (err) {
-    gamesBox.append(h("p", { class: "error", role: "alert" }, `Could not load the games: ${err.message}`));
+    gamesBox.append(h("p", { class: "error", role: "alert" }, tr("lobby.games_failed", { message: errorText(err.code, err.message) })));
     return;
   }
   for (const g of games) titles.set(g.id, g.title);
@@ -63,7 +83,7 @@ async function loadRules(gameId) {
   try {
     res = await fetch(`/rules/${encodeURIComponent(gameId)}`, { headers: { Accept: "text/html" } });
   } catch (err) {
-    throw new ApiError(0, "network", `the server cannot be reached (${err.message})`);
+    throw new ApiError(0, "network", tr("lobby.unreachable", { message: err.message }));
   }
   const page = new DOMParser().parseFromString(await res.text(), "text/html");
   if (!res.ok) {
@@ -71,14 +91,14 @@ async function loadRules(gameId) {
     throw new ApiError(res.status, String(res.status), why ? why.textContent : `${res.status} ${res.statusText}`);
   }
   const article = page.querySelector("article.rulebook");
-  if (!article) throw new ApiError(res.status, "bad_page", "the rules page has no rules in it");
+  if (!article) throw new ApiError(res.status, "bad_page", tr("lobby.rules_empty"));
   return document.adoptNode(article);
 }
 
 function gameCard(g) {
-  const rulesBody = h("div", { class: "rules-text" }, "Loading the rules…");
+  const rulesBody = h("div", { class: "rules-text" }, tr("lobby.rules_loading"));
   const details = h("details", { class: "rules", id: `rules-${g.id}` },
-    h("summary", {}, `Rules of ${g.title}`), rulesBody);
+    h("summary", {}, tr("lobby.rules_of", { title: g.title })), rulesBody);
   let loaded = false;
   details.addEventListener("toggle", async () => {
     if (!details.open || loaded) return;
@@ -88,20 +108,20 @@ function gameCard(g) {
       article.classList.remove("panel");
       article.removeAttribute("id");
       clear(rulesBody).append(article,
-        h("p", {}, h("a", { href: `/rules/${encodeURIComponent(g.id)}`, class: "rules-page-link" }, `The rules of ${g.title} as a page of their own`)));
+        h("p", {}, h("a", { href: `/rules/${encodeURIComponent(g.id)}`, class: "rules-page-link" }, tr("lobby.rules_page", { title: g.title }))));
     } catch (err) {
       loaded = false; // let a later toggle try again
-      clear(rulesBody).append(h("p", { class: "error" }, `The rules could not be loaded: ${err.message}`));
+      clear(rulesBody).append(h("p", { class: "error" }, tr("lobby.rules_failed", { message: err.message })));
     }
   });
-  const facts = [`${g.min_players}–${g.max_players} players`];
-  if (g.hidden_information) facts.push("hidden information");
-  if (g.simultaneous) facts.push("simultaneous choices");
+  const facts = [tr("lobby.facts.players", { min: g.min_players, max: g.max_players })];
+  if (g.hidden_information) facts.push(tr("lobby.facts.hidden"));
+  if (g.simultaneous) facts.push(tr("lobby.facts.simultaneous"));
   return h("article", { class: "game-card panel", id: `game-${g.id}`, dataset: { game: g.id } },
     h("h2", {}, g.title),
-    h("p", { class: "summary" }, g.summary),
+    h("p", { class: "summary" }, gameSummary(g)),
     h("p", { class: "facts" }, facts.join(" · ")),
-    g.has_rules === false ? h("p", { class: "muted" }, "(This server ships no rulebook for this game.)") : details,
+    g.has_rules === false ? h("p", { class: "muted" }, tr("lobby.no_rulebook")) : details,
     g.id === "commandments" ? deckDetails() : null);
 }
 
@@ -111,7 +131,7 @@ function optionField(opt, idPrefix) {
   if (opt.kind === "bool") {
     input = h("input", { type: "checkbox", id, name: opt.key, checked: opt.default === true });
     return h("div", { class: "field check" }, input,
-      h("label", { for: id }, h("strong", {}, opt.key), " — ", opt.description));
+      h("label", { for: id }, h("strong", {}, opt.key), " — ", optionText(opt)));
   }
   if (opt.kind === "int") {
     input = h("input", { type: "number", id, name: opt.key, value: opt.default, step: 1,
@@ -123,7 +143,7 @@ function optionField(opt, idPrefix) {
     input = h("input", { type: "text", id, name: opt.key, value: opt.default ?? "" });
   }
   return h("div", { class: "field" },
-    h("label", { for: id }, h("strong", {}, opt.key), " — ", opt.description), input);
+    h("label", { for: id }, h("strong", {}, opt.key), " — ", optionText(opt)), input);
 }
 
 function readOption(opt, form) {
@@ -142,13 +162,13 @@ function createForm(games, linksBox, onCreated) {
   const optionsBox = h("fieldset", { class: "options" });
   const seatsBox = h("fieldset", { class: "seats" });
   const paceSel = h("select", { id: "new-pace", name: "pace" },
-    h("option", { value: "none" }, "no time limit"),
-    h("option", { value: "move" }, "a limit for each move"),
-    h("option", { value: "clock" }, "a clock for each player"));
-  const paceSeconds = h("input", { type: "number", id: "new-pace-seconds", name: "pace_seconds", "aria-label": "Seconds", min: 5, max: 86400, step: 1,
-    placeholder: "seconds (120 a move, 600 a clock)" });
+    h("option", { value: "none" }, tr("lobby.pace.none")),
+    h("option", { value: "move" }, tr("lobby.pace.move")),
+    h("option", { value: "clock" }, tr("lobby.pace.clock")));
+  const paceSeconds = h("input", { type: "number", id: "new-pace-seconds", name: "pace_seconds", "aria-label": tr("lobby.pace.seconds_label"), min: 5, max: 86400, step: 1,
+    placeholder: tr("lobby.pace.seconds_placeholder") });
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
-  const submit = h("button", { type: "submit", class: "primary", id: "create-table" }, "Create the table");
+  const submit = h("button", { type: "submit", class: "primary", id: "create-table" }, tr("lobby.create"));
 
   const current = () => games.find((g) => g.id === gameSel.value);
 
@@ -162,7 +182,7 @@ function createForm(games, linksBox, onCreated) {
   }
   function renderOptions() {
     const g = current();
-    clear(optionsBox).append(h("legend", {}, g.options.length ? "Options and variants" : "No options"));
+    clear(optionsBox).append(h("legend", {}, g.options.length ? tr("lobby.options") : tr("lobby.no_options")));
     for (const opt of g.options) {
       optionsBox.append(g.id === "commandments" && opt.key === "custom_cards" ? customCardsField(opt, "opt") : optionField(opt, "opt"));
     }
@@ -172,18 +192,18 @@ function createForm(games, linksBox, onCreated) {
     const n = Number(playersSel.value);
     const before = [...seatsBox.querySelectorAll(".seat-row")].map((row) => ({
       kind: row.querySelector("select").value, name: row.querySelector("input").value }));
-    clear(seatsBox).append(h("legend", {}, "Seats"));
+    clear(seatsBox).append(h("legend", {}, tr("lobby.seats")));
     for (let i = 0; i < n; i++) {
       const old = before[i];
       const defaultKind = i === 0 ? "human" : `bot:${g.bots.includes("greedy") ? "greedy" : g.bots[0] || "random"}`;
       const kind = old && (old.kind === "human" || g.bots.includes(old.kind.slice(4))) ? old.kind : defaultKind;
-      const sel = h("select", { id: `seat-${i}-kind`, "aria-label": `Seat ${i + 1}: who plays` },
-        h("option", { value: "human", selected: kind === "human" }, "a person"),
-        g.bots.map((b) => h("option", { value: `bot:${b}`, selected: kind === `bot:${b}` }, `bot: ${b}`)));
+      const sel = h("select", { id: `seat-${i}-kind`, "aria-label": tr("lobby.seat_who", { n: i + 1 }) },
+        h("option", { value: "human", selected: kind === "human" }, tr("lobby.a_person")),
+        g.bots.map((b) => h("option", { value: `bot:${b}`, selected: kind === `bot:${b}` }, tr("lobby.bot", { bot: b }))));
       const name = h("input", { type: "text", id: `seat-${i}-name`, maxlength: 40,
-        "aria-label": `Seat ${i + 1}: name`, placeholder: i === 0 ? "your name" : "name (optional)",
+        "aria-label": tr("lobby.seat_name", { n: i + 1 }), placeholder: i === 0 ? tr("lobby.your_name") : tr("lobby.name_optional"),
         value: old ? old.name : "" });
-      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `Seat ${i + 1}`), sel, name));
+      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, tr("lobby.seat_n", { n: i + 1 })), sel, name));
     }
   }
 
@@ -198,15 +218,15 @@ function createForm(games, linksBox, onCreated) {
   let submitting = false;
   let created = false;
   const again = h("button", { type: "button", id: "create-another", hidden: true,
-    onclick: () => ready("Create the table") }, "Create another table");
+    onclick: () => ready(tr("lobby.create")) }, tr("lobby.create_another"));
   function ready(label) {
     created = false;
     again.hidden = true;
     submit.disabled = false;
     submit.textContent = label;
   }
-  form.addEventListener("input", () => { if (created) ready("Create the table"); });
-  form.addEventListener("change", () => { if (created) ready("Create the table"); });
+  form.addEventListener("input", () => { if (created) ready(tr("lobby.create")); });
+  form.addEventListener("change", () => { if (created) ready(tr("lobby.create")); });
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -224,19 +244,19 @@ function createForm(games, linksBox, onCreated) {
     if (paceSel.value !== "none" && paceSeconds.value !== "") body.pace_seconds = Number.parseInt(paceSeconds.value, 10);
     submitting = true;
     submit.disabled = true;
-    submit.textContent = "Creating the table…";
+    submit.textContent = tr("lobby.creating");
     form.setAttribute("aria-busy", "true");
     try {
       const made = await api.createTable(body);
       created = true;
-      submit.textContent = "Table created";
+      submit.textContent = tr("lobby.created");
       again.hidden = false;
       showLinks(linksBox, made);
       if (onCreated) onCreated(made);
     } catch (err) {
-      errorBox.textContent = `The table was not created: ${err.message}`;
+      errorBox.textContent = tr("lobby.create_failed", { message: errorText(err.code, err.message) });
       errorBox.hidden = false;
-      ready("Create the table");
+      ready(tr("lobby.create"));
     } finally {
       submitting = false;
       form.removeAttribute("aria-busy");
@@ -244,23 +264,23 @@ function createForm(games, linksBox, onCreated) {
   });
 
   form.append(
-    h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), gameSel),
-    h("div", { class: "field" }, h("label", { for: "new-players" }, "Players"), playersSel),
+    h("div", { class: "field" }, h("label", { for: "new-game" }, tr("lobby.game")), gameSel),
+    h("div", { class: "field" }, h("label", { for: "new-players" }, tr("lobby.players")), playersSel),
     optionsBox, seatsBox,
-    h("div", { class: "field" }, h("label", { for: "new-pace" }, "Pace (a player out of time is replaced by a bot until they return)"),
+    h("div", { class: "field" }, h("label", { for: "new-pace" }, tr("lobby.pace")),
       paceSel, paceSeconds),
-    h("p", { class: "muted" }, "The server shuffles and deals: nobody at the table, you included, can know the deal."),
+    h("p", { class: "muted" }, tr("lobby.deal_note")),
     errorBox, h("div", { class: "actions-row" }, submit, again));
   return form;
 }
 
 function copyButton(text) {
-  return button("Copy", async (ev) => {
+  return button(tr("common.copy"), async (ev) => {
     try {
       await navigator.clipboard.writeText(text);
-      ev.target.textContent = "Copied";
+      ev.target.textContent = tr("common.copied");
     } catch {
-      ev.target.textContent = "Select and copy";
+      ev.target.textContent = tr("common.select_copy");
     }
   }, { class: "small" });
 }
@@ -268,53 +288,52 @@ function copyButton(text) {
 function showLinks(box, created) {
   clear(box).classList.add("panel");
   const t = created.table;
-  box.append(h("h2", {}, "Your table is ready"),
-    h("p", {}, "Each person's invite link is private: it is their seat. It is shown only now — send each one to its person. "
-      + "A seat opened in this browser is kept under “Your tables”."));
+  box.append(h("h2", {}, tr("lobby.ready")),
+    h("p", {}, tr("lobby.ready_note")));
   const list = h("ul", { class: "invites" });
   for (const inv of created.invites) {
     list.append(h("li", { class: "invite", dataset: { seat: inv.seat } },
-      h("span", {}, `Seat ${inv.seat + 1} (${inv.name}) — invite link: `),
-      h("a", { href: inv.url, class: "invite-link", target: "_blank", rel: "noopener" }, "open the seat"),
+      h("span", {}, tr("lobby.invite_for", { n: inv.seat + 1, name: inv.name })),
+      h("a", { href: inv.url, class: "invite-link", target: "_blank", rel: "noopener" }, tr("lobby.open_seat")),
       " ", h("code", { class: "url" }, inv.url), " ", copyButton(inv.url)));
   }
   box.append(list);
-  box.append(h("p", { class: "spectate" }, "Spectator link (read-only, anyone may watch): ",
-    h("a", { href: created.spectator_url, class: "spectator-link" }, "watch"), " ",
+  box.append(h("p", { class: "spectate" }, tr("lobby.spectator_link"),
+    h("a", { href: created.spectator_url, class: "spectator-link" }, tr("lobby.watch")), " ",
     h("code", { class: "url" }, created.spectator_url), " ", copyButton(created.spectator_url)));
   if (created.invites.length) {
     box.append(h("p", {}, h("a", { class: "primary button play-link", href: created.invites[0].url },
-      `Play seat ${created.invites[0].seat + 1} in this window`)));
+      tr("lobby.play_here", { n: created.invites[0].seat + 1 }))));
   } else {
-    box.append(h("p", {}, h("a", { class: "primary button", href: created.spectator_url }, "Watch the bots")));
+    box.append(h("p", {}, h("a", { class: "primary button", href: created.spectator_url }, tr("lobby.watch_bots"))));
   }
-  box.append(h("p", { class: "muted" }, `Table ${t.id} · ${t.game}${variantText(t)} · ${t.players} players`));
+  box.append(h("p", { class: "muted" }, tr("lobby.table_line", { id: t.id, game: t.game, variant: variantText(t), players: t.players })));
 }
 
 function statusText(t, entry, names) {
   if (t.status === "waiting") {
     const open = t.seats.filter((x) => x.kind === "human" && !x.claimed).map((x) => names[x.seat]);
-    return open.length ? `waiting for ${listing(open)} to join` : "waiting to start";
+    return open.length ? tr("lobby.st.waiting_for", { names: listing(open) }) : tr("lobby.st.waiting");
   }
   if (t.status === "playing") {
     const turn = t.to_act || [];
-    if (turn.includes(entry.seat)) return `your turn · move ${t.number}`;
-    return turn.length ? `${listing(turn.map((s) => names[s]))} to play · move ${t.number}` : `playing · move ${t.number}`;
+    if (turn.includes(entry.seat)) return tr("lobby.st.your_turn", { n: t.number });
+    return turn.length ? tr("lobby.st.to_play", { names: listing(turn.map((s) => names[s])), n: t.number }) : tr("lobby.st.playing", { n: t.number });
   }
   if (t.status === "over") {
     const winners = t.result ? t.result.winners : [];
-    if (winners.includes(entry.seat)) return winners.length > 1 ? "over · you share the win" : "over · you won";
-    return winners.length ? `over · ${listing(winners.map((w) => names[w]))} won` : "over";
+    if (winners.includes(entry.seat)) return winners.length > 1 ? tr("lobby.st.you_share") : tr("lobby.st.you_won");
+    return winners.length ? tr("lobby.st.won", { names: listing(winners.map((w) => names[w])) }) : tr("lobby.st.over");
   }
-  return t.status;
+  return statusWord(t.status);
 }
 
 /** "Your tables": the seats this browser keeps, each with its table's state from the server. */
 async function loadYours(box, titles) {
   const entries = keptSeats();
-  clear(box).append(h("h2", { id: "yours-h" }, "Your tables"));
+  clear(box).append(h("h2", { id: "yours-h" }, tr("lobby.yours")));
   if (!entries.length) {
-    box.append(h("p", { class: "muted" }, "None yet. When you open an invite link, this browser keeps your seat here, so you can come back to it."));
+    box.append(h("p", { class: "muted" }, tr("lobby.yours_none")));
     return;
   }
   const ul = h("ul", { class: "your-list" });
@@ -324,19 +343,19 @@ async function loadYours(box, titles) {
     const actions = h("span", { class: "your-actions" });
     const li = h("li", { class: "your-table", dataset: { table: entry.table, seat: entry.seat } },
       h("span", { class: "your-title" }, h("strong", {}, titles.get(entry.game) || entry.title || entry.game), h("span", { class: "variant" }, ""),
-        ` · seat ${entry.seat + 1} (${entry.name})`),
+        tr("lobby.yours_seat", { n: entry.seat + 1, name: entry.name })),
       " · ", status, actions);
     ul.append(li);
     return { entry, li, status, actions };
   });
   await Promise.all(rows.map(async ({ entry, li, status, actions }) => {
-    const back = h("a", { class: "button small primary return-link", href: seatUrl(entry) }, "Return to your seat");
-    const watch = h("a", { class: "button small watch-link", href: spectatorUrl(entry.table) }, "Spectator link");
-    const remove = button("Remove", () => {
+    const back = h("a", { class: "button small primary return-link", href: seatUrl(entry) }, tr("lobby.return"));
+    const watch = h("a", { class: "button small watch-link", href: spectatorUrl(entry.table) }, tr("lobby.spectator"));
+    const remove = button(tr("lobby.remove"), () => {
       forgetSeat(entry.table);
       li.remove();
       if (!ul.children.length) loadYours(box, titles);
-    }, { class: "small forget", "aria-label": `Remove this table from your list (${entry.table})` });
+    }, { class: "small forget", "aria-label": tr("lobby.remove_label", { id: entry.table }) });
     try {
       const t = await api.table(entry.table);
       const names = t.seats.map((x) => x.name);
@@ -348,11 +367,11 @@ async function loadYours(box, titles) {
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         li.dataset.status = "gone";
-        status.textContent = "this server no longer has this table";
+        status.textContent = tr("lobby.gone");
         actions.append(" ", remove);
       } else {
         li.dataset.status = "unknown";
-        status.textContent = `state unknown (${err.message})`;
+        status.textContent = tr("lobby.unknown", { message: err.message });
         actions.append(" ", back);
       }
     }
@@ -361,10 +380,10 @@ async function loadYours(box, titles) {
 }
 
 async function loadRecent(box, titles) {
-  clear(box).append(h("h2", { id: "recent-h" }, "Recent tables"));
+  clear(box).append(h("h2", { id: "recent-h" }, tr("lobby.recent")));
   try {
     const tables = await api.tables();
-    if (!tables.length) { box.append(h("p", { class: "muted" }, "No tables yet.")); return; }
+    if (!tables.length) { box.append(h("p", { class: "muted" }, tr("lobby.no_tables"))); return; }
     const mine = new Map(keptSeats().map((e) => [e.table, e]));
     const ul = h("ul", { class: "recent-list" });
     for (const t of tables.slice(0, 12)) {
@@ -372,12 +391,12 @@ async function loadRecent(box, titles) {
       const entry = mine.get(t.id);
       // A table where this browser holds a seat opens in that seat; any other one opens to watch.
       const link = entry
-        ? h("a", { href: seatUrl(entry), class: "recent-seat" }, `${titles.get(t.game) || t.game} (your seat)`)
-        : h("a", { href: `/t/${encodeURIComponent(t.id)}`, class: "recent-watch" }, `${titles.get(t.game) || t.game} (watch)`);
-      ul.append(h("li", {}, link, `${variantText(t)} · ${t.status} · ${who}`));
+        ? h("a", { href: seatUrl(entry), class: "recent-seat" }, tr("lobby.recent_seat", { title: titles.get(t.game) || t.game }))
+        : h("a", { href: `/t/${encodeURIComponent(t.id)}`, class: "recent-watch" }, tr("lobby.recent_watch", { title: titles.get(t.game) || t.game }));
+      ul.append(h("li", {}, link, `${variantText(t)} · ${statusWord(t.status)} · ${who}`));
     }
     box.append(ul);
   } catch (err) {
-    box.append(h("p", { class: "muted" }, `(no list: ${err.message})`));
+    box.append(h("p", { class: "muted" }, tr("lobby.no_list", { message: err.message })));
   }
 }

@@ -1,4 +1,5 @@
 // Small DOM helpers shared by every module of the page. No framework, no build step.
+import { t } from "./i18n.js";
 
 /** Create an element: h("button", {class: "x", onclick: fn}, "text", child, ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -57,14 +58,15 @@ export function show(value) {
   if (typeof value === "string") return value || "—";
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value) && value.every((x) => x === null || typeof x !== "object")) {
-    return value.length ? value.map((x) => (x === null ? "—" : String(x))).join(" ") : "(none)";
+    return value.length ? value.map((x) => (x === null ? "—" : String(x))).join(" ") : t("util.none");
   }
   return JSON.stringify(value);
 }
 
-/** "a, b and c" (or "a, b or c" with `word` "or"). */
+/** "a, b and c" (or "a, b or c" with `word` "or"), in the page's language. */
 export function listing(items, word = "and") {
   const xs = [...items];
+  word = word === "or" ? t("util.or") : t("util.and");
   if (xs.length <= 1) return xs.join("");
   return `${xs.slice(0, -1).join(", ")} ${word} ${xs[xs.length - 1]}`;
 }

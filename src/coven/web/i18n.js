@@ -1,0 +1,97 @@
+// The page's language: one JSON catalogue per language (i18n/en.json, i18n/fr.json: key → text with
+// {placeholders}), chosen from a stored choice (the EN/FR switch, localStorage "coven.lang") or else the
+// browser's language (fr* → French). English is the default. Every visible text goes through t(key, params);
+// a key missing from the catalogue shows as ⟦key⟧, so that a test can find it.
+export const LANGS = ["en", "fr"];
+const STORE = "coven.lang";
+
+function stored() {
+  try { return localStorage.getItem(STORE); } catch { return null; }
+}
+
+export function pickLang(saved, browser) {
+  if (LANGS.includes(saved)) return saved;
+  return /^fr\b/i.test(browser || "") ? "fr" : "en";
+}
+
+export const lang = pickLang(stored(), typeof navigator === "undefined" ? "" : navigator.language);
+
+async function load(code) {
+  try {
+    const res = await fetch(`/i18n/${code}.json`);
+    return res.ok ? await res.json() : {};
+  } catch {
+    return {};
+  }
+}
+
+// Top-level await: every module importing t() runs once the catalogues are here.
+const [english, chosen] = await Promise.all([load("en"), lang === "en" ? Promise.resolve(null) : load(lang)]);
+const catalogue = chosen || english;
+document.documentElement.lang = lang;
+
+/** The text of `key` in the page's language, its {placeholders} filled from `params`; ⟦key⟧ if missing. */
+export function t(key, params = {}) {
+  const text = catalogue[key];
+  if (typeof text !== "string") return `⟦${key}⟧`;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Store the choice and draw the page again in that language. */
+export function setLang(code) {
+  if (!LANGS.includes(code) || code === lang) return;
+  try { localStorage.setItem(STORE, code); } catch { /* storage off: the choice lasts for this load only */ }
+  location.reload();
+}
+
+// Server errors come as a code and an English message. In English the server's message is shown as it is
+// (it is the most precise); in another language a known code shows the catalogue's text, with the
+// server's own detail kept beside it where it carries specifics (which card, which rule).
+function knownErrors() {
+  return {
+    not_your_turn: t("err.not_your_turn"),
+    illegal_action: t("err.illegal_action"),
+    bad_notation: t("err.bad_notation"),
+    stale: t("err.stale"),
+    game_over: t("err.game_over"),
+    not_started: t("err.not_started"),
+    spectator: t("err.spectator"),
+    rate_limited: t("err.rate_limited"),
+    seed_not_allowed: t("err.seed_not_allowed"),
+    secret: t("err.secret"),
+    bad_token: t("err.bad_token"),
+    offline: t("err.offline"),
+    network: t("err.network"),
+  };
+}
+const DETAILED = new Set(["illegal_action", "bad_notation", "bad_request"]);
+
+/** The text to show for a server error {code, message}. */
+export function errorText(code, message) {
+  if (lang === "en") return message || code || "";
+  const known = knownErrors()[code];
+  if (!known) return message || code || "";
+  return DETAILED.has(code) && message ? `${known} (${message})` : known;
+}
+
+/** The short heading of an error box, by code. */
+export function errorTitle(code) {
+  return {
+    illegal_action: t("errt.illegal_action"),
+    not_your_turn: t("errt.not_your_turn"),
+    bad_notation: t("errt.bad_notation"),
+    stale: t("errt.stale"),
+    game_over: t("errt.game_over"),
+    not_started: t("errt.not_started"),
+    spectator: t("errt.spectator"),
+    rate_limited: t("errt.rate_limited"),
+    closed: t("errt.closed"),
+  }[code] || t("errt.refused");
+}
+
+/** The EN/FR switch: two buttons, the current language pressed. */
+export function langSwitch(h) {
+  return h("span", { class: "lang-switch", role: "group", "aria-label": t("lang.switch") },
+    LANGS.map((code) => h("button", { type: "button", class: `small lang-${code}`, lang: code, "aria-pressed": String(code === lang),
+      title: code === "fr" ? t("lang.name.fr") : t("lang.name.en"), onclick: () => setLang(code) }, code.toUpperCase())));
+}
