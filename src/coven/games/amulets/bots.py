@@ -363,6 +363,44 @@ class BestBot(AmuletsBot):
         return Cast(placement) if p >= 1.0 - threat else None
 
 
+class LevelBot(GreedyBot):
+    """``beginner`` and ``casual``: greedy questions with random slips, casts that wait for the questions
+    a person would need (see the module docstring and :data:`LEVELS`)."""
+
+    slip = 0.0
+    """The chance that a question is random rather than greedy's."""
+    min_rounds = 0
+    """Rounds of questions (``players`` questions each, all askers together) asked before this bot casts,
+    even when sure."""
+    out_of_turn = True
+    """Whether it casts out of turn (between other wizards' questions) or only on its own turn."""
+
+    def question(self, view: AmuletsView) -> tuple[int, ...]:
+        if self.rng.random() < self.slip:
+            return self.random_placement()
+        return super().question(view)
+
+    def cast_decision(self, view: AmuletsView, required: bool) -> Cast | None:
+        if view.questions < self.min_rounds * view.players or (not required and not self.out_of_turn):
+            return None
+        return super().cast_decision(view, required)
+
+
+class BeginnerBot(LevelBot):
+    """Asks like greedy with many random questions; casts only when sure, on its own turn, late."""
+
+    slip = 0.3
+    min_rounds = 2
+    out_of_turn = False
+
+
+class CasualBot(LevelBot):
+    """Asks like greedy with some random questions; casts only when sure, after a few questions."""
+
+    slip = 0.1
+    min_rounds = 1
+
+
 def _reference(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
     """The yardstick (:mod:`coven.bots.reference`), loaded only when asked for: it lives in bots/, above
     the games, and is independent of ``best``."""
@@ -373,9 +411,11 @@ def _reference(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
 
 BOTS: Mapping[str, BotFactory] = {
     "random": RandomBot,
+    "beginner": BeginnerBot,
+    "casual": CasualBot,
     "greedy": GreedyBot,
     "best": BestBot,
     "reference": _reference,
 }
 
-__all__ = ["BOTS", "BestBot", "GreedyBot", "RandomBot", "best_cast"]
+__all__ = ["BOTS", "BeginnerBot", "BestBot", "CasualBot", "GreedyBot", "LevelBot", "RandomBot", "best_cast"]

@@ -25,7 +25,7 @@ from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from coven.core import BotFactory, RandomBot, Seat
+from coven.core import Bot, BotFactory, Game, RandomBot, Seat
 from coven.games.commandments.actions import (
     BUDGET,
     MOVE_FAMILY,
@@ -453,5 +453,29 @@ def _simulate(
     return max(values) - sum(values) / len(values)
 
 
-BOTS: Final[dict[str, BotFactory]] = {"random": RandomBot, "greedy": GreedyBot, "best": BestBot}
+LEVEL_SLIP: dict[str, float] = {"beginner": 0.5, "casual": 0.1}
+"""The levels' chance of a random choice instead of ``greedy``'s (:mod:`coven.bots.levels`)."""
+
+
+def _beginner(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
+    """``greedy`` with frequent random slips (:mod:`coven.bots.levels`, loaded only when asked for)."""
+    from coven.bots.levels import level_bot
+
+    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["beginner"])
+
+
+def _casual(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
+    """``greedy`` with occasional random slips (:mod:`coven.bots.levels`)."""
+    from coven.bots.levels import level_bot
+
+    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["casual"])
+
+
+BOTS: Final[dict[str, BotFactory]] = {
+    "random": RandomBot,
+    "beginner": _beginner,
+    "casual": _casual,
+    "greedy": GreedyBot,
+    "best": BestBot,
+}
 __all__ = ["BOTS", "BestBot", "GreedyBot", "base_rates", "imitate"]

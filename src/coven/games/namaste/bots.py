@@ -362,8 +362,28 @@ def _reference(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
     return reference_bot(game, seat, seed)
 
 
+LEVEL_SLIP: dict[str, float] = {"beginner": 0.25, "casual": 0.05}
+"""The levels' chance of a random choice instead of ``greedy``'s (:mod:`coven.bots.levels`)."""
+
+
+def _beginner(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
+    """``greedy`` with frequent random slips (:mod:`coven.bots.levels`, loaded only when asked for)."""
+    from coven.bots.levels import level_bot
+
+    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["beginner"])
+
+
+def _casual(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
+    """``greedy`` with occasional random slips (:mod:`coven.bots.levels`)."""
+    from coven.bots.levels import level_bot
+
+    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["casual"])
+
+
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
+    "beginner": _beginner,
+    "casual": _casual,
     "greedy": GreedyBot,
     "best": _best,
     "reference": _reference,
