@@ -29,16 +29,6 @@ from coven.core.types import Seat
 LEVELS = ("beginner", "casual", "best")
 """The named levels every game offers, weakest first (beside ``random`` and ``greedy``)."""
 
-DESCRIPTIONS = {
-    "random": "plays any legal move at random",
-    "beginner": "a beginner: knows the rules, often misjudges, takes its chances late",
-    "casual": "a casual player: plays sensibly, now and then carelessly",
-    "greedy": "plays the move that looks best right now",
-    "best": "the strongest bot: plans ahead over the worlds its view allows",
-    "reference": "the yardstick: Monte Carlo over sampled worlds on a fixed budget",
-}
-"""A short description of each bot name, for the places that list bots."""
-
 
 class LevelBot:
     """The game's greedy choice, with random slips at rate ``slip`` and optional moves at ``eagerness``."""
@@ -84,4 +74,4 @@ def level_bot(
     return LevelBot(game, seat, seed, greedy, slip, eagerness)
 
 
-__all__ = ["DESCRIPTIONS", "LEVELS", "LevelBot", "level_bot"]
+__all__ = ["LEVELS", "LevelBot", "level_bot"]

@@ -397,7 +397,7 @@ class BeginnerBot(LevelBot):
 class CasualBot(LevelBot):
     """Asks like greedy with some random questions; casts only when sure, after a few questions."""
 
-    slip = 0.1
+    slip = 0.05
     min_rounds = 1
 
 

@@ -453,7 +453,7 @@ def _simulate(
     return max(values) - sum(values) / len(values)
 
 
-LEVEL_SLIP: dict[str, float] = {"beginner": 0.5, "casual": 0.1}
+LEVEL_SLIP: dict[str, float] = {"beginner": 0.6, "casual": 0.1}
 """The levels' chance of a random choice instead of ``greedy``'s (:mod:`coven.bots.levels`)."""
 
 

@@ -362,7 +362,7 @@ def _reference(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
     return reference_bot(game, seat, seed)
 
 
-LEVEL_SLIP: dict[str, float] = {"beginner": 0.25, "casual": 0.05}
+LEVEL_SLIP: dict[str, float] = {"beginner": 0.25, "casual": 0.03}
 """The levels' chance of a random choice instead of ``greedy``'s (:mod:`coven.bots.levels`)."""
 
 
