@@ -1,5 +1,6 @@
 // An SVG line chart of the scores over the game: one line per seat.
 import { s, h } from "./util.js";
+import { t } from "./i18n.js";
 
 const COLORS = ["#6b3fa0", "#d9480f", "#2b8a3e", "#1971c2", "#c2255c", "#866000", "#0c8599"];
 
@@ -14,7 +15,7 @@ export function seatColor(i) {
 export function scoreChart(series, names) {
   const W = 640, H = 260, L = 44, R = 12, T = 14, B = 30;
   const pts = series.filter((p) => Array.isArray(p.scores));
-  if (!pts.length) return h("p", { class: "muted" }, "No scores to chart.");
+  if (!pts.length) return h("p", { class: "muted" }, t("chart.none"));
   const xs = pts.map((p) => p.number);
   const all = pts.flatMap((p) => p.scores);
   let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
@@ -29,7 +30,7 @@ export function scoreChart(series, names) {
   const X = (n) => L + ((n - x0) / (x1 - x0)) * (W - L - R);
   const Y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-    "aria-label": `Scores over the game, final: ${names.map((n, i) => `${n} ${pts[pts.length - 1].scores[i]}`).join(", ")}` });
+    "aria-label": t("chart.label", { scores: names.map((n, i) => `${n} ${pts[pts.length - 1].scores[i]}`).join(", ") }) });
   // Axes and grid.
   const ticks = Math.round((hi - lo) / step);
   for (let k = 0; k <= ticks; k++) {
@@ -50,5 +51,5 @@ export function scoreChart(series, names) {
   });
   const legend = h("ul", { class: "legend" }, names.map((n, i) =>
     h("li", {}, h("span", { class: "swatch", style: { background: seatColor(i) } }), n)));
-  return h("figure", { class: "chart-box" }, svg, h("figcaption", {}, "Scores over the game"), legend);
+  return h("figure", { class: "chart-box" }, svg, h("figcaption", {}, t("chart.caption")), legend);
 }

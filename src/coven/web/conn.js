@@ -1,10 +1,12 @@
 // The live socket of one table (PROTOCOL.md, "The live socket"): hello, reconnects with the last number.
 
+import { t } from "./i18n.js";
+
 const FATAL = new Map([
-  [4001, "This invite link is not valid for this table."],
-  [4002, "The server speaks another protocol version: reload the page."],
-  [4004, "There is no such table."],
-  [4029, "Too many messages: the server closed the connection."],
+  [4001, () => t("conn.fatal.token")],
+  [4002, () => t("conn.fatal.protocol")],
+  [4004, () => t("conn.fatal.no_table")],
+  [4029, () => t("conn.fatal.too_many")],
 ]);
 
 export class TableSocket {
@@ -54,7 +56,7 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      const fatal = FATAL.get(ev.code);
+      const fatal = FATAL.has(ev.code) ? FATAL.get(ev.code)() : null;
       if (fatal) {
         this.closed = true;
         this.hooks.onStatus("closed", fatal);
@@ -62,7 +64,7 @@ export class TableSocket {
       }
       const delay = Math.min(4000, 250 * 2 ** this.retry);
       this.retry += 1;
-      this.hooks.onStatus("reconnecting", `Connection lost; trying again in ${Math.round(delay / 100) / 10} s…`);
+      this.hooks.onStatus("reconnecting", t("conn.lost", { seconds: Math.round(delay / 100) / 10 }));
       setTimeout(() => { if (!this.closed) this.open(); }, delay);
     });
   }

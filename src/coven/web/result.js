@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { scoreChart } from "./chart.js";
 import { generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
+import { t, errorText } from "./i18n.js";
 
 export async function showResult(table, box) {
   const names = table.names();
@@ -12,15 +13,15 @@ export async function showResult(table, box) {
   box.hidden = false;
   clear(box).classList.add("panel");
   const winners = result.winners.map((i) => names[i]);
-  box.append(h("h2", { id: "result-h" }, "Result"),
-    h("p", { class: "winners" }, winners.length ? `${listing(winners)} ${winners.length > 1 ? "share the win" : "wins"}!` : "Nobody wins."));
+  box.append(h("h2", { id: "result-h" }, t("result.title")),
+    h("p", { class: "winners" }, winners.length ? (winners.length > 1 ? t("result.share", { names: listing(winners) }) : t("result.wins", { name: winners[0] })) : t("result.nobody")));
   const order = [...result.scores.keys()].sort((a, b) => result.scores[b] - result.scores[a]);
   box.append(h("ol", { class: "final-scores", id: "final-scores" }, order.map((i) =>
-    h("li", { dataset: { seat: i, score: result.scores[i] } }, `${names[i]}: `, h("strong", { class: "final-score" }, fmtScore(result.scores[i])),
+    h("li", { dataset: { seat: i, score: result.scores[i] } }, t("chat.who", { name: names[i] }), h("strong", { class: "final-score" }, fmtScore(result.scores[i])),
       result.winners.includes(i) ? " ★" : ""))));
   const whyBox = h("section", { class: "explanation", id: "explanation", "aria-labelledby": "explanation-h" },
-    h("h3", { id: "explanation-h" }, "Why these scores"), h("p", { class: "muted" }, "Explaining…"));
-  const chartBox = h("div", { class: "chart-holder", id: "chart" }, h("p", { class: "muted" }, "Drawing the chart…"));
+    h("h3", { id: "explanation-h" }, t("result.why")), h("p", { class: "muted" }, t("result.explaining")));
+  const chartBox = h("div", { class: "chart-holder", id: "chart" }, h("p", { class: "muted" }, t("result.drawing")));
   const replayBox = h("div", { class: "replay", id: "replay" });
   box.append(whyBox, chartBox, replayBox);
   explanationStyle();
@@ -30,10 +31,10 @@ export async function showResult(table, box) {
     fetchExplanation(table).catch((err) => err),
   ]);
   const replay = mine instanceof Error ? null : mine;
-  if (!replay) clear(chartBox).append(h("p", { class: "muted" }, `No replay: ${mine.message}`));
+  if (!replay) clear(chartBox).append(h("p", { class: "muted" }, t("result.no_replay", { message: errorText(mine.code, mine.message) })));
   const replayer = replay ? new Replayer(table, replayBox, replay) : null;
   if (why instanceof Error) {
-    whyBox.lastChild.textContent = `No explanation: ${why.message}`;
+    whyBox.lastChild.textContent = t("result.no_explanation", { message: errorText(why.code, why.message) });
   } else {
     showExplanation(whyBox, why, names, result, replayer);
   }
@@ -55,7 +56,7 @@ async function fetchExplanation(table) {
 
 /** The explanation's texts name seats as {s2}: put the players' names there. */
 function fillNames(text, names) {
-  return text.replace(/\{s(\d{1,2})\}/g, (_, k) => names[Number(k)] ?? `seat ${k}`);
+  return text.replace(/\{s(\d{1,2})\}/g, (_, k) => names[Number(k)] ?? t("result.seat_k", { k }));
 }
 
 function pointsText(x) {
@@ -67,23 +68,23 @@ function showExplanation(box, why, names, result, replayer) {
   const stepLinks = (steps) => {
     if (!steps.length || !replayer) return null;
     const shown = steps.slice(0, 8);
-    return h("span", { class: "step-links" }, shown.map((st) => button(`step ${st}`, () => replayer.goTo(st),
-      { class: "step-link link", dataset: { step: st }, title: `Show the replay at step ${st}` })),
+    return h("span", { class: "step-links" }, shown.map((st) => button(t("result.step", { n: st }), () => replayer.goTo(st),
+      { class: "step-link link", dataset: { step: st }, title: t("result.step_title", { n: st }) })),
     steps.length > shown.length ? h("span", { class: "muted" }, ` +${steps.length - shown.length}`) : null);
   };
   const order = [...why.seats].sort((a, b) => b.score - a.score || a.seat - b.seat);
-  clear(box).append(h("h3", { id: "explanation-h" }, "Why these scores"),
+  clear(box).append(h("h3", { id: "explanation-h" }, t("result.why")),
     h("p", { class: "why-summary", id: "why-summary" }, fillNames(why.summary, names)));
   for (const seat of order) {
     const won = result.winners.includes(seat.seat);
     box.append(h("div", { class: `why-seat${won ? " why-winner" : ""}`, dataset: { seat: seat.seat, total: seat.score } },
-      h("h4", {}, `${names[seat.seat]}: `, h("strong", {}, fmtScore(seat.score)), won ? " ★" : ""),
+      h("h4", {}, t("chat.who", { name: names[seat.seat] }), h("strong", {}, fmtScore(seat.score)), won ? " ★" : ""),
       seat.lines.length
         ? h("table", { class: "why-lines" }, h("tbody", {}, seat.lines.map((line) =>
           h("tr", { class: "why-line", dataset: { points: line.points } },
             h("td", { class: "why-points" }, pointsText(line.points)),
             h("td", { class: "why-label" }, fillNames(line.label, names), " ", stepLinks(line.steps))))))
-        : h("p", { class: "muted" }, "Nothing scored."),
+        : h("p", { class: "muted" }, t("result.nothing")),
       seat.notes.length ? h("ul", { class: "why-notes muted" }, seat.notes.map((n) => h("li", {}, fillNames(n, names)))) : null));
   }
   if (why.notes.length) {
@@ -140,18 +141,18 @@ class Replayer {
     this.stage = h("div", { class: "replay-stage board" });
     this.events = h("ul", { class: "replay-events" });
     this.slider = h("input", { type: "range", min: 0, max: Math.max(0, this.replay.steps.length - 1), value: 0,
-      id: "replay-slider", "aria-label": "Replay step", oninput: () => this.go(Number(this.slider.value)) });
-    const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
-      button("« First", () => this.go(0), { id: "replay-first" }),
-      button("‹ Back", () => this.go(this.index - 1), { id: "replay-prev" }),
+      id: "replay-slider", "aria-label": t("replay.step_label"), oninput: () => this.go(Number(this.slider.value)) });
+    const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
+      button(t("replay.first"), () => this.go(0), { id: "replay-first" }),
+      button(t("replay.back"), () => this.go(this.index - 1), { id: "replay-prev" }),
       this.slider,
-      button("Next ›", () => this.go(this.index + 1), { id: "replay-next" }),
-      button("Last »", () => this.go(this.replay.steps.length - 1), { id: "replay-last" }));
+      button(t("replay.next"), () => this.go(this.index + 1), { id: "replay-next" }),
+      button(t("replay.last"), () => this.go(this.replay.steps.length - 1), { id: "replay-last" }));
     this.revealBtn = this.table.reveals === false
-      ? h("p", { class: "muted", id: "replay-secret" }, "This table keeps its secrets for ever: the replay shows only what you saw.")
-      : button("Reveal everything", () => this.reveal(), { id: "replay-reveal", class: "primary" });
-    clear(this.box).append(h("h3", {}, "Replay"), this.head, controls, this.revealBtn, this.stage,
-      h("h4", {}, "At this step"), this.events);
+      ? h("p", { class: "muted", id: "replay-secret" }, t("replay.secret"))
+      : button(t("replay.reveal"), () => this.reveal(), { id: "replay-reveal", class: "primary" });
+    clear(this.box).append(h("h3", {}, t("replay.title")), this.head, controls, this.revealBtn, this.stage,
+      h("h4", {}, t("replay.at_step")), this.events);
     this.box.addEventListener("keydown", (ev) => {
       if (ev.target === this.slider) return;
       if (ev.key === "ArrowRight") { this.go(this.index + 1); ev.preventDefault(); }
@@ -172,12 +173,12 @@ class Replayer {
       }
       this.replay = full;
       this.revealed = true;
-      this.revealBtn.textContent = "Revealed in full";
+      this.revealBtn.textContent = t("replay.revealed");
       this.slider.max = Math.max(0, this.replay.steps.length - 1);
       this.go(Math.min(this.index, this.replay.steps.length - 1));
     } catch (err) {
       this.revealBtn.disabled = false;
-      this.head.append(h("p", { class: "error" }, `Could not reveal: ${err.message}`));
+      this.head.append(h("p", { class: "error" }, t("replay.reveal_failed", { message: errorText(err.code, err.message) })));
     }
   }
 
@@ -196,14 +197,14 @@ class Replayer {
     this.slider.value = String(this.index);
     const st = steps[this.index];
     const names = this.table.names();
-    const who = this.revealed ? "revealed in full" : this.replay.seat === null ? "as a spectator saw it" : "as you saw it";
-    clear(this.head).append(h("p", {}, `Step ${st.number} of ${steps[steps.length - 1].number} — ${who}`,
-      st.actor !== null && st.actor !== undefined ? ` — ${names[st.actor]}${st.action ? ` played ${st.action}` : ""}` : ""));
+    const who = this.revealed ? t("replay.who_full") : this.replay.seat === null ? t("replay.who_spectator") : t("replay.who_you");
+    clear(this.head).append(h("p", {}, t("replay.step_of", { n: st.number, last: steps[steps.length - 1].number, who }),
+      st.actor !== null && st.actor !== undefined ? (st.action ? t("replay.played", { name: names[st.actor], action: st.action }) : ` — ${names[st.actor]}`) : ""));
     clear(this.stage);
     const views = this.revealed && Array.isArray(st.views) ? st.views : [st.view];
     views.forEach((view, k) => {
       const holder = h("div", { class: "replay-view" });
-      if (views.length > 1) holder.append(h("h4", {}, `Seen by ${names[k]}`));
+      if (views.length > 1) holder.append(h("h4", {}, t("replay.seen_by", { name: names[k] })));
       const ctx = this.table.ctx({ view, legal: null, readOnly: true, events: st.events });
       if (views.length > 1) ctx.seat = k;
       try {
@@ -215,8 +216,8 @@ class Replayer {
       this.stage.append(holder);
     });
     clear(this.events).append(...st.events.map((ev) => h("li", {}, this.table.describe(ev),
-      ev.audience ? h("span", { class: "muted" }, ` (seen by ${ev.audience.map((s) => names[s]).join(", ")})`) : null)),
+      ev.audience ? h("span", { class: "muted" }, t("replay.audience", { names: ev.audience.map((s) => names[s]).join(", ") })) : null)),
       ...(this.replay.chat || []).filter((c) => c.number === st.number).map((c) =>
-        h("li", { class: "replay-chat" }, `${names[c.seat]} said: `, h("q", {}, c.text))));
+        h("li", { class: "replay-chat" }, t("replay.said", { name: names[c.seat] }), h("q", {}, c.text))));
   }
 }

@@ -5,6 +5,7 @@ import { boardFor, generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
 import { showResult } from "./result.js";
 import { keepSeat, spectatorUrl } from "./seats.js";
+import { t, errorText, errorTitle } from "./i18n.js";
 
 let nextId = 1;
 
@@ -51,9 +52,9 @@ class TableClient {
   async start() {
     this.el = {
       top: h("div", { class: "topbar" }),
-      turn: h("p", { class: "turn", id: "turn", "aria-live": "polite" }, "Connecting…"),
+      turn: h("p", { class: "turn", id: "turn", "aria-live": "polite" }, t("table.connecting")),
       error: h("div", { class: "error-box", id: "move-error", role: "alert", hidden: true }),
-      board: h("section", { class: "board", id: "board", "aria-label": "The table", tabindex: "-1" }),
+      board: h("section", { class: "board", id: "board", "aria-label": t("table.board_label"), tabindex: "-1" }),
       share: h("p", { class: "share", id: "share" }),
       moves: h("section", { class: "moves", id: "moves" }),
       scores: h("section", { class: "scores panel", id: "scores", "aria-labelledby": "scores-h" }),
@@ -64,7 +65,7 @@ class TableClient {
     };
     this.chatLines = [];
     const logPanel = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" },
-      h("h2", { id: "log-h" }, "What happened"), this.el.log);
+      h("h2", { id: "log-h" }, t("table.log")), this.el.log);
     this.root.append(h("div", { class: "table-page" },
       this.el.top, this.el.share, this.el.turn, this.el.error,
       h("div", { class: "table-layout" },
@@ -83,7 +84,7 @@ class TableClient {
       const forced = new URLSearchParams(location.search).get("board");
       this.board = forced === "generic" ? generic : await boardFor(info.game);
     } catch (err) {
-      this.el.turn.textContent = `This table cannot be opened: ${err.message}`;
+      this.el.turn.textContent = t("table.cannot_open", { message: errorText(err.code, err.message) });
       this.el.turn.classList.add("error");
       return;
     }
@@ -96,9 +97,9 @@ class TableClient {
         this.connNote = note || "";
         this.renderTop();
         if (status === "closed") {
-          this.el.turn.textContent = note || "The connection was closed.";
+          this.el.turn.textContent = note || t("table.closed");
           this.el.turn.className = "turn error";
-          this.showError({ code: "closed", message: note || "The connection was closed." });
+          this.showError({ code: "closed", message: note || t("table.closed") });
         }
       },
       last: () => this.number,
@@ -107,11 +108,11 @@ class TableClient {
   }
 
   names() {
-    const base = Array.from({ length: this.players }, (_, i) => (this.seats[i] && this.seats[i].name) || `Seat ${i + 1}`);
+    const base = Array.from({ length: this.players }, (_, i) => (this.seats[i] && this.seats[i].name) || t("table.seat_n", { n: i + 1 }));
     return base.map((n, i) => {
       const twin = base.filter((m) => m === n).length > 1;
       const name = twin ? `${n} ${i + 1}` : n;
-      return i === this.seat ? `${name} (you)` : name;
+      return i === this.seat ? t("table.you", { name }) : name;
     });
   }
 
@@ -225,7 +226,7 @@ class TableClient {
     if (!again || !this.legal) return;
     const offered = this.legal.free_form || this.legal.actions.some((a) => a.notation === again.text);
     if (offered) this.act(again.action, true);
-    else this.showError({ code: "stale", message: "the table moved on before your move arrived, and it is no longer possible" });
+    else this.showError({ code: "stale", message: t("table.stale_retry") });
   }
 
   // ---------------------------------------------------------------------------------- acting
@@ -233,7 +234,7 @@ class TableClient {
   act(action, retried = false) {
     if (this.pending !== null) return false;
     if (!this.legal) {
-      this.showError({ code: "not_your_turn", message: "It is not your turn." });
+      this.showError({ code: "not_your_turn", message: t("err.not_your_turn") });
       return false;
     }
     const id = `m${nextId++}`;
@@ -241,7 +242,7 @@ class TableClient {
     if (typeof action === "string") msg.action = action;
     else msg.action_json = action.json;
     if (!this.conn.send(msg)) {
-      this.showError({ code: "offline", message: "Not connected: the move was not sent. Wait for the connection to come back." });
+      this.showError({ code: "offline", message: t("err.offline") });
       return false;
     }
     this.pending = id;
@@ -252,21 +253,11 @@ class TableClient {
   }
 
   showError(m) {
-    const text = {
-      illegal_action: "That move is not allowed",
-      not_your_turn: "It is not your turn",
-      bad_notation: "That move cannot be read",
-      stale: "The table moved on before your move arrived",
-      game_over: "The game is over",
-      not_started: "The table is still waiting for people",
-      spectator: "Spectators cannot play",
-      rate_limited: "Too fast",
-      closed: "Cannot join",
-    }[m.code] || "Refused";
+    const text = errorTitle(m.code);
     this.error = m;
     this.el.error.hidden = false;
-    clear(this.el.error).append(h("strong", {}, `${text}: `), m.message || m.code,
-      button("Dismiss", () => this.clearError(), { class: "small dismiss" }));
+    clear(this.el.error).append(h("strong", {}, t("table.error_head", { title: text })), errorText(m.code, m.message) || m.code,
+      button(t("table.dismiss"), () => this.clearError(), { class: "small dismiss" }));
   }
 
   clearError() {
@@ -352,25 +343,25 @@ class TableClient {
   /** The links of this table, kept apart: the spectator link to share; a player's own seat stays private. */
   renderShare(role) {
     const watch = spectatorUrl(this.tableId);
-    const copy = button("Copy", async (ev) => {
-      try { await navigator.clipboard.writeText(watch); ev.target.textContent = "Copied"; } catch { ev.target.textContent = "Select and copy"; }
+    const copy = button(t("common.copy"), async (ev) => {
+      try { await navigator.clipboard.writeText(watch); ev.target.textContent = t("common.copied"); } catch { ev.target.textContent = t("common.select_copy"); }
     }, { class: "small", dataset: { fkey: "copy-watch" } });
-    clear(this.el.share).append(h("span", {}, "Spectator link (read-only): "), h("code", { class: "url", id: "watch-url" }, watch), " ", copy);
+    clear(this.el.share).append(h("span", {}, t("table.spectator_link")), h("code", { class: "url", id: "watch-url" }, watch), " ", copy);
     if (role === "player") {
       this.el.share.append(h("span", { class: "muted" }, this.kept === false
-        ? " · Your invite link is your seat, private. This browser could not store it (its storage is off or full): keep the link yourself to come back."
-        : " · Your invite link is your seat, private; this browser keeps it under “Your tables” in the lobby."));
+        ? t("table.not_kept")
+        : t("table.kept")));
     }
   }
 
   renderTop() {
-    const title = this.info ? this.info.title : this.game || "Table";
-    const who = this.role === "player" ? `You are seat ${this.seat + 1}` : this.role === "spectator" ? "Watching (read-only)" : "";
+    const title = this.info ? this.info.title : this.game || t("table.table");
+    const who = this.role === "player" ? t("table.you_are", { n: this.seat + 1 }) : this.role === "spectator" ? t("table.watching") : "";
     clear(this.el.top).append(
       h("h1", {}, title),
       h("span", { class: "who", id: "who" }, who),
-      h("span", { class: `conn ${this.connStatus}`, id: "conn", title: this.connNote }, this.connNote || this.connStatus),
-      h("a", { href: "/", class: "small" }, "Lobby"));
+      h("span", { class: `conn ${this.connStatus}`, id: "conn", title: this.connNote }, this.connNote || connWord(this.connStatus)),
+      h("a", { href: "/", class: "small" }, t("table.lobby")));
   }
 
   renderTurn() {
@@ -380,25 +371,25 @@ class TableClient {
     let text;
     if (this.status === "waiting") {
       const open = this.seats.filter((s) => s.kind === "human" && !s.claimed).map((s) => names[s.seat]);
-      text = `Waiting for people to join: ${listing(open)}. Send them their invite links.`;
+      text = t("turn.waiting_people", { names: listing(open) });
     } else if (this.status === "over") {
       const winners = this.result ? this.result.winners.map((i) => names[i]) : [];
-      text = winners.length ? `Game over — ${listing(winners)} ${winners.length > 1 ? "share the win" : "wins"}.` : "Game over — nobody wins.";
+      text = winners.length ? (winners.length > 1 ? t("turn.over_share", { names: listing(winners) }) : t("turn.over_wins", { name: winners[0] })) : t("turn.over_nobody");
       el.classList.add("over");
     } else if (this.pending !== null) {
-      text = "Sending your move…";
+      text = t("turn.sending");
     } else if (this.legal && this.legal.required) {
       const hint = this.board.turnHint ? this.board.turnHint(this.ctx()) : "";
-      text = `Your turn${hint ? ` — ${hint}` : "."}`;
+      text = hint ? t("turn.yours_hint", { hint }) : t("turn.yours");
       el.classList.add("mine");
     } else {
       const waiting = this.toAct.map((i) => names[i]);
-      const opt = this.legal && !this.legal.required ? " You may act now if you wish." : "";
-      text = waiting.length ? `Waiting for ${listing(waiting)}.${opt}` : `…${opt}`;
+      const opt = this.legal && !this.legal.required ? t("turn.may_act") : "";
+      text = waiting.length ? t("turn.waiting_for", { names: listing(waiting), opt }) : `…${opt}`;
       if (opt) el.classList.add("mine");
     }
     const left = this.timeLeft();
-    if (left !== null) text += ` (${fmtClock(left)} left)`;
+    if (left !== null) text += t("turn.left", { time: fmtClock(left) });
     el.textContent = text;
     document.title = `${this.legal && this.legal.required && this.status === "playing" ? "● " : ""}Coven — ${this.info ? this.info.title : this.game}`;
   }
@@ -416,25 +407,25 @@ class TableClient {
     const box = this.el.chat;
     const names = this.names();
     const line = (c) => h("li", { dataset: { seat: c.seat, number: c.number } },
-      h("strong", {}, `${names[c.seat] || `Seat ${c.seat + 1}`}: `), h("span", { class: "chat-text" }, c.text));
+      h("strong", {}, t("chat.who", { name: names[c.seat] || t("table.seat_n", { n: c.seat + 1 }) })), h("span", { class: "chat-text" }, c.text));
     if (added && box.querySelector("#chat-lines")) {
       this.el.chatLines.append(line(added));
       this.el.chatLines.scrollTop = this.el.chatLines.scrollHeight;
       return;
     }
     clear(this.el.chatLines).append(...this.chatLines.map(line));
-    clear(box).append(h("h2", { id: "chat-h" }, "Chat"));
+    clear(box).append(h("h2", { id: "chat-h" }, t("chat.title")));
     if (this.options && this.options.silent) {
       box.append(h("p", { class: "muted", id: "chat-silent" },
-        "Witches refrain from speaking: this table plays the silent variant. The chat stays open; keep to it as the rule asks."));
+        t("chat.silent")));
     }
     box.append(this.el.chatLines);
     if (this.seat === null) {
-      box.append(h("p", { class: "muted" }, "Spectators read the chat."));
+      box.append(h("p", { class: "muted" }, t("chat.spectators")));
       return;
     }
-    const input = h("input", { type: "text", id: "chat-input", maxlength: 500, "aria-label": "Say something to the table", placeholder: "Say something…" });
-    const form = h("form", { class: "chat-form" }, input, h("button", { type: "submit", class: "small", id: "chat-send" }, "Send"));
+    const input = h("input", { type: "text", id: "chat-input", maxlength: 500, "aria-label": t("chat.label"), placeholder: t("chat.placeholder") });
+    const form = h("form", { class: "chat-form" }, input, h("button", { type: "submit", class: "small", id: "chat-send" }, t("chat.send")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = input.value.trim();
@@ -447,25 +438,25 @@ class TableClient {
   renderScores() {
     const names = this.names();
     const box = clear(this.el.scores);
-    box.append(h("h2", { id: "scores-h" }, "Players and scores"));
+    box.append(h("h2", { id: "scores-h" }, t("scores.title")));
     const rows = h("tbody", {});
     for (let i = 0; i < this.players; i++) {
       const s = this.seats[i] || {};
-      const turn = this.toAct.includes(i) ? "to play" : this.mayAct.includes(i) ? "may act" : "";
+      const turn = this.toAct.includes(i) ? t("scores.to_play") : this.mayAct.includes(i) ? t("scores.may_act") : "";
       const won = this.result && this.result.winners.includes(i);
       rows.append(h("tr", { class: [i === this.seat ? "me" : "", turn ? "active" : "", won ? "winner" : ""].join(" "), dataset: { seat: i } },
-        h("th", { scope: "row" }, names[i], s.kind === "bot" ? h("span", { class: "muted" }, ` · bot ${s.bot}`) : null,
-          s.kind === "human" && !s.claimed ? h("span", { class: "muted" }, " · not joined") : null,
-          s.stand_in ? h("span", { class: "muted stand-in" }, " · away: a bot plays until they return") : null),
+        h("th", { scope: "row" }, names[i], s.kind === "bot" ? h("span", { class: "muted" }, t("scores.bot", { bot: s.bot })) : null,
+          s.kind === "human" && !s.claimed ? h("span", { class: "muted" }, t("scores.not_joined")) : null,
+          s.stand_in ? h("span", { class: "muted stand-in" }, t("scores.stand_in")) : null),
         h("td", { class: "score", dataset: { seat: i } }, fmtScore(this.scores ? this.scores[i] : null)),
-        h("td", { class: "turn-mark" }, won ? "★ winner" : turn)));
+        h("td", { class: "turn-mark" }, won ? t("scores.winner") : turn)));
     }
     const pace = this.pace && this.pace.kind !== "none"
-      ? (this.pace.kind === "move" ? `Pace: ${fmtClock(this.pace.seconds)} a move` : `Clock: ${fmtClock(this.pace.seconds)} each`)
+      ? (this.pace.kind === "move" ? t("pace.move", { time: fmtClock(this.pace.seconds) }) : t("pace.clock", { time: fmtClock(this.pace.seconds) }))
       : null;
-    if (pace) box.append(h("p", { class: "muted", id: "pace" }, `${pace}. A player out of time is replaced by a bot until they return.`));
+    if (pace) box.append(h("p", { class: "muted", id: "pace" }, t("pace.line", { pace })));
     box.append(h("table", { class: "score-table", id: "score-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, ""))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("scores.player")), h("th", { scope: "col" }, t("scores.score")), h("th", { scope: "col" }, ""))),
       rows));
   }
 
@@ -475,13 +466,13 @@ class TableClient {
     if (!this.view) return;
     if (this.board.help) {
       el.append(h("details", { class: "how", open: this.helpOpen ? true : undefined, ontoggle: (ev) => { this.helpOpen = ev.target.open; } },
-        h("summary", {}, "How to play"), h("ul", {}, this.board.help.map((line) => h("li", {}, line)))));
+        h("summary", {}, t("table.how")), h("ul", {}, this.board.help.map((line) => h("li", {}, line)))));
     }
     try {
       this.board.render(el, this.ctx());
     } catch (err) {
       console.error(err);
-      clear(el).append(h("p", { class: "error" }, `This board failed to draw (${err.message}); the plain view:`));
+      clear(el).append(h("p", { class: "error" }, t("table.board_failed", { message: err.message })));
       generic.render(el, this.ctx());
     }
   }
@@ -490,17 +481,17 @@ class TableClient {
     const el = clear(this.el.moves);
     const ctx = this.ctx();
     if (ctx.readOnly || this.seat === null || !this.legal) return;
-    const list = h("div", { class: "move-list", role: "group", "aria-label": "Every legal move" },
+    const list = h("div", { class: "move-list", role: "group", "aria-label": t("moves.every") },
       ctx.legal.map((a) => h("button", { type: "button", class: "move small", dataset: { action: a.notation, fkey: `all:${a.notation}` },
         disabled: ctx.pending, onclick: () => this.act(a.notation) }, a.notation)));
-    const input = h("input", { type: "text", id: "notation", "aria-label": "Move in notation", placeholder: "type a move", autocomplete: "off",
+    const input = h("input", { type: "text", id: "notation", "aria-label": t("moves.notation_label"), placeholder: t("moves.placeholder"), autocomplete: "off",
       value: this.typed || "", dataset: { fkey: "notation" }, oninput: (ev) => { this.typed = ev.target.value; } });
     const form = h("form", { class: "free-form", onsubmit: (ev) => { ev.preventDefault(); if (input.value.trim()) this.act(input.value.trim()); } },
-      h("label", { for: "notation" }, "Type a move: "), input, h("button", { type: "submit", id: "notation-play" }, "Play"));
+      h("label", { for: "notation" }, t("moves.type")), input, h("button", { type: "submit", id: "notation-play" }, t("moves.play")));
     const open = this.movesOpen ?? this.board === generic;
     const det = h("details", { class: "all-moves", id: "all-moves", open: open ? true : undefined,
       ontoggle: (ev) => { this.movesOpen = ev.target.open; } },
-      h("summary", {}, `Every legal move as text (${ctx.legal.length}${this.legal.truncated ? "+, and more may be typed" : ""})`),
+      h("summary", {}, this.legal.truncated ? t("moves.summary_more", { n: ctx.legal.length }) : t("moves.summary", { n: ctx.legal.length })),
       this.board === generic ? null : list, form);
     el.append(det);
   }
@@ -521,7 +512,7 @@ class TableClient {
     for (const li of log.querySelectorAll(".fresh")) li.classList.remove("fresh");
     for (const st of this.steps.slice(start)) {
       const lines = st.events.map((ev) => h("li", { class: `event ${ev.audience ? "private" : ""}`, dataset: { kind: ev.kind } },
-        this.describe(ev), ev.audience ? h("span", { class: "muted" }, " (only you)") : null));
+        this.describe(ev), ev.audience ? h("span", { class: "muted" }, t("log.only_you")) : null));
       log.append(h("li", { class: `step ${st.number === this.lastStep ? "fresh" : ""}`, dataset: { number: st.number } },
         h("span", { class: "step-no" }, `${st.number}. `),
         h("span", { class: "actor" }, st.actor === null || st.actor === undefined ? "" : names[st.actor]),
@@ -531,9 +522,13 @@ class TableClient {
   }
 }
 
+function connWord(status) {
+  return { connecting: t("conn.connecting"), connected: t("conn.open"), reconnecting: t("conn.reconnecting"), closed: t("conn.closed") }[status] || status;
+}
+
 function fmtClock(seconds) {
   const whole = Math.ceil(seconds);
   const m = Math.floor(whole / 60);
   const sec = whole % 60;
-  return m ? `${m}:${String(sec).padStart(2, "0")}` : `${sec} s`;
+  return m ? `${m}:${String(sec).padStart(2, "0")}` : t("time.seconds", { n: sec });
 }

@@ -1,33 +1,36 @@
 // Brujas del Sábado: your hand, the trick with its Lead, the witch column beside the score cards,
 // everyone's piles. Playable cards are exactly the legal actions the server sent (R3, xR3, up, down).
 import { h, listing } from "../util.js";
+import { t } from "../i18n.js";
 
+// Class names (CSS) by colour letter; the shown names come from the catalogue.
 const COLOUR = { R: "red", B: "blue", Y: "yellow", G: "green" };
+const SHOWN = { R: t("brujas.red"), B: t("brujas.blue"), Y: t("brujas.yellow"), G: t("brujas.green") };
 
 function card(name, attrs = {}, extra = "") {
-  if (name === "?") return h("span", { class: "bcard down", title: "face down", ...attrs }, "?");
+  if (name === "?") return h("span", { class: "bcard down", title: t("brujas.face_down"), ...attrs }, "?");
   const c = COLOUR[name[0]] || "unknown";
   return h(attrs.onclick ? "button" : "span", { type: attrs.onclick ? "button" : undefined, class: `bcard ${c} ${extra}`,
-    title: `${c} ${name.slice(1)}`, "aria-label": `${c} ${name.slice(1)}`, ...attrs },
-  h("span", { class: "num" }, name.slice(1)), h("span", { class: "col" }, c));
+    title: `${SHOWN[name[0]] || c} ${name.slice(1)}`, "aria-label": `${SHOWN[name[0]] || c} ${name.slice(1)}`, ...attrs },
+  h("span", { class: "num" }, name.slice(1)), h("span", { class: "col" }, SHOWN[name[0]] || c));
 }
 
 function leadText(view) {
   if (!view.trick.length) return "";
   const first = view.trick[0];
-  if (view.lead === "colour") return `Lead: colour — follow ${COLOUR[first[0]]} if you can`;
-  if (view.lead === "number") return `Lead: number — follow a ${first.slice(1)} if you can`;
-  if (view.trick.length === 1) return `No Lead yet: the next card decides it — match ${COLOUR[first[0]]} (colour) or ${first.slice(1)} (number)`;
-  return `No Lead yet — the next player must still match ${COLOUR[first[0]]} or ${first.slice(1)}`;
+  if (view.lead === "colour") return t("brujas.lead_colour", { colour: SHOWN[first[0]] });
+  if (view.lead === "number") return t("brujas.lead_number", { number: first.slice(1) });
+  if (view.trick.length === 1) return t("brujas.lead_next", { colour: SHOWN[first[0]], number: first.slice(1) });
+  return t("brujas.lead_still", { colour: SHOWN[first[0]], number: first.slice(1) });
 }
 
 export function turnHint(ctx) {
   const v = ctx.view;
-  if (v.phase === "play") return v.trick.length ? "play a lit card from your hand." : "lead a card from your hand.";
-  if (v.phase === "witch") return `you won the trick: move the ${COLOUR[winningColour(v)] || "winning colour's"} witch up or down.`;
+  if (v.phase === "play") return v.trick.length ? t("brujas.hint_play") : t("brujas.hint_lead");
+  if (v.phase === "witch") return winningColour(v) ? t("brujas.hint_witch", { colour: SHOWN[winningColour(v)] }) : t("brujas.hint_witch_any");
   if (v.phase === "take") {
     const left = [...new Set(cardsLeft(v))].map(cardName);
-    return left.length ? `take one card of the trick: ${listing(left, "or")}.` : "take a card from the trick.";
+    return left.length ? t("brujas.hint_take", { cards: listing(left, "or") }) : t("brujas.hint_take_any");
   }
   return "";
 }
@@ -39,19 +42,19 @@ export function render(el, ctx) {
   const order = (i) => (v.leader + i) % v.players; // who played the i-th card of the trick
 
   // The witch column beside the score cards (top = strongest colour).
-  const col = h("ol", { class: "witches", "aria-label": "The witch column, strongest at the top" });
+  const col = h("ol", { class: "witches", "aria-label": t("brujas.column_label") });
   v.witches.forEach((w, i) => {
     const c = COLOUR[w] || w;
     const row = h("li", { class: `witch ${c}`, dataset: { colour: w } },
-      h("span", { class: "score-card", title: "score card" }, String(v.score_values[i])),
-      h("span", { class: `witch-badge ${c}` }, `${c} witch`));
+      h("span", { class: "score-card", title: t("brujas.score_card") }, String(v.score_values[i])),
+      h("span", { class: `witch-badge ${c}` }, t("brujas.witch", { colour: SHOWN[w] || c })));
     const movingThis = v.phase === "witch" && v.winner !== null && v.trick.length && winningColour(v) === w;
     if (movingThis) {
       row.classList.add("moving");
       for (const dir of ["up", "down"]) {
         if (legal.has(dir)) {
           row.append(h("button", { type: "button", class: "small primary", dataset: { action: dir, fkey: dir }, disabled: ctx.pending,
-            onclick: () => ctx.act(dir) }, dir === "up" ? "▲ up" : "▼ down"));
+            onclick: () => ctx.act(dir) }, dir === "up" ? t("brujas.up") : t("brujas.down")));
         }
       }
     }
@@ -59,7 +62,7 @@ export function render(el, ctx) {
   });
 
   // The trick.
-  const trick = h("div", { class: "trick", "aria-label": "The trick" });
+  const trick = h("div", { class: "trick", "aria-label": t("brujas.trick") });
   v.trick.forEach((name, i) => {
     const seat = order(i);
     const pick = `x${name}`;
@@ -71,25 +74,25 @@ export function render(el, ctx) {
     const fresh = v.phase === "play" && i === v.trick.length - 1;
     trick.append(h("figure", { class: `played ${i === 0 ? "first" : ""} ${won ? "won" : ""} ${taken ? "taken" : ""} ${fresh ? "fresh" : ""}` },
       card(name, attrs, legal.has(pick) && !taken ? "lit" : ""),
-      h("figcaption", {}, names[seat], i === 0 ? " · first" : "", won ? " · wins" : "")));
+      h("figcaption", {}, names[seat], i === 0 ? t("brujas.first") : "", won ? t("brujas.wins") : "")));
   });
   if (!v.trick.length) {
-    trick.append(h("p", { class: "board-note" }, `${names[v.leader]} leads the next trick.`));
+    trick.append(h("p", { class: "board-note" }, t("brujas.leads_next", { name: names[v.leader] })));
     const last = v.past[v.past.length - 1];
     if (last) {
-      trick.append(h("div", { class: "last-trick" }, h("span", { class: "muted" }, "Last trick: "),
-        last.cards.map((c) => card(c, {}, "mini")), h("span", { class: "muted" }, ` ${names[last.winner]} won`)));
+      trick.append(h("div", { class: "last-trick" }, h("span", { class: "muted" }, t("brujas.last_trick")),
+        last.cards.map((c) => card(c, {}, "mini")), h("span", { class: "muted" }, t("brujas.won", { name: names[last.winner] }))));
     }
   }
-  const trickBox = h("section", { class: "trick-box" }, h("h3", {}, "The trick"), h("p", { class: "lead" }, leadText(v)), trick);
-  if (v.moved) trickBox.append(h("p", { class: "board-note" }, `The witch moved ${v.moved}.`));
+  const trickBox = h("section", { class: "trick-box" }, h("h3", {}, t("brujas.trick")), h("p", { class: "lead" }, leadText(v)), trick);
+  if (v.moved) trickBox.append(h("p", { class: "board-note" }, v.moved === "up" ? t("brujas.moved_up") : v.moved === "down" ? t("brujas.moved_down") : t("brujas.moved", { dir: v.moved })));
   if (v.phase === "take" && v.to_act !== null) {
     const left = cardsLeft(v).map(cardName);
-    trickBox.append(h("p", { class: "board-note pick-note" }, `${names[v.to_act]} picks a card${left.length ? ` — left in the trick: ${left.join(", ")}` : ""}.`));
+    trickBox.append(h("p", { class: "board-note pick-note" }, left.length ? t("brujas.picks_left", { name: names[v.to_act], cards: left.join(", ") }) : t("brujas.picks", { name: names[v.to_act] })));
   }
 
   // My hand.
-  const hand = h("div", { class: "hand", role: "group", "aria-label": "Your hand" });
+  const hand = h("div", { class: "hand", role: "group", "aria-label": t("brujas.hand") });
   v.hand.forEach((name, i) => {
     const ok = legal.has(name);
     hand.append(card(name, ok
@@ -103,16 +106,16 @@ export function render(el, ctx) {
     const counts = {};
     for (const c of v.piles[s]) counts[c[0]] = (counts[c[0]] || 0) + 1;
     piles.append(h("div", { class: `pile ${s === ctx.seat ? "me" : ""}`, dataset: { seat: s } },
-      h("h4", {}, names[s], h("span", { class: "muted" }, ` · ${v.hand_sizes[s]} in hand`)),
+      h("h4", {}, names[s], h("span", { class: "muted" }, t("brujas.in_hand", { n: v.hand_sizes[s] }))),
       h("p", { class: "pile-counts" }, Object.keys(COLOUR).map((k) => counts[k]
-        ? h("span", { class: `count ${COLOUR[k]}` }, `${COLOUR[k]} ${counts[k]}`) : null)),
+        ? h("span", { class: `count ${COLOUR[k]}` }, `${SHOWN[k]} ${counts[k]}`) : null)),
       h("div", { class: "pile-cards" }, [...v.piles[s]].sort().map((c) => card(c, {}, "mini")))));
   }
 
   el.append(h("div", { class: "brujas" },
-    h("div", { class: "brujas-top" }, h("section", { class: "column-box" }, h("h3", {}, "Witch column"), col), trickBox),
-    ctx.seat !== null && ctx.seat !== undefined ? h("section", { class: "hand-box" }, h("h3", {}, "Your hand"), hand) : null,
-    h("section", { class: "piles-box" }, h("h3", {}, "Piles"), piles),
+    h("div", { class: "brujas-top" }, h("section", { class: "column-box" }, h("h3", {}, t("brujas.column")), col), trickBox),
+    ctx.seat !== null && ctx.seat !== undefined ? h("section", { class: "hand-box" }, h("h3", {}, t("brujas.hand")), hand) : null,
+    h("section", { class: "piles-box" }, h("h3", {}, t("brujas.piles")), piles),
     pastTricks(v, names)));
   enableDrop(el, ctx, legal);
 }
@@ -125,7 +128,7 @@ function winningColour(v) {
 }
 
 function cardName(name) {
-  return name && name !== "?" ? `${COLOUR[name[0]] || name[0]} ${name.slice(1)}` : "a face-down card";
+  return name && name !== "?" ? `${SHOWN[name[0]] || name[0]} ${name.slice(1)}` : t("brujas.a_face_down");
 }
 
 /** The cards of the trick nobody has taken yet, in play order. */
@@ -146,9 +149,9 @@ function takenIndexes(v) {
 
 function pastTricks(v, names) {
   if (!v.past.length) return null;
-  return h("details", { class: "past" }, h("summary", {}, `Earlier tricks (${v.past.length})`),
+  return h("details", { class: "past" }, h("summary", {}, t("brujas.earlier", { n: v.past.length })),
     h("ol", {}, v.past.map((t) => h("li", {},
-      `${names[t.leader]} led: ${t.cards.join(" ")} — ${names[t.winner]} won, witch ${t.witch}; picks ${t.picks.join(" ")}`))));
+      t("brujas.past", { leader: names[t.leader], cards: t.cards.join(" "), winner: names[t.winner], witch: t.witch, picks: t.picks.join(" ") })))));
 }
 
 // Drag a card from the hand onto the trick (a click does the same).
@@ -170,16 +173,16 @@ function enableDrop(el, ctx, legal) {
 
 export function describe(ev, ctx) {
   const d = ev.data || {};
-  const n = (s) => ctx.names[s] ?? `seat ${s + 1}`;
-  const c = (x) => (x && x !== "?" ? `${COLOUR[x[0]]} ${x.slice(1)}` : "a face-down card");
+  const n = (s) => ctx.names[s] ?? t("table.seat_n", { n: s + 1 });
+  const c = (x) => (x && x !== "?" ? `${SHOWN[x[0]]} ${x.slice(1)}` : t("brujas.a_face_down"));
   switch (ev.kind) {
-    case "play": return `${n(d.seat)} played ${c(d.card)}`;
-    case "face_down": return `You played ${c(d.card)} face down`;
-    case "trick": return `${n(d.winner)} wins the trick with ${c(d.card)}${d.lead ? ` (Lead: ${d.lead})` : " (no Lead)"}`;
-    case "witch": return `${n(d.seat)} moved the ${COLOUR[d.colour] || d.colour} witch ${d.direction}`;
-    case "reveal": return `The trick, face up: ${(d.cards || []).map(c).join(", ")}`;
-    case "take": return `${n(d.seat)} took ${c(d.card)}`;
-    case "game_over": return `Game over: ${(d.scores || []).map((x, i) => `${n(i)} ${x}`).join(", ")}`;
+    case "play": return t("brujas.ev.play", { name: n(d.seat), card: c(d.card) });
+    case "face_down": return t("brujas.ev.face_down", { card: c(d.card) });
+    case "trick": return d.lead ? t("brujas.ev.trick_lead", { name: n(d.winner), card: c(d.card), lead: d.lead === "colour" ? t("brujas.colour") : d.lead === "number" ? t("brujas.number") : d.lead }) : t("brujas.ev.trick", { name: n(d.winner), card: c(d.card) });
+    case "witch": return t("brujas.ev.witch", { name: n(d.seat), colour: SHOWN[d.colour] || d.colour, dir: d.direction === "up" ? t("brujas.dir_up") : d.direction === "down" ? t("brujas.dir_down") : d.direction });
+    case "reveal": return t("brujas.ev.reveal", { cards: (d.cards || []).map(c).join(", ") });
+    case "take": return t("brujas.ev.take", { name: n(d.seat), card: c(d.card) });
+    case "game_over": return t("ev.game_over", { scores: (d.scores || []).map((x, i) => `${n(i)} ${x}`).join(", ") });
     default: return null;
   }
 }
@@ -188,10 +191,10 @@ export { listing };
 
 /** A few lines for a newcomer (shown above the board). */
 export const help = [
-  "A trick-taking game where the second card decides what leads: matching the first card's colour makes it a colour trick, matching its number a number trick.",
-  "After that, follow the Lead if you can; a card that does not follow cannot win. Colour trick: the highest number wins. Number trick: the colour whose witch stands highest wins.",
-  "The winner moves the winning colour's witch one step up or down the column, then everyone, from the winner on, takes one card of the trick.",
-  "At the end you score the value beside the witch of the colour you collected most of, plus 2 for each number (1 to 5) you collected the most cards of, ties included. Lit cards are the ones you may play.",
+  t("brujas.help1"),
+  t("brujas.help2"),
+  t("brujas.help3"),
+  t("brujas.help4"),
 ];
 
 /** Every player's score now: what their face-up pile is worth (the view carries it; no rule here). */

@@ -2,6 +2,7 @@
 // the bad-karma spaces and the symbol spaces; the other players' sheets beside, smaller.
 // Every lit circle and button is one of the legal actions the server sent; nothing here decides legality.
 import { h, listing } from "../util.js";
+import { t } from "../i18n.js";
 
 const ROWS = "abcdefg";
 /** Cells in reading order: [row 1-7, column 1-7, name]. Geometry of the printed sheet. */
@@ -15,9 +16,9 @@ const INDEX = new Map(CELLS.map(([r, c], i) => [`${r},${c}`, i]));
 const NAME_INDEX = new Map(CELLS.map(([, , n], i) => [n, i]));
 // Printed colours: the pink middles of the symbol lines (rows b-f, columns 2-6), the truth tips.
 const PINK = new Set(["b4", "c4", "d4", "e4", "f4", "d2", "d3", "d5", "d6"]);
-const TRUTH = { a4: "truth, full", d1: "truth, full", g4: "truth, half", d7: "truth, half" };
+const TRUTH = { a4: t("namaste.truth_full"), d1: t("namaste.truth_full"), g4: t("namaste.truth_half"), d7: t("namaste.truth_half") };
 // Symbol lines in the view's order: rows b-f, then columns 2-6.
-const LINES = [..."bcdef"].map((r) => `row ${r}`).concat([2, 3, 4, 5, 6].map((c) => `column ${c}`));
+const LINES = [..."bcdef"].map((r) => t("namaste.row", { r })).concat([2, 3, 4, 5, 6].map((c) => t("namaste.column", { c })));
 
 let chosen = { key: null, value: null }; // the total picked among several, per roll
 
@@ -26,7 +27,7 @@ function dieText(face) {
 }
 
 function die(face, kind) {
-  return h("span", { class: `die ${kind}`, title: `${kind} die: ${dieText(face)}` }, dieText(face));
+  return h("span", { class: `die ${kind}`, title: kind === "white" ? t("namaste.white_die", { face: dieText(face) }) : t("namaste.turquoise_die", { face: dieText(face) }) }, dieText(face));
 }
 
 function writes(ctx) {
@@ -54,7 +55,7 @@ function justWritten(ctx) {
 function sheet(view, seat, ctx, { big, lit = new Map(), just = null }) {
   const cells = view.sheets[seat];
   const grid = h("div", { class: `diamond ${big ? "big" : "small"}`, role: big ? "group" : "img",
-    "aria-label": `${ctx.names[seat]}'s sheet` });
+    "aria-label": t("namaste.sheet_of", { name: ctx.names[seat] }) });
   CELLS.forEach(([r, c, name], i) => {
     const value = cells[i];
     const classes = ["cell"];
@@ -62,12 +63,12 @@ function sheet(view, seat, ctx, { big, lit = new Map(), just = null }) {
     if (TRUTH[name]) classes.push("truth");
     if (just === name) classes.push("just");
     const style = { gridRow: String(r), gridColumn: String(c) };
-    const label = `${name}${TRUTH[name] ? ` (${TRUTH[name]})` : PINK.has(name) ? " (pink)" : ""}: ${value || "empty"}`;
+    const label = `${name}${TRUTH[name] ? ` (${TRUTH[name]})` : PINK.has(name) ? t("namaste.pink") : ""}: ${value || t("namaste.empty")}`;
     const move = lit.get(name);
     if (move && big) {
       classes.push("lit");
       grid.append(h("button", { type: "button", class: classes.join(" "), style, dataset: { cell: name, action: move, fkey: `cell:${name}` },
-        "aria-label": `Write ${move.split("@")[0]} in ${name}`, disabled: ctx.pending, onclick: () => ctx.act(move) },
+        "aria-label": t("namaste.write_in", { value: move.split("@")[0], cell: name }), disabled: ctx.pending, onclick: () => ctx.act(move) },
         h("span", { class: "ghost" }, move.split("@")[0])));
     } else {
       grid.append(h("div", { class: classes.join(" "), style, dataset: { cell: name }, title: label, "aria-label": label },
@@ -79,15 +80,15 @@ function sheet(view, seat, ctx, { big, lit = new Map(), just = null }) {
   LINES.forEach((line, k) => {
     const style = k < 5 ? { gridRow: String(k + 2), gridColumn: "8" } : { gridRow: "8", gridColumn: String(k - 3) };
     grid.append(h("div", { class: `symbol ${points[k] ? "done" : ""} ${view.claimed[k] ? "claimed" : ""}`, style,
-      title: `${line}: ${points[k] ? `${points[k]} points` : view.claimed[k] ? "completed by someone (worth half now)" : "not completed"}` },
+      title: `${line}: ${points[k] ? t("namaste.points", { n: points[k] }) : view.claimed[k] ? t("namaste.claimed") : t("namaste.not_completed")}` },
     points[k] ? String(points[k]) : view.claimed[k] ? "½" : "◇"));
   });
   const karma = view.karma[seat];
-  const karmaRow = h("div", { class: "karma", "aria-label": `${ctx.names[seat]}'s bad karma` },
-    h("span", { class: "karma-label" }, "bad karma"),
+  const karmaRow = h("div", { class: "karma", "aria-label": t("namaste.karma_of", { name: ctx.names[seat] }) },
+    h("span", { class: "karma-label" }, t("namaste.bad_karma")),
     [0, 1, 2, 3].map((k) => h("span", { class: `karma-space ${k < karma.length ? "filled" : ""}` }, k < karma.length ? `−${karma[k]}` : "")));
   return h("div", { class: `sheet ${seat === ctx.seat ? "mine" : ""} ${ctx.toAct.includes(seat) ? "deciding" : ""}`, dataset: { seat } },
-    h("h3", { class: "seat-tag" }, ctx.names[seat], view.active === seat ? " — rolling" : ""), grid, karmaRow);
+    h("h3", { class: "seat-tag" }, ctx.names[seat], view.active === seat ? t("namaste.rolling") : ""), grid, karmaRow);
 }
 
 export function render(el, ctx) {
@@ -97,53 +98,53 @@ export function render(el, ctx) {
   const roll = h("div", { class: "roll", "aria-live": "polite" });
   if (view.phase === "decide") {
     // Element.append takes nodes one by one (an array would print as "[object HTMLSpanElement]").
-    roll.append(h("span", { class: "roll-who" }, `${ctx.names[view.active]} rolled: `),
+    roll.append(h("span", { class: "roll-who" }, t("namaste.rolled", { name: ctx.names[view.active] })),
       ...view.white.map((f) => die(f, "white")), h("span", { class: "plus" }, "+"), die(view.turquoise, "turquoise"),
-      h("span", { class: "board-note" }, " (white dice count for everyone; the turquoise die only for the roller; 1/7 is 1 or 7)"));
+      h("span", { class: "board-note" }, t("namaste.roll_note")));
   } else if (view.phase === "choose") {
-    roll.append(h("span", {}, `${ctx.names[view.active]} is about to roll.`));
+    roll.append(h("span", {}, t("namaste.about_to_roll", { name: ctx.names[view.active] })));
   } else {
-    roll.append(h("span", {}, "The game is over."));
+    roll.append(h("span", {}, t("err.game_over")));
   }
   el.append(roll);
 
   // My choices: rolls, the total to write, the lit circles, bad karma, pass.
-  const controls = h("div", { class: "actions-row", role: "group", "aria-label": "Your move" });
+  const controls = h("div", { class: "actions-row", role: "group", "aria-label": t("namaste.your_move") });
   const rolls = ctx.legal.filter((a) => a.notation.startsWith("roll "));
   for (const a of rolls) {
     const n = a.notation.slice(5);
     controls.append(h("button", { type: "button", class: "primary", dataset: { action: a.notation, fkey: a.notation },
-      disabled: ctx.pending, onclick: () => ctx.act(a.notation) }, `Roll ${n} white ${n === "1" ? "die" : "dice"}`));
+      disabled: ctx.pending, onclick: () => ctx.act(a.notation) }, n === "1" ? t("namaste.roll_one") : t("namaste.roll_n", { n })));
   }
   const ws = writes(ctx);
   const values = [...new Set(ws.map((w) => w.value))].sort((a, b) => a - b);
   const key = `${view.turns}:${view.white.join(",")}:${view.turquoise}`;
   if (chosen.key !== key || !values.includes(chosen.value)) chosen = { key, value: values[0] ?? null };
   if (values.length > 1) {
-    controls.append(h("span", {}, "Write which total? "));
+    controls.append(h("span", {}, t("namaste.which_total")));
     for (const v of values) {
       controls.append(h("button", { type: "button", class: `value-chip ${v === chosen.value ? "chosen" : ""}`,
         "aria-pressed": String(v === chosen.value), dataset: { value: v, fkey: `value:${v}` },
         onclick: () => { chosen.value = v; ctx.rerender(); } }, String(v)));
     }
   } else if (values.length === 1) {
-    controls.append(h("span", { class: "value-one" }, `Write ${values[0]} in a lit circle`));
+    controls.append(h("span", { class: "value-one" }, t("namaste.write_lit", { value: values[0] })));
   }
   for (const a of ctx.legal) {
     if (a.notation === "karma") {
       controls.append(h("button", { type: "button", dataset: { action: "karma", fkey: "karma" }, disabled: ctx.pending,
-        onclick: () => ctx.act("karma") }, "Take bad karma instead"));
+        onclick: () => ctx.act("karma") }, t("namaste.take_karma")));
     } else if (a.notation === "pass") {
       controls.append(h("button", { type: "button", dataset: { action: "pass", fkey: "pass" }, disabled: ctx.pending,
-        onclick: () => ctx.act("pass") }, "Write nothing (pass)"));
+        onclick: () => ctx.act("pass") }, t("namaste.pass")));
     }
   }
   if (controls.childNodes.length) el.append(controls);
-  if (view.my_choice) el.append(h("p", { class: "board-note mine-choice" }, `Your choice: ${view.my_choice} — hidden from the others until everyone has decided.`));
+  if (view.my_choice) el.append(h("p", { class: "board-note mine-choice" }, t("namaste.my_choice", { choice: view.my_choice })));
   if (view.phase === "decide" && view.to_decide.length) {
-    el.append(h("p", { class: "board-note" }, `Still deciding: ${listing(view.to_decide.map((s) => ctx.names[s]))}.`));
+    el.append(h("p", { class: "board-note" }, t("namaste.still_deciding", { names: listing(view.to_decide.map((s) => ctx.names[s])) })));
   }
-  if (view.ending) el.append(h("p", { class: "board-note ending" }, "Someone has filled their sheet or all bad karma: this round is the last."));
+  if (view.ending) el.append(h("p", { class: "board-note ending" }, t("namaste.ending")));
 
   const lit = new Map(ws.filter((w) => w.value === chosen.value).map((w) => [w.cell, w.notation]));
   const just = justWritten(ctx);
@@ -157,22 +158,22 @@ export function render(el, ctx) {
 }
 
 export function turnHint(ctx) {
-  if (ctx.view.phase === "choose") return "roll 1, 2 or 3 white dice.";
+  if (ctx.view.phase === "choose") return t("namaste.hint_roll");
   const me = ctx.seat;
-  return me === ctx.view.active ? "write the sum of all dice in a lit circle, or take bad karma." : "write the white dice's sum in a lit circle, or pass.";
+  return me === ctx.view.active ? t("namaste.hint_active") : t("namaste.hint_other");
 }
 
 export function describe(ev, ctx) {
   const d = ev.data || {};
-  const name = (s) => ctx.names[s] ?? `seat ${Number(s) + 1}`;
+  const name = (s) => ctx.names[s] ?? t("table.seat_n", { n: Number(s) + 1 });
   switch (ev.kind) {
-    case "roll": return `${name(d.seat)} rolled ${d.dice} (white + turquoise)`;
-    case "decided": return `You chose ${d.action}`;
-    case "waiting": return `${name(d.seat)} has decided; waiting for ${listing((d.still || []).map(name))}`;
-    case "entries": return `Written: ${Object.entries(d.entries || {}).map(([s, a]) => `${name(s)} ${a}`).join(", ")}`;
-    case "line": return `${name(d.seat)} completed ${d.line}: ${d.points} points${d.first ? " (first!)" : " (half)"}`;
-    case "end_triggered": return `${name(d.seat)} filled a whole sheet or all bad karma: this round is the last`;
-    case "game_over": return `Game over: ${(d.scores || []).map((x, i) => `${name(i)} ${x}`).join(", ")}`;
+    case "roll": return t("namaste.ev.roll", { name: name(d.seat), dice: d.dice });
+    case "decided": return t("namaste.ev.decided", { action: d.action });
+    case "waiting": return t("namaste.ev.waiting", { name: name(d.seat), names: listing((d.still || []).map(name)) });
+    case "entries": return t("namaste.ev.entries", { entries: Object.entries(d.entries || {}).map(([s, a]) => `${name(s)} ${a}`).join(", ") });
+    case "line": return d.first ? t("namaste.ev.line_first", { name: name(d.seat), line: d.line, points: d.points }) : t("namaste.ev.line_half", { name: name(d.seat), line: d.line, points: d.points });
+    case "end_triggered": return t("namaste.ev.end", { name: name(d.seat) });
+    case "game_over": return t("ev.game_over", { scores: (d.scores || []).map((x, i) => `${name(i)} ${x}`).join(", ") });
     default: return null;
   }
 }
@@ -191,9 +192,9 @@ export { INDEX };
 
 /** A few lines for a newcomer (shown above the board). */
 export const help = [
-  "On your turn, roll 1, 2 or 3 white dice; the turquoise die always rolls with them. A 1/7 face counts as 1 or 7, your choice.",
-  "The roller writes the sum of all the dice in one circle, or instead takes bad karma (minus the turquoise die). Everyone else may write the sum of the white dice, or pass.",
-  "Numbers grow left to right in every row and top to bottom in every column (gaps are fine): the lit circles are where your number may go.",
-  "Complete a line (row b-f or column 2-6) to score its pink circle — in full if you are among the first, half later. The four tips score too (top and left in full, bottom and right half).",
-  "The game ends after the round in which someone filled every circle or all four bad-karma spaces.",
+  t("namaste.help1"),
+  t("namaste.help2"),
+  t("namaste.help3"),
+  t("namaste.help4"),
+  t("namaste.help5"),
 ];
