@@ -1,4 +1,5 @@
-"""Bots for Brujas del Sábado: ``random``, ``greedy`` (rules of thumb) and ``best`` (IS-MCTS).
+"""Bots for Brujas del Sábado: ``random``, ``beginner``, ``casual``, ``greedy`` (rules of thumb) and ``best``
+(IS-MCTS).
 
 Both non-random bots work on worlds rebuilt from their view (:class:`~coven.games.brujas.worlds.Sampler`),
 never on the true state. The greedy rules read only what the seat may know in any such world (its own
@@ -17,6 +18,12 @@ tree (UCB1 with availability counts; forced moves are not tree nodes), adds one 
 game with a fast rollout policy (random plays, the cheap pick and witch rules below). The reward is the
 seat's share of the victory plus a small part of its score margin. The budget is a number of simulated
 steps, spread over iterations (deterministic given the seed; no clock).
+
+``beginner`` and ``casual`` (:mod:`coven.bots.levels`): ``greedy`` with random slips, a uniformly random
+legal choice instead of greedy's on 90% (beginner) and 10% (casual) of the decisions (``LEVEL_SLIP``).
+Measured with ``coven simulate brujas --players 4 --bots LEVEL,greedy,greedy,greedy --seed 1``:
+beginner won 9.8% of 100 games, casual 24.7% of 100 (a fair share is 25%; ``random`` wins
+about 12%: greedy's rules of thumb gain little, so the beginner has to slip often).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Namaste bots: ``random``, ``greedy`` and ``best``.
+"""Namaste bots: ``random``, ``beginner``, ``casual``, ``greedy`` and ``best``.
 
 All of them see only their view and the legal actions.
 
@@ -15,6 +15,11 @@ All of them see only their view and the legal actions.
   the leader's pace towards 25 circles). It chooses entries, passes and bad karma by that evaluation,
   and the number of dice by expectimax over the roll: for each total it precomputes the best entry,
   then averages over all outcomes of 1, 2 or 3 white dice plus the turquoise one.
+
+``beginner`` and ``casual`` (:mod:`coven.bots.levels`): ``greedy`` with random slips, a uniformly random
+legal choice instead of greedy's on 25% (beginner) and 3% (casual) of the decisions (``LEVEL_SLIP``).
+Measured with ``coven simulate namaste --players 4 --bots LEVEL,greedy,greedy,greedy --seed 1``:
+beginner won 6.0% of 100 games, casual 21.5% of 100 (a fair share is 25%).
 
 Tuning (self-play against ``greedy``, 2 players, 200-400 games a setting, duplicate seeds with chairs
 swapped): the fill-chance scale ``gamma`` was tried at 0.6, 1.0, 1.3, 1.6, 2.0, 2.5, 4 and 6; 1.6 gave
