@@ -19,6 +19,7 @@ from coven.bots.arena import make_bot, run_tournament
 from coven.core.driver import Quit, escape, play_terminal, seat_lines
 from coven.core.errors import CovenError, InvalidOptionError
 from coven.core.game import Game
+from coven.core.lang import LANGS, translations
 from coven.core.record import Record, replay_steps
 from coven.games import game_ids, get_game
 
@@ -90,22 +91,29 @@ def play(
     ] = None,
     option: OptionArg = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the game's record here.")] = None,
+    lang: Annotated[
+        str,
+        typer.Option(
+            "--lang", envvar="COVEN_LANG", help=f"Language of the prompts: {', '.join(LANGS)} (default en)."
+        ),
+    ] = "en",
 ) -> None:
     """Play in the terminal against bots, typing moves in the game's notation ('?' lists legal moves).
 
     You see what your seat sees: your view, your own moves and the events shown to you (the other
     seats' moves as their events tell them, never their notation).
     """
+    tr = translations(lang).gettext
     game = _game(game_id)
     count = _players(game, players)
     if not 0 <= seat < count:
-        raise _fail(f"--seat is 0 to {count - 1}")
+        raise _fail(tr("--seat is 0 to {last}").format(last=count - 1))
     names = [b.strip() for b in bots.split(",") if b.strip()] or ["best"]
     others = [s for s in range(count) if s != seat]
     if len(names) == 1:
         names = names * len(others)
     if len(names) != len(others):
-        raise _fail(f"give one bot for each of the {len(others)} other seats, or one for all")
+        raise _fail(tr("give one bot for each of the {n} other seats, or one for all").format(n=len(others)))
     # The deal's seed is told only if you chose it: it fixes every hidden card. The bots draw their
     # own randomness apart from it (or from --bot-seed, to replay a game exactly).
     deal_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -116,10 +124,15 @@ def play(
         seat_bots = {s: make_bot(game, n, s, bot_rng.randrange(2**62)) for s, n in by_seat.items()}
     except CovenError as exc:
         raise _fail(str(exc)) from None
-    told = f", seed {seed}" if seed is not None else ""
-    console.print(f"[bold]{game.spec.title}[/] — {count} players, you are seat {seat}{told}.")
+    told = tr(", seed {seed}").format(seed=seed) if seed is not None else ""
+    title = f"[bold]{game.spec.title}[/]"
+    console.print(
+        tr("{title} — {count} players, you are seat {seat}{told}.").format(
+            title=title, count=count, seat=seat, told=told
+        )
+    )
     try:
-        driver = play_terminal(game, state, seat, seat_bots, console.input, console.print, by_seat)
+        driver = play_terminal(game, state, seat, seat_bots, console.input, console.print, by_seat, lang)
     except Quit:
         raise typer.Exit(0) from None
     except EOFError:
@@ -127,12 +140,12 @@ def play(
     except CovenError as exc:
         raise _fail(str(exc), 1) from None
     if seed is None:
-        console.print(f"the deal's seed was {deal_seed}")
+        console.print(tr("the deal's seed was {seed}").format(seed=deal_seed))
     if save is not None:
         seats = tuple("you" if s == seat else by_seat[s] for s in range(count))
         options = dict(game.options(state))
         Record(game.spec.id, count, options, deal_seed, seats, driver.record_moves()).save(save)
-        console.print(f"record saved to {save}")
+        console.print(tr("record saved to {path}").format(path=save))
 
 
 # ----------------------------------------------------------------------- simulate

@@ -37,6 +37,7 @@ from coven.core.errors import CovenError, IllegalActionError
 from coven.core.events import Event
 from coven.core.explain import Explanation, Moment, fill
 from coven.core.game import Game
+from coven.core.lang import translations
 from coven.core.record import Move
 from coven.core.types import Seat
 
@@ -48,6 +49,12 @@ Read = Callable[[str], str]
 """Shows a prompt (Rich markup) and returns the line typed; raises EOFError when input ends."""
 Write = Callable[[str], None]
 """Shows one block of text written in Rich console markup."""
+Translate = Callable[[str], str]
+"""The terminal's fixed texts in the chosen language (:mod:`coven.core.lang`); identity for English."""
+
+
+def _same(text: str) -> str:
+    return text
 
 
 class BotError(CovenError):
@@ -204,10 +211,14 @@ def escape(text: str) -> str:
     return text + "\\" if text.endswith("\\") and not text.endswith("\\\\") else text
 
 
-def seat_lines(game: AnyGame, seat: Seat, events: Iterable[Event], own: str | None = None) -> list[str]:
+def seat_lines(
+    game: AnyGame, seat: Seat, events: Iterable[Event], own: str | None = None, tr: Translate = _same
+) -> list[str]:
     """What ``seat`` is told of one action (Rich markup): its own notation when it took the action
     (``own``), then every event visible to it, in words (:meth:`Game.describe_event`)."""
-    lines = [] if own is None else [f"[bold green]you[/] play [bold]{escape(own)}[/]"]
+    lines = (
+        [] if own is None else [tr("[bold green]you[/] play [bold]{action}[/]").format(action=escape(own))]
+    )
     for event in events:
         if event.visible_to(seat):
             lines.append(f"[dim]·[/] {escape(game.describe_event(event, seat))}")
@@ -226,7 +237,16 @@ class TerminalSeat:
     seat's view, its own seat's events and its own actions.
     """
 
-    def __init__(self, game: AnyGame, seat: Seat, read: Read, write: Write, legal_limit: int = 60) -> None:
+    def __init__(
+        self,
+        game: AnyGame,
+        seat: Seat,
+        read: Read,
+        write: Write,
+        legal_limit: int = 60,
+        tr: Translate = _same,
+    ) -> None:
+        self.tr = tr
         self.game = game
         self.seat = seat
         self.read = read
@@ -237,7 +257,7 @@ class TerminalSeat:
 
     def observe(self, view: Any, events: Sequence[Event], action: Hashable | None) -> None:
         own = None if action is None else self.game.format_action(action)
-        for line in seat_lines(self.game, self.seat, events, own):
+        for line in seat_lines(self.game, self.seat, events, own, self.tr):
             self.write(line)
         self._fresh = True
 
@@ -247,12 +267,12 @@ class TerminalSeat:
             if self._fresh:
                 self.write(game.render(view))
                 self._fresh = False
-            prompt = "your move" if required else "you may act (Enter to pass)"
+            prompt = self.tr("your move") if required else self.tr("you may act (Enter to pass)")
             text = self.read(f"[bold green]{prompt}>[/] ").strip()
             if text.lower() in {"quit", "exit"}:
                 raise Quit
             if text.lower() in {"help", "h"}:
-                self.write(HELP)
+                self.write(self.tr(HELP))
                 continue
             if text in {"?", "moves"}:
                 self._show_legal(legal)
@@ -273,8 +293,12 @@ class TerminalSeat:
 
     def _show_legal(self, legal: Sequence[Hashable]) -> None:
         shown = [escape(self.game.format_action(legal[i])) for i in range(min(len(legal), self.legal_limit))]
-        more = f"  … and {len(legal) - self.legal_limit} more" if len(legal) > self.legal_limit else ""
-        self.write("[bold]legal:[/] " + "  ".join(shown) + more)
+        more = (
+            self.tr("  … and {n} more").format(n=len(legal) - self.legal_limit)
+            if len(legal) > self.legal_limit
+            else ""
+        )
+        self.write(f"[bold]{self.tr('legal:')}[/] " + "  ".join(shown) + more)
 
 
 def play_terminal(
@@ -285,17 +309,20 @@ def play_terminal(
     read: Read,
     write: Write,
     names: Mapping[Seat, str] | None = None,
+    lang: str | None = None,
 ) -> Driver:
     """The terminal game: a person at ``seat``, ``bots`` in the other seats, until the game is over.
 
     Prints (through ``write``) only what ``seat`` may know, then the final position and the scores.
-    Raises :class:`Quit` when the person leaves and EOFError when the input ends.
+    Raises :class:`Quit` when the person leaves and EOFError when the input ends. ``lang`` (``fr``)
+    translates the prompts and fixed lines; the game's own renders and event texts stay English.
     """
-    person = TerminalSeat(game, seat, read, write)
+    tr = translations(lang).gettext
+    person = TerminalSeat(game, seat, read, write, tr=tr)
     driver = Driver(game, state, {**bots, seat: person})
     moments = _MomentTee(person, driver)
     driver.observers[seat] = moments
-    write(HELP)
+    write(tr(HELP))
     driver.run()
     view = game.view(state, seat)
     write(game.render(view))
@@ -303,14 +330,18 @@ def play_terminal(
     labels = names or {}
 
     def who(s: int) -> str:
-        return "you" if s == seat else f"seat {s}" + (f" ({escape(labels[s])})" if s in labels else "")
+        return (
+            tr("you")
+            if s == seat
+            else tr("seat {n}").format(n=s) + (f" ({escape(labels[s])})" if s in labels else "")
+        )
 
     for s, value in enumerate(game.scores(state)):
-        crown = " [bold yellow]wins[/]" if s in winners else ""
+        crown = f" [bold yellow]{tr('wins')}[/]" if s in winners else ""
         write(f"{who(s)}: {value:g}{crown}")
     explained = game.explain(view, moments.seen)
     if explained is not None:
-        for line in explanation_lines(explained, who):
+        for line in explanation_lines(explained, who, tr):
             write(line)
     return driver
 
@@ -329,7 +360,7 @@ class _MomentTee:
         self.inner.observe(view, events, action)
 
 
-def explanation_lines(explained: Explanation, who: Callable[[int], str]) -> list[str]:
+def explanation_lines(explained: Explanation, who: Callable[[int], str], tr: Translate = _same) -> list[str]:
     """The end-of-game explanation in Rich markup: per seat its score, then each line's points, label
     and the steps where it happened (step k: right after the game's k-th move, as in the browser's
     replay)."""
@@ -338,7 +369,7 @@ def explanation_lines(explained: Explanation, who: Callable[[int], str]) -> list
         filled = fill(escape(raw), who).replace("you wins", "you win")
         return filled[:1].upper() + filled[1:]
 
-    out = ["", "[bold]Why these scores[/]"]
+    out = ["", f"[bold]{tr('Why these scores')}[/]"]
     for s in explained.seats:
         out.append(f"[bold]{who(s.seat)}[/]: {s.score:g}")
         for line in s.lines:
@@ -346,7 +377,8 @@ def explanation_lines(explained: Explanation, who: Callable[[int], str]) -> list
             at = ""
             if line.steps:
                 shown = ", ".join(str(st) for st in line.steps[:6]) + (" …" if len(line.steps) > 6 else "")
-                at = f" [dim](step{'s' if len(line.steps) > 1 else ''} {shown})[/]"
+                steps = tr("steps {steps}" if len(line.steps) > 1 else "step {steps}").format(steps=shown)
+                at = f" [dim]({steps})[/]"
             out.append(f"  {sign:>4}  {text(line.label)}{at}")
         out.extend(f"        [dim]{text(note)}[/]" for note in s.notes)
     out.extend(f"[dim]{text(note)}[/]" for note in explained.notes)

@@ -1,0 +1,76 @@
+"""``coven play --lang fr`` / ``COVEN_LANG=fr``: the terminal's prompts and fixed lines in French, through
+the dict catalogue of :mod:`coven.core.lang`; every text the terminal translates is in it, same fields."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from coven.cli import app
+from coven.core.lang import FRENCH, pick_lang, translations
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "coven"
+runner = CliRunner()
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def translated_texts() -> set[str]:
+    """The literal texts passed to tr(...) in the terminal's code (HELP by name)."""
+    found: set[str] = set()
+    for path in (SRC / "core" / "driver.py", SRC / "cli.py"):
+        source = path.read_text(encoding="utf-8")
+        found |= set(re.findall(r"\btr\(\s*\"((?:[^\"\\]|\\.)*)\"", source))
+        found |= set(re.findall(r"\btr\(\s*'((?:[^'\\]|\\.)*)'", source))
+    found = {t.replace("\\'", "'") for t in found}
+    return found
+
+
+def test_every_terminal_text_is_in_the_french_catalogue() -> None:
+    used = translated_texts()
+    assert len(used) >= 12
+    from coven.core.driver import HELP
+
+    used.add(HELP)
+    missing = sorted(t for t in used if t not in FRENCH)
+    assert not missing, f"not in the French catalogue: {missing}"
+    for english, french in FRENCH.items():
+        assert fields(english) == fields(french), english
+
+
+@pytest.mark.parametrize(
+    ("choice", "lang"), [("fr", "fr"), ("fr_FR.UTF-8", "fr"), ("FR", "fr"), ("de", "en"), (None, "en")]
+)
+def test_the_language_is_picked(choice: str | None, lang: str) -> None:
+    assert pick_lang(choice) == lang
+
+
+def test_english_is_unchanged_and_french_translates() -> None:
+    assert translations("en").gettext("your move") == "your move"
+    assert translations("fr").gettext("your move") == "votre coup"
+    assert translations("fr").gettext("a text nobody translated") == "a text nobody translated"
+
+
+def _play(args: list[str], env: dict[str, str] | None = None) -> str:
+    result = runner.invoke(
+        app, ["play", "namaste", "--bots", "random", "--seed", "3", *args], input="?\nhelp\nquit\n", env=env
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_coven_play_in_french_with_the_flag_and_the_environment() -> None:
+    for out in (_play(["--lang", "fr"]), _play([], {"COVEN_LANG": "fr"})):
+        assert "vous êtes à la place 0, graine 3" in out
+        assert "Tapez un coup en notation" in out
+        assert "votre coup>" in out
+        assert "permis :" in out
+        assert "your move>" not in out
+    english = _play([], {"COVEN_LANG": ""})
+    assert "you are seat 0, seed 3" in english and "your move>" in english
