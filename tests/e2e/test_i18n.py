@@ -20,8 +20,8 @@ MISSING = "() => document.documentElement.outerHTML.includes('\u27e6')"
 BOARD_TEXTS = {
     "namaste": ["Comment jouer", "mauvais karma"],
     "brujas": ["Colonne des sorcières", "Le pli"],
-    "amulets": ["Comment jouer"],
-    "commandments": ["Joueurs et scores"],
+    "amulets": ["Comment jouer", "placez les cinq amulettes"],
+    "commandments": ["Comment jouer", "Grande Prêtresse"],
 }
 
 
@@ -95,6 +95,8 @@ def test_each_game_s_table_in_french(server: Any, browser: Any, game: str) -> No
         for phrase in BOARD_TEXTS[game]:
             assert phrase in text, f"{phrase!r} not on the French {game} table"
         assert not page.evaluate(MISSING), f"a text of the {game} table is missing from the French catalogue"
+        # Card texts (The 3 Commandments) are shown in French only: no English text is marked as such.
+        assert page.locator("#board [lang=en]").count() == 0
 
 
 def test_a_french_table_on_desktop_and_phone(server: Any, fr_screen: tuple[str, Any]) -> None:

@@ -3,6 +3,7 @@
 // book with every answer, and — when the table enables it — the deduction assistant.
 // The server validates every placement; the page only builds it.
 import { h, listing } from "../util.js";
+import { t } from "../i18n.js";
 
 const LETTERS = "ABCDE";
 const CODES = "RYGBK";
@@ -39,7 +40,7 @@ function miniAltar(fields, highlight = null) {
 }
 
 export function turnHint(ctx) {
-  return "place the five amulets on the altar, then ask the spirits — or cast the freeing spell.";
+  return t("amulets.hint");
 }
 
 export function render(el, ctx) {
@@ -175,8 +176,8 @@ export function describe(ev, ctx) {
 
 /** A few lines for a newcomer (shown above the board). */
 export const help = [
-  "Every wizard secretly holds one field of the altar and one amulet; free the spirits by finding everyone's.",
-  "To ask, place all five amulets on different fields. Each other wizard answers: * their amulet is on their field; o another amulet is on their field; + their amulet is in their field's row or column; − none of these.",
-  "At any moment between questions you may cast the freeing spell: place the amulets where you think they belong. Each spirit checks its own; one “no” and you are out (you still answer).",
-  "The spell book keeps every answer; with the deduction assistant on, the board shows what is still possible for each wizard.",
+  t("amulets.help1"),
+  t("amulets.help2"),
+  t("amulets.help3"),
+  t("amulets.help4"),
 ];

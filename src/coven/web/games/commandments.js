@@ -5,6 +5,13 @@
 // and places the artefacts by dragging them. The server judges everything; the page only builds moves.
 import { h, s, listing } from "../util.js";
 import { deckBrowser, customCards } from "../deck.js";
+import { t, lang } from "../i18n.js";
+
+/** A card's text: French alone when the page is in French, else the English with the French beside it. */
+function cardWords(c) {
+  if (lang === "fr") return [h("span", { lang: "fr" }, c.fr || c.en)];
+  return [h("span", { lang: "en" }, c.en), h("span", { class: "fr", lang: "fr" }, c.fr)];
+}
 
 const AREAS = ["C", "H1", "H2", "H3", "H4", "H5", "T1", "T2", "T3", "T4", "T5", "R"];
 const PATH = [...AREAS, "X"];
@@ -92,10 +99,10 @@ function parsePlace(text) {
 // ------------------------------------------------------------------------------------- board
 export function turnHint(ctx) {
   const v = ctx.view;
-  if (v.phase === "ordain") return "as High Priestess, discard one card unseen and name the taboo.";
-  if (v.phase === "place") return "as High Priestess, place the fifteen artefacts (drag them), then confirm.";
-  if (v.phase === "judge") return "look at the performance, then say yes or no for each of your action cards.";
-  return "drag an artefact along its path, pick your performance, then perform it.";
+  if (v.phase === "ordain") return t("cmd.hint_ordain");
+  if (v.phase === "place") return t("cmd.hint_place");
+  if (v.phase === "judge") return t("cmd.hint_judge");
+  return t("cmd.hint_move");
 }
 
 export function render(el, ctx) {
@@ -303,7 +310,7 @@ function slotCards(v, ctx, ritual) {
         h("div", { class: "slot-head" }, h("strong", {}, ROLE(i)), h("span", { class: "slot-type" }, sl.type === "artefact" ? "artefact (red)" : "action (green)")),
         c ? h("div", { class: "slot-text" },
           h("span", { class: "slot-id" }, `${c.id} · ${c.value === "?" ? "? per unit" : `${c.value} karma`}`),
-          h("span", { lang: "en" }, c.en), h("span", { class: "fr", lang: "fr" }, c.fr))
+          ...cardWords(c))
           : h("div", { class: "slot-text secret" }, "secret"),
         on ? h("span", { class: "marker", title: `marked by ${ctx.names[last.seat]}'s move`, "aria-label": `marked by ${ctx.names[last.seat]}'s move` }, "marked") : null,
         marked.length ? h("span", { class: "mark-history", "aria-label": `marked on ${marked.filter((m) => m.marks[i]).length} of ${marked.length} moves` },
@@ -339,7 +346,7 @@ function cardTexts(v, ids) {
   if (!cards.length) return null;
   return h("dl", { class: "card-texts", "aria-label": "Card texts" }, cards.flatMap((c) => [
     h("dt", {}, `${c.id} · ${c.type} · ${c.value === "?" ? "? (one per unit)" : `${c.value} karma`}`),
-    h("dd", { lang: "en" }, c.en, h("span", { class: "fr", lang: "fr" }, ` / ${c.fr}`)),
+    lang === "fr" ? h("dd", { lang: "fr" }, c.fr || c.en) : h("dd", { lang: "en" }, c.en, h("span", { class: "fr", lang: "fr" }, ` / ${c.fr}`)),
   ]));
 }
 
@@ -440,7 +447,7 @@ function judgePanel(v, ctx, ritual, legal) {
     const pick = (yes) => { work.verdict[k] = yes; ctx.rerender(); };
     return h("fieldset", { class: "judge-card", dataset: { card: sl.card } },
       h("legend", {}, `${ROLE(i)}: ${sl.card}${c ? ` · ${c.value === "?" ? "? (counts)" : `${c.value} karma`}` : ""}`),
-      c ? h("p", { class: "judge-text" }, h("span", { lang: "en" }, c.en), h("span", { class: "fr", lang: "fr" }, c.fr)) : null,
+      c ? h("p", { class: "judge-text" }, ...cardWords(c)) : null,
       h("div", { class: "yesno" },
         ["yes", "no"].map((word) => {
           const id = `verdict-${k}-${word}`;
@@ -534,8 +541,8 @@ export { listing };
 
 /** A few lines for a newcomer (shown above the board). */
 export const help = [
-  "Each player is High Priestess once. She secretly picks a taboo and two commandments; the novices only know each card's kind (artefact or action).",
-  "A novice moves one artefact and performs while doing it: the path it is carried along, gestures, words said, touches and the time taken all count. A performance costs beats (at most 10 a move).",
-  "She announces only the karma the move earns. Karma is kept; “no karma” or “bad karma” flips one of her four destiny cards — four flips and she is disempowered (every novice gets 20).",
-  "Find out what the commandments want. The highest total karma after everyone's ritual wins.",
+  t("cmd.help1"),
+  t("cmd.help2"),
+  t("cmd.help3"),
+  t("cmd.help4"),
 ];
