@@ -95,6 +95,7 @@ def test_each_game_s_table_in_french(server: Any, browser: Any, game: str) -> No
         for phrase in BOARD_TEXTS[game]:
             assert phrase in text, f"{phrase!r} not on the French {game} table"
         assert not page.evaluate(MISSING), f"a text of the {game} table is missing from the French catalogue"
+        assert page.locator("#board > p.error").count() == 0, "the board failed to draw"
         # Card texts (The 3 Commandments) are shown in French only: no English text is marked as such.
         assert page.locator("#board [lang=en]").count() == 0
 

@@ -150,8 +150,8 @@ function takenIndexes(v) {
 function pastTricks(v, names) {
   if (!v.past.length) return null;
   return h("details", { class: "past" }, h("summary", {}, t("brujas.earlier", { n: v.past.length })),
-    h("ol", {}, v.past.map((t) => h("li", {},
-      t("brujas.past", { leader: names[t.leader], cards: t.cards.join(" "), winner: names[t.winner], witch: t.witch, picks: t.picks.join(" ") })))));
+    h("ol", {}, v.past.map((p) => h("li", {},
+      t("brujas.past", { leader: names[p.leader], cards: p.cards.join(" "), winner: names[p.winner], witch: p.witch, picks: p.picks.join(" ") })))));
 }
 
 // Drag a card from the hand onto the trick (a click does the same).
