@@ -130,3 +130,52 @@ def test_bots_act_by_choice_only_after_people_had_a_look(make_client: Callable[.
         time_passes(client, table, 3601)
         knocked = wait_for(ws, lambda m: m["type"] == "update" and m["events"][0]["kind"] == "knock")
     assert latest(knocked)["actor"] == 1
+
+
+def test_a_priestess_who_does_not_judge_in_time_is_stood_in_for(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """The 3 Commandments with a judging priestess and no pace at all: her judging still has a limit
+    (``decision_seconds``); past it a bot judges for her by the engine's reading."""
+    client = make_client(games=REGISTRY)
+    created = create(client, game="commandments", players=3, seats=humans(3), options={"judge": "priestess"})
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    table = live(client, table_id)
+    sockets = [client.websocket_connect(ws_url(table_id)) for _ in tokens]
+    try:
+        last: dict[int, Any] = {}
+        for seat, (ws, token) in enumerate(zip(sockets, tokens, strict=True)):
+            ws.__enter__()
+            last[seat] = hello(ws, token)[1]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for seat, ws in enumerate(sockets):
+                views = [m for m in drain(ws) if m["type"] in {"sync", "update"}]
+                if views:
+                    last[seat] = views[-1]
+            judging = [
+                s
+                for s, m in last.items()
+                if m["legal"] and m["legal"]["actions"][0]["notation"].startswith("judge")
+            ]
+            if judging:
+                break
+            for seat, m in last.items():
+                if m["legal"] and m["legal"]["required"] and m["number"] == table.number:
+                    moves = [a["notation"] for a in m["legal"]["actions"] if a["notation"] != "forfeit"]
+                    sockets[seat].send_json({"type": "act", "number": m["number"], "action": moves[0]})
+            time.sleep(0.02)
+        assert judging, "the table never reached a judging"
+        priestess = judging[0]
+        assert last[priestess]["pace"]["limits"] == {str(priestess): 120.0}
+        time_passes(client, table, 121)
+        eventually = time.monotonic() + 30
+        while time.monotonic() < eventually and not any(s.action.startswith("judge") for s in table.steps):
+            time.sleep(0.05)
+        judged = [s for s in table.steps if s.action.startswith("judge")]
+        assert judged and judged[0].actor == priestess
+        assert table.seats[priestess].stand_in is True
+    finally:
+        for ws in sockets:
+            ws.__exit__(None, None, None)

@@ -193,6 +193,11 @@ class Game(ABC, Generic[S, A, V]):
         (The 3 Commandments' quick or slow moves) override this; others return ``action`` unchanged."""
         return action
 
+    def decision_seconds(self, state: S, seat: Seat) -> float | None:
+        """The longest ``seat`` may take over the decision the game waits for, whatever the table's pace
+        (None: the table's pace alone decides). The 3 Commandments limits a judging priestess."""
+        return None
+
     def timeout_action(self, state: S, seat: Seat) -> A | None:
         """What the rules make of ``seat`` running out of time, if they say (The 3 Commandments: a
         novice's timeout is an illegal move, a forfeit); ``None``: the rules are silent, and a front end

@@ -133,14 +133,19 @@ class Table:
         }
 
     def allowance(self, seat: Seat) -> float | None:
-        """Seconds ``seat`` has for the move the game waits for, from :attr:`changed_at` (None: no limit).
+        """Seconds ``seat`` has for the move the game waits for, from :attr:`changed_at` (None: no limit):
+        the table's pace, or the game's own limit for this decision if shorter.
 
         With a clock, a person whose bank is empty still has :data:`LAST_SECONDS` for each move."""
+        paced: float | None = None
         if self.pace == "move":
-            return float(self.pace_seconds)
-        if self.pace == "clock":
-            return max(self.banks.get(seat, float(self.pace_seconds)), LAST_SECONDS)
-        return None
+            paced = float(self.pace_seconds)
+        elif self.pace == "clock":
+            paced = max(self.banks.get(seat, float(self.pace_seconds)), LAST_SECONDS)
+        rule = self.game.decision_seconds(self.state, seat)
+        if rule is None or paced is None:
+            return rule if paced is None else paced
+        return min(paced, rule)
 
     def pace_json(self) -> dict[str, Any]:
         """The pace as the table shows it: for each seat the game waits for, the seconds it has."""
@@ -700,7 +705,7 @@ class TableService:
     # ------------------------------------------------------------------ bots
     def _start_driver(self, table: Table) -> None:
         """Run the table's bots and keep its pace here, if this process owns the table."""
-        if not (table.bots or table.pace != "none"):
+        if not (table.bots or table.pace != "none" or any(s.kind == "human" for s in table.seats)):
             return
         if table.status != "over" and table.driver is None and table.id in self.owned:
             table.driver = asyncio.create_task(self._drive(table), name=f"bots-{table.id}")
@@ -728,7 +733,7 @@ class TableService:
     # ----------------------------------------------------------- pace
     def _seconds_to_deadline(self, table: Table) -> float | None:
         """Until the first person the game waits for runs out of time (None: nobody can)."""
-        if table.status != "playing" or table.pace == "none":
+        if table.status != "playing":
             return None
         to_act, _ = table.turn()
         limits = [
@@ -744,7 +749,7 @@ class TableService:
     async def _enforce_pace(self, table: Table) -> None:
         """Everyone whose time is up: the rules' own answer if they have one (a Commandments novice
         forfeits), else a bot stands in for them until they come back."""
-        if table.status != "playing" or table.pace == "none":
+        if table.status != "playing":
             return
         now = time.monotonic()
         to_act, _ = table.turn()

@@ -121,6 +121,9 @@ if TYPE_CHECKING:
     from coven.core.explain import Explanation, Moment
 
 ORDAIN, PLACE, MOVE, JUDGE, OVER = range(5)
+
+JUDGE_SECONDS: Final = 120.0
+"""How long a human High Priestess may take to judge one move (``judge=priestess``)."""
 PHASE_NAMES: Final = ("ordain", "place", "move", "judge", "over")
 DESTINY_CARDS: Final = 4
 DISEMPOWER_BONUS: Final = 20
@@ -694,6 +697,11 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         from coven.games.commandments.render import describe_event
 
         return describe_event(event, seat)
+
+    def decision_seconds(self, state: CommandmentsState, seat: Seat) -> float | None:
+        """A High Priestess judging a move has :data:`JUDGE_SECONDS` (the novices wait on her); past it the
+        engine's reading stands in for her verdict (a front end lets a bot judge, by that reading)."""
+        return JUDGE_SECONDS if state.phase == JUDGE and seat == self.current_seat(state) else None
 
     def timeout_action(self, state: CommandmentsState, seat: Seat) -> Action | None:
         """A novice who runs out of time has made an illegal move (the rulebook's own example of one):
