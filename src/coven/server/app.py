@@ -290,6 +290,29 @@ class Lobby:
             raise ApiError(404, "unknown_table", f"no table {table_id!r}")
         return table
 
+    async def _finished_seat(self, request: Request, what: str) -> tuple[Table, int | None]:
+        """The finished table and the ``seat`` query parameter (None: a spectator) of a route that shows
+        ``what`` of a finished game as one seat saw it; at a table that keeps its secrets for ever, a
+        seat's ``what`` is shown only to that seat's token."""
+        table = await self._table(request)
+        if table.status != "over":
+            raise ApiError(409, "not_over", f"the {what} is served once the game is over")
+        seat: int | None = None
+        raw_seat = request.query_params.get("seat")
+        if raw_seat not in (None, ""):
+            if not raw_seat.isdigit() or int(raw_seat) >= table.players:
+                raise ApiError(422, "bad_request", f"seat is 0 to {table.players - 1}")
+            seat = int(raw_seat)
+        secret = not table.game.reveals_at_end(table.options)
+        if secret and seat is not None and not _holds_seat(request, table, seat):
+            raise ApiError(
+                403,
+                "secret",
+                _KEPT_SECRET + f": seat {seat}'s {what} is shown only to seat {seat} "
+                "(send its token as 'Authorization: Bearer <token>')",
+            )
+        return table, seat
+
     def _game(self, request: Request) -> AnyGame:
         return self.service.games.get(str(request.path_params["game_id"]))
 
@@ -394,27 +417,11 @@ class Lobby:
         return JSONResponse(record.to_json())
 
     async def replay(self, request: Request) -> Response:
-        table = await self._table(request)
-        if table.status != "over":
-            raise ApiError(409, "not_over", "the replay is served once the game is over")
-        seat: int | None = None
-        raw_seat = request.query_params.get("seat")
-        if raw_seat not in (None, ""):
-            if not raw_seat.isdigit() or int(raw_seat) >= table.players:
-                raise ApiError(422, "bad_request", f"seat is 0 to {table.players - 1}")
-            seat = int(raw_seat)
         reveal = request.query_params.get("reveal", "").lower() in {"1", "true", "yes"}
+        table, seat = await self._finished_seat(request, "replay")
         game = table.game
-        if not game.reveals_at_end(table.options):
-            if reveal:
-                raise ApiError(403, "secret", _KEPT_SECRET + ": it is never revealed in full")
-            if seat is not None and not _holds_seat(request, table, seat):
-                raise ApiError(
-                    403,
-                    "secret",
-                    _KEPT_SECRET + f": seat {seat}'s replay is shown only to seat {seat} "
-                    "(send its token as 'Authorization: Bearer <token>')",
-                )
+        if reveal and not game.reveals_at_end(table.options):
+            raise ApiError(403, "secret", _KEPT_SECRET + ": it is never revealed in full")
         state = game.setup(table.players, dict(table.options), table.seed)
         steps = [
             schemas.ReplayStepOut(
@@ -476,24 +483,8 @@ class Lobby:
         """``GET /api/tables/{id}/explanation?seat=``: why each seat scored what it scored, from the final
         view of ``seat`` (none: a spectator's) and the events that seat saw; the same secrecy as the
         replay (at a reveal=never table a seat's explanation needs that seat's token)."""
-        table = await self._table(request)
-        if table.status != "over":
-            raise ApiError(409, "not_over", "the explanation is served once the game is over")
-        seat: int | None = None
-        raw_seat = request.query_params.get("seat")
-        if raw_seat not in (None, ""):
-            if not raw_seat.isdigit() or int(raw_seat) >= table.players:
-                raise ApiError(422, "bad_request", f"seat is 0 to {table.players - 1}")
-            seat = int(raw_seat)
+        table, seat = await self._finished_seat(request, "explanation")
         game = table.game
-        secret = not game.reveals_at_end(table.options)
-        if secret and seat is not None and not _holds_seat(request, table, seat):
-            raise ApiError(
-                403,
-                "secret",
-                _KEPT_SECRET + f": seat {seat}'s explanation is shown only to seat {seat} "
-                "(send its token as 'Authorization: Bearer <token>')",
-            )
         moments = moments_from_steps(((s.number, s.events) for s in table.steps), seat)
         explained = game.explain(game.view(table.state, seat), moments)
         if explained is None:

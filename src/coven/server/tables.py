@@ -42,6 +42,8 @@ from coven.store import ChatLine, ConflictError, PendingStep, Store, StoredSeat,
 
 log = logging.getLogger("coven.server")
 
+_MIN_WAKE = 0.05  # seconds: the shortest sleep of a table's driver between two looks at the table
+
 AnyGame = Game[Any, Any, Any]
 ActionSource = Callable[[AnyGame], Hashable]
 """Produces the action to apply (parsing happens under the table's lock, against its game)."""
@@ -764,9 +766,13 @@ class TableService:
                 table.banks[seat] = 0.0
             action = table.game.timeout_action(table.state, seat)
             if action is not None:
-                with contextlib.suppress(ProtocolError):  # the table moved on meanwhile: fine
+                try:
                     await self.act(table, seat, number, given_action(action))
-                return
+                    return
+                except ProtocolError as exc:
+                    if exc.code in {ErrorCode.STALE, ErrorCode.CONFLICT}:
+                        return  # the table moved on meanwhile: the next wake looks again
+                    log.warning("timeout action of seat %s on table %s: %s", seat, table.id, exc.message)
             await self.stand_in(table, seat, True)
 
     async def stand_in(self, table: Table, seat: Seat, on: bool) -> None:
@@ -815,12 +821,15 @@ class TableService:
         and keep its pace; thinking happens in worker processes."""
         while table.status != "over":
             wait = self._seconds_to_deadline(table)
-            if table.status == "playing" and any(seat in table.bots for seat in table.turn()[1]):
+            if table.status == "playing" and any(
+                seat in table.bots and table.declined.get(seat) != table.number for seat in table.turn()[1]
+            ):
                 look = max(0.0, self._look_left(table))  # a bot may act by choice once people had a look
                 wait = look if wait is None else min(wait, look)
-            if wait is None or wait > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(table.wake.wait(), wait)
+            # Always yield to the loop, and never poll faster than _MIN_WAKE: a deadline that passed
+            # without anything to do (the table moved on meanwhile) must not spin this task.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.wake.wait(), None if wait is None else max(wait, _MIN_WAKE))
             table.wake.clear()
             try:
                 await self._enforce_pace(table)
