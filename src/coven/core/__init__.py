@@ -25,7 +25,7 @@ from coven.core.errors import (
     UnknownGameError,
 )
 from coven.core.events import Event, filter_events, private, public
-from coven.core.game import Game
+from coven.core.game import Game, Parts
 from coven.core.metrics import Metrics, NoMetrics
 from coven.core.record import Move, Record, Step, replay, replay_steps
 from coven.core.registry import Registry
@@ -42,6 +42,7 @@ __all__ = [
     "Driver",
     "Event",
     "Game",
+    "Parts",
     "GameError",
     "GameOverError",
     "GameSpec",

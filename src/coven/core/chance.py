@@ -1,12 +1,179 @@
-"""Chance: every game draws from a seeded ``random.Random`` held in its state, never the global one."""
+"""Chance: every game draws from its state's own seeded source, never from the global generator.
+
+:class:`Chance` is a counter-based generator: its whole state is two integers, a 64-bit key (from the
+deal's seed) and the number of draws made so far. Draw ``n`` is a pure function of ``(key, n)`` (the
+SplitMix64 finaliser applied to ``key + n * golden``), so
+
+- cloning a game state copies two integers instead of a Mersenne Twister's 625 words;
+- a position written as text carries its future chance exactly (``key`` and ``counter``), so a game read
+  back from its position rolls the same dice and deals the same cards as the original would have.
+
+It is not a cryptographic generator: deals on the server are unpredictable because their *seeds* come
+from the operating system's secure source, not because of this function. The first draws of nearby
+keys are independent enough for games (SplitMix64 passes BigCrush as a stream; each key starts its own).
+
+``random.Random`` stays where randomness is a bot's own (its ``rng``): a bot's choices are not game state.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+def key_of(seed: int) -> int:
+    """The 64-bit key of any integer seed: a seed below 2**64 is its own key; larger ones fold their
+    higher 64-bit words in, negative ones are mixed from their complement."""
+    seed = int(seed)
+    if seed < 0:
+        return _splitmix(key_of(~seed) ^ _GOLDEN)
+    key = seed & _MASK
+    seed >>= 64
+    while seed:
+        key = _splitmix(key ^ (seed & _MASK))
+        seed >>= 64
+    return key
+
+
+def _splitmix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
+
+
+class Chance:
+    """A seed and a counter: draws are ``mix(key + counter * golden)``, cheap to copy and to write down."""
+
+    __slots__ = ("counter", "key")
+
+    def __init__(self, seed: int = 0, counter: int = 0) -> None:
+        self.key = key_of(seed)
+        self.counter = counter
+
+    @classmethod
+    def at(cls, key: int, counter: int) -> Chance:
+        """The generator with this exact ``key`` (as :attr:`key` gives it) after ``counter`` draws."""
+        if not 0 <= key <= _MASK or counter < 0:
+            raise ValueError("a chance key is 0 to 2**64-1 and its counter is not negative")
+        chance = cls.__new__(cls)
+        chance.key = key
+        chance.counter = counter
+        return chance
+
+    def copy(self) -> Chance:
+        chance = Chance.__new__(Chance)
+        chance.key = self.key
+        chance.counter = self.counter
+        return chance
+
+    def __copy__(self) -> Chance:
+        return self.copy()
+
+    def __deepcopy__(self, memo: object) -> Chance:
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Chance) and (self.key, self.counter) == (other.key, other.counter)
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.counter))
+
+    def __repr__(self) -> str:
+        return f"Chance.at({self.key:#x}, {self.counter})"
+
+    def to_text(self) -> str:
+        """``key:counter`` in hexadecimal and decimal: the generator's whole state (see :meth:`from_text`)."""
+        return f"{self.key:x}:{self.counter}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Chance:
+        key, sep, counter = text.partition(":")
+        if (
+            not sep
+            or not key
+            or not counter.isascii()
+            or not counter.isdigit()
+            or len(key) > 16
+            or len(counter) > 20
+            or any(c not in "0123456789abcdef" for c in key)
+        ):
+            raise ValueError(f"a chance is written 'key:counter' (hexadecimal key), not {text[:40]!r}")
+        return cls.at(int(key, 16), int(counter))
+
+    # ---------------------------------------------------------------- draws
+    def bits64(self) -> int:
+        """The next 64 random bits."""
+        self.counter = counter = self.counter + 1
+        z = (self.key + counter * _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` for ``1 <= n <= 2**32`` (Lemire's multiply-shift: the bias is
+        at most ``n / 2**64``, far below anything a game could show)."""
+        if n <= 0:
+            raise ValueError("below(n) needs n >= 1")
+        self.counter = counter = self.counter + 1  # bits64, inlined: this is the games' hot path
+        z = (self.key + counter * _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        return ((z ^ (z >> 31)) * n) >> 64
+
+    def randrange(self, start: int, stop: int | None = None) -> int:
+        if stop is None:
+            return self.below(start)
+        return start + self.below(stop - start)
+
+    def randint(self, a: int, b: int) -> int:
+        """A uniform integer in ``[a, b]``, both included (a die: ``randint(1, 6)``)."""
+        return a + self.below(b - a + 1)
+
+    def random(self) -> float:
+        """A uniform float in ``[0, 1)`` with 53 random bits."""
+        return (self.bits64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, seq: MutableSequence[T]) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(seq) - 1, 0, -1):
+            j = self.below(i + 1)
+            seq[i], seq[j] = seq[j], seq[i]
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]:
+        """``k`` distinct elements in random order (a partial Fisher-Yates)."""
+        pool = list(population)
+        if not 0 <= k <= len(pool):
+            raise ValueError("sample larger than population")
+        n = len(pool)
+        for i in range(k):
+            j = i + self.below(n - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
+    def fork(self) -> Chance:
+        """A new generator whose draws are independent of this one's (it takes one draw of this one)."""
+        return Chance.at(_splitmix(self.bits64() ^ _GOLDEN), 0)
+
+
+def fresh(rng: random.Random) -> Chance:
+    """A new chance source drawn from a bot's (or a sampler's) generator: for a sampled world, whose
+    future must be unknown to whoever sampled it."""
+    return Chance.at(rng.getrandbits(64), 0)
 
 
 def copy_rng(rng: random.Random) -> random.Random:
-    """An independent generator in the same position: a clone's future draws equal the original's."""
+    """An independent ``random.Random`` in the same position (bots' generators only)."""
     copy = random.Random()
     copy.setstate(rng.getstate())
     return copy

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from coven.core.codec import Codec, TaggedCodec
@@ -34,8 +35,25 @@ A = TypeVar("A", bound=Hashable)
 V = TypeVar("V")
 
 
+@dataclass(frozen=True)
+class Parts(Generic[S, V]):
+    """What a game package's ``__init__`` hands to its rules when it assembles the game: everything
+    that is not rules (bots, the terminal's text, explanations, metrics) and the world sampler. The
+    rules module never imports these, so no game package has an import circle."""
+
+    bots: Mapping[str, BotFactory] = field(default_factory=dict)
+    """Bots by name; every game offers ``random``, ``greedy`` and ``best``."""
+    render: Callable[[V], str] | None = None
+    describe_event: Callable[[Event, Seat | None], str] | None = None
+    explain: Callable[[V, Sequence[Moment]], Explanation | None] | None = None
+    metrics: Callable[[], Metrics] | None = None
+    world_from_view: Callable[[V, random.Random], S] | None = None
+    hidden_facts: Callable[[S, Seat], frozenset[str]] | None = None
+
+
 class Game(ABC, Generic[S, A, V]):
-    """Rules of one game. Subclasses set the class attributes and implement the abstract methods."""
+    """Rules of one game. Subclasses set the class attributes and implement the abstract methods;
+    the game package's ``__init__`` assembles the rest (:class:`Parts`)."""
 
     spec: ClassVar[GameSpec]
     action_classes: ClassVar[tuple[type, ...]]
@@ -43,9 +61,10 @@ class Game(ABC, Generic[S, A, V]):
     view_class: ClassVar[type]
     """The (frozen dataclass) type that :meth:`view` returns."""
 
-    def __init__(self) -> None:
+    def __init__(self, parts: Parts[S, V] | None = None) -> None:
         self._action_codec: TaggedCodec[A] = TaggedCodec(self.action_classes)
         self._view_codec: Codec[V] = Codec(self.view_class)
+        self.parts: Parts[S, V] = parts if parts is not None else Parts()
 
     # ------------------------------------------------------------------ setup
     def new_game(self, players: int, options: Mapping[str, object] | None = None, seed: int = 0) -> S:
@@ -74,6 +93,21 @@ class Game(ABC, Generic[S, A, V]):
     @abstractmethod
     def clone(self, state: S) -> S:
         """An independent copy (cheap: search clones often)."""
+
+    # -------------------------------------------------------------- positions
+    def write_position(self, state: S) -> str:
+        """The whole state as one compact line of text (as FEN is to chess): everything the rules need
+        to go on, hidden parts and the future chance included (the chance source's ``key:counter``, and
+        whatever the game has already fixed, like the rest of a deck), so that
+        ``read_position(write_position(s))`` plays on exactly as ``s`` would. Secret: for tests, analysis
+        and debugging, never for a seat (a seat gets its view)."""
+        raise NotImplementedError(f"{self.spec.id}: write_position")
+
+    def read_position(self, text: str) -> S:
+        """The state a :meth:`write_position` text describes; any other text raises
+        :class:`~coven.core.errors.NotationError` saying what is wrong. Tests may write positions by hand
+        to fix future chance (later dice, the rest of a deck)."""
+        raise NotImplementedError(f"{self.spec.id}: read_position")
 
     # ------------------------------------------------------------------ turns
     @abstractmethod
@@ -133,9 +167,12 @@ class Game(ABC, Generic[S, A, V]):
     def view(self, state: S, seat: Seat | None) -> V:
         """Everything ``seat`` knows (perfect recall); ``None`` is a spectator."""
 
-    @abstractmethod
     def world_from_view(self, view: V, rng: random.Random) -> S:
-        """A full state consistent with ``view``, hidden parts and future chance drawn from ``rng``."""
+        """A full state consistent with ``view``, hidden parts and future chance drawn from ``rng``
+        (the package's worlds module, handed over in :class:`Parts`)."""
+        if self.parts.world_from_view is None:
+            raise NotImplementedError(f"{self.spec.id}: no world sampler was assembled")
+        return self.parts.world_from_view(view, rng)
 
     def sample_world(self, state: S, seat: Seat, rng: random.Random) -> S:
         """A world consistent with what ``seat`` knows in ``state``; built from its view alone."""
@@ -176,6 +213,8 @@ class Game(ABC, Generic[S, A, V]):
     # ----------------------------------------------------------- presentation
     def render(self, view: V) -> str:
         """A text picture of a view for the terminal (Rich markup allowed)."""
+        if self.parts.render is not None:
+            return self.parts.render(view)
         return repr(view)
 
     def describe_event(self, event: Event, seat: Seat | None = None) -> str:
@@ -184,6 +223,8 @@ class Game(ABC, Generic[S, A, V]):
         The default prints ``kind key=value ...``: games whose events read badly that way override it.
         Whatever it returns comes from the event alone, which carries only what its audience may know.
         """
+        if self.parts.describe_event is not None:
+            return self.parts.describe_event(event, seat)
         details = " ".join(f"{key}={value}" for key, value in event.data.items())
         return f"{event.kind} {details}".strip()
 
@@ -216,23 +257,31 @@ class Game(ABC, Generic[S, A, V]):
         :meth:`scores`, and a sentence on why the winner won. ``moments`` are the ``(step, event)``
         pairs the same viewer saw; they only say at which step a line's points were made (for links to
         the replay). ``None``: this game does not explain its results."""
+        if self.parts.explain is not None:
+            return self.parts.explain(view, moments)
         return None
 
     def hidden_facts(self, state: S, seat: Seat) -> frozenset[str]:
         """Texts that ``seat`` does not know in ``state``, as a front end would print them (card names,
         secret choices, future dice): the conformance suite checks that nothing shown to the seat
         holds one. Each must be distinctive; games with hidden information override this."""
+        if self.parts.hidden_facts is not None:
+            return self.parts.hidden_facts(state, seat)
         return frozenset()
 
     # ------------------------------------------------------------------- bots
     def bots(self) -> Mapping[str, BotFactory]:
         """Bots by name; every game offers ``random``, ``greedy`` and ``best``."""
+        if self.parts.bots:
+            return self.parts.bots
         from coven.core.bot import RandomBot
 
         return {"random": RandomBot}
 
     def new_metrics(self) -> Metrics:
         """An accumulator of game-specific figures for ``coven simulate``."""
+        if self.parts.metrics is not None:
+            return self.parts.metrics()
         from coven.core.metrics import NoMetrics
 
         return NoMetrics()

@@ -1,0 +1,72 @@
+"""The counter-based chance source: reproducible, cheap to copy, written down whole, fair."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+import pytest
+
+from coven.core.chance import Chance, key_of
+
+
+def test_same_seed_same_draws_and_a_copy_continues_identically() -> None:
+    a, b = Chance(42), Chance(42)
+    assert [a.bits64() for _ in range(5)] == [b.bits64() for _ in range(5)]
+    clone = a.copy()
+    assert clone == a and clone is not a
+    assert [a.below(6) for _ in range(50)] == [clone.below(6) for _ in range(50)]
+    deep = copy.deepcopy(a)
+    assert deep == a and [deep.random() for _ in range(3)] == [a.random() for _ in range(3)]
+
+
+def test_different_seeds_differ_and_big_or_negative_seeds_are_keys() -> None:
+    sources = [Chance(seed) for seed in range(200)]
+    draws = {tuple(source.below(1000) for _ in range(4)) for source in sources}
+    assert len(draws) == 200
+    assert key_of(5) == 5
+    assert 0 <= key_of(2**200 + 3) < 2**64 and key_of(2**200 + 3) != key_of(3)
+    assert 0 <= key_of(-1) < 2**64 and key_of(-1) != key_of(0)
+
+
+def test_text_round_trip_carries_the_future() -> None:
+    chance = Chance(2**63 + 12345)
+    for _ in range(7):
+        chance.bits64()
+    text = chance.to_text()
+    back = Chance.from_text(text)
+    assert back == chance
+    assert [back.randint(1, 6) for _ in range(20)] == [chance.randint(1, 6) for _ in range(20)]
+
+
+BAD = ["", "12", ":3", "zz:1", "1:-1", "1:x", "1:²", "1" * 17 + ":0", "1:" + "9" * 21]
+
+
+@pytest.mark.parametrize("bad", BAD)
+def test_bad_chance_text_is_a_value_error(bad: str) -> None:
+    with pytest.raises(ValueError):
+        Chance.from_text(bad)
+
+
+def test_dice_are_fair_and_shuffles_cover_all_orders() -> None:
+    chance = Chance(1)
+    faces = Counter(chance.randint(1, 6) for _ in range(60_000))
+    assert set(faces) == {1, 2, 3, 4, 5, 6}
+    assert all(abs(n - 10_000) < 500 for n in faces.values())  # > 5 standard deviations apart
+    orders = Counter()
+    for _ in range(6000):
+        deck = [0, 1, 2]
+        chance.shuffle(deck)
+        orders[tuple(deck)] += 1
+    assert len(orders) == 6 and all(abs(n - 1000) < 200 for n in orders.values())
+    picked = chance.sample(range(10), 4)
+    assert len(set(picked)) == 4 and all(0 <= p < 10 for p in picked)
+    floats = [chance.random() for _ in range(1000)]
+    assert all(0.0 <= f < 1.0 for f in floats) and 0.45 < sum(floats) / 1000 < 0.55
+
+
+def test_a_fork_is_independent_of_its_parent() -> None:
+    parent = Chance(9)
+    child = parent.fork()
+    assert child != parent
+    assert [child.below(100) for _ in range(10)] != [parent.below(100) for _ in range(10)]
