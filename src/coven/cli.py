@@ -360,35 +360,113 @@ def bench_playouts(game: AnyGame, players: int, seconds: float, seed: int = 0) -
     }
 
 
+def bench_clone(game: AnyGame, players: int, seconds: float = 0.3, seed: int = 0) -> float:
+    """Microseconds per :meth:`Game.clone`, over the states of one random game (early, middle, late)."""
+    rng = random.Random(seed)
+    state = game.new_game(players, None, seed)
+    states = []
+    while game.to_act(state):
+        states.append(game.clone(state))
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        game.apply_unchecked(state, seat, legal[rng.randrange(len(legal))])
+    clone = game.clone
+    done = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        for each in states:
+            clone(each)
+        done += len(states)
+    return round((time.perf_counter() - started) / max(1, done) * 1e6, 3)
+
+
+def bench_openspiel_oh_hell(seconds: float, seed: int = 0) -> float | None:
+    """Player decisions per second of random playouts of OpenSpiel's C++ Oh Hell (4 players) driven
+    from Python the same way (chance sampled by its probabilities); None without ``open_spiel``."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("oh_hell", {"players": 4})
+    rng = random.Random(seed)
+    rand = rng.random
+    decisions = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                pick, total = rand(), 0.0
+                chosen = outcomes[-1][0]
+                for outcome, probability in outcomes:
+                    total += probability
+                    if pick < total:
+                        chosen = outcome
+                        break
+                state.apply_action(chosen)
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rand() * len(legal))])
+                decisions += 1
+        if time.perf_counter() >= deadline:
+            break
+    return round(decisions / (time.perf_counter() - started), 1)
+
+
 @bench_app.command("engine")
 def bench_engine(
     game_filter: Annotated[list[str] | None, typer.Option("--game", "-g", help="Only these games.")] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Time per game and player count.")] = 2.0,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Random playouts per game and player count on one core: games and decisions per second."""
+    """Random playouts per game and player count on one core: games and decisions per second, the cost
+    of a clone, and (with ``open_spiel`` installed) each figure's ratio to OpenSpiel's C++ Oh Hell for
+    4 players measured in the same run."""
     ids = game_filter or game_ids()
-    results = []
+    results: list[dict[str, Any]] = []
     cases = [(g, p) for g in ids for p in _game(g).spec.player_counts]
     with _progress() as bar:
-        task = bar.add_task("bench engine", total=len(cases))
+        task = bar.add_task("bench engine", total=len(cases) + 1)
+        reference = bench_openspiel_oh_hell(seconds)
+        bar.advance(task)
         for game_id, players in cases:
-            results.append(bench_playouts(_game(game_id), players, seconds))
+            row = bench_playouts(_game(game_id), players, seconds)
+            row["clone_us"] = bench_clone(_game(game_id), players)
+            if reference:
+                row["ratio_to_openspiel"] = round(row["actions_per_second"] / reference, 3)
+            results.append(row)
             bar.advance(task)
     if as_json:
-        print(json.dumps({"results": results}))
+        out: dict[str, Any] = {"results": results}
+        if reference is not None:
+            out["openspiel_oh_hell_actions_per_second"] = reference
+        print(json.dumps(out))
         return
     table = Table(title="random playouts, one core")
-    for column in ("game", "players", "games/s", "decisions/s"):
+    columns = ["game", "players", "games/s", "decisions/s", "clone µs"]
+    if reference:
+        columns.append("× OpenSpiel Oh Hell")
+    for column in columns:
         table.add_column(column, justify="right" if column != "game" else "left")
     for row in results:
-        table.add_row(
+        cells = [
             row["game"],
             str(row["players"]),
             f"{row['games_per_second']:,.1f}",
             f"{row['actions_per_second']:,.0f}",
-        )
+            f"{row['clone_us']:.2f}",
+        ]
+        if reference:
+            cells.append(f"{row['ratio_to_openspiel']:.2f}")
+        table.add_row(*cells)
     console.print(table)
+    if reference:
+        console.print(f"OpenSpiel Oh Hell (4 players, C++ from Python): {reference:,.0f} decisions/s")
+    else:
+        console.print("[dim]install open_spiel (pip install 'coven[openspiel]') to compare with OpenSpiel[/]")
 
 
 @bench_app.command("server")

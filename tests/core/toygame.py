@@ -21,7 +21,7 @@ from coven.core import (
     Seat,
     public,
 )
-from coven.core.chance import copy_rng
+from coven.core.chance import Chance, fresh
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class ToyState:
     hands: list[list[int]]
     played: list[list[int]]
     turn: int
-    rng: random.Random
+    chance: Chance
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,7 @@ class ToyGame(Game[ToyState, Play, ToyView]):
     view_class = ToyView
 
     def setup(self, players: int, options: Options, seed: int) -> ToyState:
-        rng = random.Random(seed)
+        rng = Chance(seed)
         deck = list(range(1, 10))
         rng.shuffle(deck)
         size = int(options["hand"])
@@ -80,7 +80,7 @@ class ToyGame(Game[ToyState, Play, ToyView]):
         return state.options
 
     def clone(self, state: ToyState) -> ToyState:
-        rng = copy_rng(state.rng)
+        rng = state.chance.copy()
         return ToyState(
             state.players,
             state.options,
@@ -137,8 +137,40 @@ class ToyGame(Game[ToyState, Play, ToyView]):
             hands,
             [list(p) for p in view.played],
             view.turn,
-            random.Random(rng.getrandbits(64)),
+            fresh(rng),
         )
+
+    def write_position(self, state: ToyState) -> str:
+        """``<hand option> <turn> <hands> <played> <chance>``; card lists per seat split by ``/``."""
+        hands = "/".join("".join(map(str, h)) or "-" for h in state.hands)
+        played = "/".join("".join(map(str, p)) or "-" for p in state.played)
+        return f"{state.options['hand']} {state.turn} {hands} {played} {state.chance.to_text()}"
+
+    def read_position(self, text: str) -> ToyState:
+        parts = text.split(" ")
+        if len(parts) != 5 or not parts[0].isdecimal() or not parts[1].isdecimal():
+            raise NotationError(f"a toy position is '<hand> <turn> <hands> <played> <chance>': {text[:60]!r}")
+        hands, played = parts[2].split("/"), parts[3].split("/")
+        if len(hands) != len(played) or not 2 <= len(hands) <= 3:
+            raise NotationError("a toy position has one hand and one played list per seat, 2 or 3 seats")
+
+        def cards(word: str) -> list[int]:
+            if word == "-":
+                return []
+            if not word.isdecimal() or not word.isascii() or "0" in word:
+                raise NotationError(f"cards are digits 1-9, not {word!r}")
+            return [int(c) for c in word]
+
+        try:
+            chance = Chance.from_text(parts[4])
+        except ValueError as exc:
+            raise NotationError(str(exc)) from None
+        turn = int(parts[1])
+        if turn >= len(hands):
+            raise NotationError(f"seat {turn} is not at a {len(hands)}-seat table")
+        options: Options = {"hand": int(parts[0])}
+        hand_lists, played_lists = [cards(h) for h in hands], [cards(p) for p in played]
+        return ToyState(len(hands), options, hand_lists, played_lists, turn, chance)
 
     def scores(self, state: ToyState) -> tuple[float, ...]:
         return tuple(float(sum(p)) for p in state.played)

@@ -97,14 +97,14 @@ class KnockToy(ToyGame):
     def setup(self, players: int, options: Options, seed: int) -> KnockState:
         base = super().setup(players, options, seed)
         return KnockState(
-            base.players, base.options, base.hands, base.played, base.turn, base.rng, [False] * players
+            base.players, base.options, base.hands, base.played, base.turn, base.chance, [False] * players
         )
 
     def clone(self, state: ToyState) -> KnockState:
         assert isinstance(state, KnockState)
         base = super().clone(state)
         return KnockState(
-            base.players, base.options, base.hands, base.played, base.turn, base.rng, list(state.knocked)
+            base.players, base.options, base.hands, base.played, base.turn, base.chance, list(state.knocked)
         )
 
     def may_act(self, state: ToyState) -> frozenset[Seat]:

@@ -77,6 +77,18 @@ def offer_order(may_act: Iterable[Seat], last: Seat, players: int) -> list[Seat]
     return sorted(may_act, key=lambda s: (s - last - 1) % players)
 
 
+def decisions(game: AnyGame, state: Any, last: Seat) -> list[tuple[Seat, bool]]:
+    """The decisions open in ``state``, in the one order every front end follows: ``(seat, required)``
+    for each optional actor, clockwise from after ``last`` (the seat that moved last), then the seats
+    the game waits for, lowest first. The arena and the terminal ask them in this order through
+    :class:`Driver`; the server offers its bots their decisions in it (people act when they like); the
+    research adapters (:mod:`coven.rl`, :mod:`coven.spiel`) make it their sequence of turns, an
+    optional actor's pass being an action of its own."""
+    players = game.num_players(state)
+    optional = [(seat, False) for seat in offer_order(game.may_act(state), last, players)]
+    return optional + [(seat, True) for seat in sorted(game.to_act(state))]
+
+
 class Driver:
     """Plays one game: asks the actors in the fixed order and applies their answers.
 
@@ -118,11 +130,10 @@ class Driver:
             return False
         if len(self.moves) > self.max_decisions:
             raise BotError(f"{game.spec.id}: more than {self.max_decisions} decisions")
-        for seat in offer_order(game.may_act(state), self.last, self.players):
-            if self._decide(seat, required=False):
+        for seat, required in decisions(game, state, self.last):
+            if self._decide(seat, required) or required:
                 return True
-        self._decide(min(game.to_act(state)), required=True)
-        return True
+        raise BotError(f"{game.spec.id}: the game is not over but nobody has to act")
 
     def _decide(self, seat: Seat, required: bool) -> bool:
         """Ask ``seat``; apply its answer. False if it let an optional chance pass."""

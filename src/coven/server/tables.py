@@ -34,6 +34,7 @@ from coven.core import (
     Seat,
     UnknownBotError,
 )
+from coven.core.driver import decisions
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
 from coven.server.messages import ErrorCode, ProtocolError, dumps
@@ -114,6 +115,12 @@ class Table:
     measured from here (see :meth:`Game.stamp_time`)."""
     driver: asyncio.Task[None] | None = None
     _cache: dict[tuple[int, Seat | None, str], Any] = field(default_factory=dict)
+
+    @property
+    def last_mover(self) -> Seat:
+        """The seat that moved last (before any move: the seat before seat 0), as the core driver counts
+        for its order of optional actors."""
+        return self.steps[-1].actor if self.steps else self.players - 1
 
     # ------------------------------------------------------------ what a seat sees
     def _cached(self, seat: Seat | None, what: str, build: Callable[[], Any]) -> Any:
@@ -714,15 +721,15 @@ class TableService:
             table.wake.set()
 
     def _next_bot_turn(self, table: Table) -> tuple[Seat, bool] | None:
-        game, state = table.game, table.state
-        for seat in sorted(game.to_act(state)):
-            if seat in table.bots:
-                return seat, True
-        if self._look_left(table) > 0:
-            return None  # people are still reading the last move: no bot acts by choice yet
-        for seat in sorted(game.may_act(state)):
-            if seat in table.bots and table.declined.get(seat) != table.number:
-                return seat, False
+        """The first decision a bot of this table has, in the core driver's order (optional actors
+        clockwise from after the last mover, then the seats the game waits for); people act when they
+        like. A bot that let its chance pass at this action number is not asked again until it changes."""
+        looking = self._look_left(table) > 0  # people still read the last move: no bot acts by choice
+        for seat, required in decisions(table.game, table.state, table.last_mover):
+            if seat not in table.bots:
+                continue
+            if required or (not looking and table.declined.get(seat) != table.number):
+                return seat, required
         return None
 
     def _look_left(self, table: Table) -> float:
