@@ -37,7 +37,8 @@ from coven.games.amulets.board import NO, YES, answer, placement_at
 from coven.games.brujas import GAME as BRUJAS
 from coven.games.brujas import BrujasState
 from coven.games.brujas.cards import add, kinds_of, remove
-from coven.games.brujas.game import PLAY, PLAY_ACTION, WITCH
+from coven.games.brujas.notation import PLAY_ACTION
+from coven.games.brujas.state import PLAY, WITCH
 
 DRAWS = 40_000
 MAX_OUTCOMES = 16
@@ -64,13 +65,11 @@ def test_the_draw_count_tells_a_005_bias_apart() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ brujas
-def brujas_game(
-    players: int, seed: int, options: dict[str, object], stop: int
-) -> tuple[BrujasState, BrujasState, list[tuple[int, Any]]]:
-    """A random game up to the first play-phase moment where the hands hold ``stop`` cards in all:
-    (initial state, current state, actions)."""
+def brujas_game(deal: str, seed: int, stop: int) -> tuple[BrujasState, BrujasState, list[tuple[int, Any]]]:
+    """A random game from the position ``deal`` up to the first play-phase moment where the hands hold
+    ``stop`` cards in all: (initial state, current state, actions)."""
     rng = random.Random(seed)
-    state = BRUJAS.new_game(players, options, seed)
+    state = BRUJAS.read_position(deal)
     start = BRUJAS.clone(state)
     moves: list[tuple[int, Any]] = []
     while BRUJAS.to_act(state):
@@ -213,22 +212,49 @@ def voided_seats(state: BrujasState, me: int) -> int:
 
 
 BRUJAS_POSITIONS = [
-    # (players, seed, options, cards left in the hands, seat); the distance of the sampler this one
-    # replaced (a greedy deal with a matching fallback) is in the comments.
-    pytest.param(3, 2, {}, 5, 1, id="3p-aside"),  # 0.23
-    pytest.param(5, 1, {}, 6, 4, id="5p"),  # 0.25
-    pytest.param(4, 1, {"silent": True}, 6, 0, id="4p-face-down"),  # 0.27
-    pytest.param(3, 53, {"silent": True}, 7, 1, id="3p-aside-face-down"),  # 0.35
+    # (the deal as a position, the seed of the random play, cards left in the hands, seat); the distance
+    # of the sampler this one replaced (a greedy deal with a matching fallback) is in the comments. The
+    # deals are those the seeds 2, 1, 1 and 53 made before the deal came from coven.core.chance.
+    pytest.param(
+        "GRBY R1R2R3R4R4B3B4B5Y1Y2Y2G1G5/R3R5B2B2B3B4B5Y1Y3Y3Y4G3G4/R1R2R5B1B1Y5Y5G1G2G2G3G4G5 -/-/- 2 - "
+        "play Y4",
+        2,
+        5,
+        1,
+        id="3p-aside",
+    ),  # 0.23
+    pytest.param(
+        "GYBR R1R1B2B4B5Y4G1G5/R4R5B3Y1Y2Y3G2G5/R4B1B1B4Y2Y4Y5Y5/R2R5B2B5Y3G1G3G4/R2R3R3B3Y1G2G3G4 "
+        "-/-/-/-/- 4 - play",
+        1,
+        6,
+        4,
+        id="5p",
+    ),  # 0.25
+    pytest.param(
+        "GYBR R1R1R5B2B4B5Y4G1G5G5/R4R4B1B3Y1Y2Y2Y3Y5G2/R2R5B1B2B4B5Y4Y5G3G4/R2R3R3B3Y1Y3G1G2G3G4 -/-/-/- "
+        "3 - play silent",
+        1,
+        6,
+        0,
+        id="4p-face-down",
+    ),  # 0.27
+    pytest.param(
+        "RYGB R3B1B2B3B5Y1Y2Y4G1G2G4G5G5/R1R1R2R3R4B1B4B5Y1Y5G2G3G3/R2R4R5R5B2B3B4Y3Y3Y4Y5G1G4 -/-/- 0 - "
+        "play Y2 silent",
+        53,
+        7,
+        1,
+        id="3p-aside-face-down",
+    ),  # 0.35
 ]
 
 
-@pytest.mark.parametrize(("players", "seed", "options", "stop", "me"), BRUJAS_POSITIONS)
-def test_brujas_sampler_matches_the_exact_posterior(
-    players: int, seed: int, options: dict[str, object], stop: int, me: int
-) -> None:
-    start, state, moves = brujas_game(players, seed, options, stop)
+@pytest.mark.parametrize(("deal", "seed", "stop", "me"), BRUJAS_POSITIONS)
+def test_brujas_sampler_matches_the_exact_posterior(deal: str, seed: int, stop: int, me: int) -> None:
+    start, state, moves = brujas_game(deal, seed, stop)
     assert voided_seats(state, me) >= 2
-    if options.get("silent"):
+    if state.silent:
         assert any(kind == "down" for kind, _, _ in hidden_places(state, me))
     exact = brujas_exact(start, state, moves, me)
     assert 6 <= len(exact) <= MAX_OUTCOMES
@@ -303,7 +329,7 @@ def amulets_hidden(state: AmuletsState, me: int) -> Hashable:
 AMULETS_POSITIONS = [
     # (players, seed, questions, casts, seat)
     pytest.param(4, 0, 4, 1, 1, id="4p-4-questions-a-cast"),
-    pytest.param(5, 0, 3, 0, 2, id="5p-3-questions"),
+    pytest.param(5, 4, 3, 0, 2, id="5p-3-questions"),
 ]
 
 

@@ -5,7 +5,18 @@ changed"). The database stays the single source of truth; a notice only tells ot
 up (see :mod:`coven.server.tables`).
 """
 
-from coven.bus.base import RESYNC, Bus, Handler, LocalBus, make_bus
+from coven.bus.base import RESYNC, Bus, Handler, LocalBus
 from coven.bus.redis import RedisBus
+
+
+def make_bus(url: str | None, prefix: str = "coven:", name: str | None = None) -> Bus:
+    """``None`` or ``memory://``: in-process; ``redis://...``: Redis pub/sub on channel ``{prefix}tables``
+    (``name``: how this process's connections show in Redis's ``CLIENT LIST``)."""
+    if url is None or url in {"", "memory://", "local"}:
+        return LocalBus()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBus(url, prefix, name)
+    raise ValueError(f"unknown bus URL {url!r} (use memory:// or redis://host:port/db)")
+
 
 __all__ = ["RESYNC", "Bus", "Handler", "LocalBus", "RedisBus", "make_bus"]

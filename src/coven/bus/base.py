@@ -83,14 +83,3 @@ class LocalBus(Bus):
             self._task = None
             self._queue = None
 
-
-def make_bus(url: str | None, prefix: str = "coven:", name: str | None = None) -> Bus:
-    """``None`` or ``memory://``: in-process; ``redis://...``: Redis pub/sub on channel ``{prefix}tables``
-    (``name``: how this process's connections show in Redis's ``CLIENT LIST``)."""
-    if url is None or url in {"", "memory://", "local"}:
-        return LocalBus()
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        from coven.bus.redis import RedisBus
-
-        return RedisBus(url, prefix, name)
-    raise ValueError(f"unknown bus URL {url!r} (use memory:// or redis://host:port/db)")

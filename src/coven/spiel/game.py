@@ -1,0 +1,218 @@
+"""OpenSpiel Python games for the Coven games (``pip install coven[openspiel]``).
+
+Each built-in game is registered with ``pyspiel`` as ``python_coven_<id>`` (``python_coven_namaste``
+..). The game's parameters are ``players`` (default: the fewest), ``rng_seed`` (the deals of a loaded
+game come one after another from this seed), ``reward`` (``win`` or ``score``, see
+:data:`coven.rl.table.REWARDS`) and every table option of the game under its own name.
+
+- Dynamics: sequential, in the order every Coven front end follows (:class:`coven.rl.table.Table`):
+  optional actors (Amulets' casts) get a turn with a ``pass`` action; simultaneous decisions
+  (Namaste) are taken one seat after another, each seat seeing only its view.
+- Chance: ``SAMPLED_STOCHASTIC``: dice and deals come from the state's own seeded chance source, as
+  in the engine; a state and its clone go on identically.
+- Actions: the game's action index (:mod:`coven.rl`): every action of Brujas and Namaste, the legal
+  order capped for The 3 Commandments, a decision of six indices for Amulets.
+- Information: the information state string is the acting seat's view (its JSON, keys sorted) and
+  its unfinished decision; a view carries everything the seat has seen (perfect recall). The
+  observation tensor is the game's encoding of that view. ``resample_from_infostate`` draws a world
+  from the seat's view (:meth:`coven.core.Game.world_from_view`), so IS-MCTS plans on worlds the seat
+  cannot tell from the true one.
+- Utility: terminal rewards only; general sum (with ``reward=win``, nobody is paid when nobody wins).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from coven.core import Game, OptionValue
+from coven.games import get_game
+from coven.rl.encoding import Encoding
+from coven.rl.games import ENCODINGS, encoding_for
+from coven.rl.table import REWARDS, Table, reward_bounds
+
+AnyGame = Game[Any, Any, Any]
+PREFIX = "python_coven_"
+SEED_BITS = 62
+
+
+def short_name(game_id: str) -> str:
+    return f"{PREFIX}{game_id}"
+
+
+def game_type(game: AnyGame) -> Any:
+    """The declaration OpenSpiel registers for ``game``."""
+    parameters: dict[str, OptionValue] = {
+        "players": game.spec.min_players,
+        "rng_seed": 0,
+        "reward": REWARDS[0],
+    }
+    for option in game.spec.options:
+        parameters[option.key] = option.default
+    return pyspiel.GameType(
+        short_name=short_name(game.spec.id),
+        long_name=f"Python Coven {game.spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.spec.max_players,
+        min_num_players=game.spec.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+class CovenSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One Coven game, its player count and options, as an OpenSpiel game."""
+
+    def __init__(self, game_id: str, params: Mapping[str, Any] | None = None) -> None:
+        game = get_game(game_id)
+        given = dict(params or {})
+        players = int(given.pop("players", game.spec.min_players))
+        seed = int(given.pop("rng_seed", 0))
+        self.reward = str(given.pop("reward", REWARDS[0]))
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {self.reward!r}")
+        self.coven_game = game
+        self.encoding: Encoding = encoding_for(game_id, players, given)
+        low, high = reward_bounds(self.encoding, self.reward)
+        bounds = self.encoding.bounds
+        per_decision = self.encoding.max_steps + players - 1
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.encoding.num_actions,
+            max_chance_outcomes=0,
+            num_players=players,
+            min_utility=low,
+            max_utility=high,
+            max_game_length=bounds.max_decisions * per_decision,
+        )
+        super().__init__(
+            game_type(game),
+            info,
+            {"players": players, "rng_seed": seed, "reward": self.reward, **self.encoding.options},
+        )
+        self.deals = random.Random(seed)
+
+    def new_initial_state(self) -> CovenSpielState:
+        """A new deal, the next from the game's ``rng_seed``."""
+        return CovenSpielState(self, Table(self.encoding, self.deals.getrandbits(SEED_BITS), self.reward))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CovenObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return CovenObserver(self.encoding, information_state=recall)
+
+
+class CovenSpielState(pyspiel.State):  # type: ignore[misc]
+    """A Coven game in progress (the engine's state, behind a :class:`~coven.rl.table.Table`)."""
+
+    def __init__(self, game: CovenSpielGame, table: Table) -> None:
+        super().__init__(game)
+        self.table = table
+
+    def current_player(self) -> int:
+        if self.table.is_over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.table.current()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.table.is_over() or self.table.current() != player:
+            return []
+        return self.table.legal_indices()
+
+    def _apply_action(self, action: int) -> None:
+        self.table.step(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if self.table.is_over() or self.table.current() != player:
+            return f"#{action}"
+        return self.table.encoding.describe(self.table.state, player, self.table.prefix, int(action))
+
+    def is_terminal(self) -> bool:
+        return self.table.is_over()
+
+    def returns(self) -> list[float]:
+        return self.table.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CovenSpielState:
+        """A state ``player_id`` cannot tell from this one: a world drawn from its view alone (hidden
+        parts and future chance), the public order of turns kept."""
+        table = self.table
+        rng = random.Random(int(float(probability_sampler()) * (1 << 53)))
+        view = table.game.view(table.state, player_id)
+        world = table.clone()
+        world.state = table.game.world_from_view(view, rng)
+        world.moves = []
+        return CovenSpielState(self.get_game(), world)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CovenSpielState:
+        return CovenSpielState(self.get_game(), self.table.clone())
+
+    def __str__(self) -> str:
+        table = self.table
+        lines = [f"{table.game.spec.id} seed {table.seed}"]
+        lines.extend(f"{move.seat}: {move.action}" for move in table.moves)
+        if table.prefix:
+            lines.append(f"unfinished decision {list(table.prefix)}")
+        return "\n".join(lines)
+
+
+class CovenObserver:
+    """OpenSpiel's observer interface: the information state string (perfect recall) or the
+    observation string and tensor of one seat, from that seat's view only."""
+
+    def __init__(self, encoding: Encoding, information_state: bool) -> None:
+        self.information_state = information_state
+        size = 0 if information_state else encoding.observation_size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: CovenSpielState, player: int) -> None:
+        if not self.information_state:
+            self.tensor[:] = state.table.observe(player)
+
+    def string_from(self, state: CovenSpielState, player: int) -> str:
+        return state.table.information(player)
+
+
+def game_class(game_id: str) -> type[CovenSpielGame]:
+    """The OpenSpiel game class of ``game_id``: a class, not a closure, because ``pyspiel`` keeps its
+    factories until after the interpreter has shut down (a Python function kept so aborts the exit)."""
+
+    def init(self: CovenSpielGame, params: Mapping[str, Any] | None = None) -> None:
+        CovenSpielGame.__init__(self, game_id, params)
+
+    name = "".join(part.title() for part in game_id.split("_"))
+    return type(f"Coven{name}SpielGame", (CovenSpielGame,), {"__init__": init})
+
+
+_CLASSES: dict[str, type[CovenSpielGame]] = {}
+
+
+def register() -> list[str]:
+    """Register every built-in game with ``pyspiel`` (once); returns their short names."""
+    registered = {t.short_name for t in pyspiel.registered_games()}
+    names = []
+    for game_id in sorted(ENCODINGS):
+        name = short_name(game_id)
+        if name not in registered:
+            cls = _CLASSES[game_id] = game_class(game_id)
+            pyspiel.register_game(game_type(get_game(game_id)), cls)
+        names.append(name)
+    return names
+
+
+def load(game_id: str, **params: Any) -> Any:
+    """``pyspiel.load_game`` of ``game_id`` with ``params`` (the games are registered first)."""
+    register()
+    return pyspiel.load_game(short_name(game_id), params)

@@ -1,0 +1,95 @@
+"""coven.rl's PettingZoo AEC environments pass PettingZoo's own API test, deal the same game from the
+same seed, and show an agent only its own view and its own mask."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from coven.rl import make_env
+from coven.rl.env import CovenEnv
+
+GAMES = ("amulets", "brujas", "commandments", "namaste")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("players", ["fewest", "most"])
+# PettingZoo's test suggests flat observations; a dict of "observation" and "action_mask" is the form its
+# own classic environments use (and it warns about them too).
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+def test_pettingzoo_api_test_passes(game_id: str, players: str) -> None:
+    env = make_env(game_id)
+    if players == "most":
+        env = make_env(game_id, players=env.encoding.game.spec.max_players)
+    api_test(env, num_cycles=300, verbose_progress=False)
+
+
+def run(env: CovenEnv, seed: int, choose: int) -> tuple[list[str], list[np.ndarray], dict[str, float]]:
+    """Plays to the end choosing the ``choose``-th legal index (mod the count); returns who acted, what
+    they observed and the cumulative rewards."""
+    env.reset(seed=seed)
+    agents: list[str] = []
+    observations: list[np.ndarray] = []
+    rewards: dict[str, float] = {}
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        rewards[agent] = rewards.get(agent, 0.0) + reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        agents.append(agent)
+        observations.append(observation["observation"])
+        env.step(int(legal[choose % len(legal)]))
+    return agents, observations, rewards
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_same_seed_deals_the_same_game(game_id: str) -> None:
+    first = run(make_env(game_id), seed=7, choose=3)
+    again = run(make_env(game_id), seed=7, choose=3)
+    assert first[0] == again[0]
+    assert all(np.array_equal(a, b) for a, b in zip(first[1], again[1], strict=True))
+    assert first[2] == again[2]
+    other = run(make_env(game_id), seed=8, choose=3)
+    assert not (
+        first[0] == other[0] and all(np.array_equal(a, b) for a, b in zip(first[1], other[1], strict=False))
+    )
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_win_rewards_go_to_the_winners(game_id: str) -> None:
+    env = make_env(game_id)
+    _, _, rewards = run(env, seed=1, choose=0)
+    winners = env.table.game.winners(env.table.state)
+    assert rewards == {f"seat_{s}": (1.0 if s in winners else 0.0) for s in range(env.players)}
+
+
+def test_only_the_agent_to_move_has_a_mask_and_observations_are_its_own() -> None:
+    env = make_env("brujas", players=4)
+    env.reset(seed=3)
+    mover = env.agent_selection
+    for agent in env.agents:
+        observation = env.observe(agent)
+        assert observation["action_mask"].any() == (agent == mover)
+        # the hand part of the observation (after the seat's one-hot) is this agent's own hand
+        seat = int(agent.split("_")[1])
+        hand = env.table.game.view(env.table.state, seat).hand
+        assert observation["observation"][4 : 4 + 20].sum() * 2 == pytest.approx(len(hand))
+
+
+def test_the_score_reward_pays_the_final_scores() -> None:
+    env = make_env("namaste", players=3, reward="score")
+    _, _, rewards = run(env, seed=2, choose=1)
+    scores = env.table.game.scores(env.table.state)
+    assert rewards == {f"seat_{s}": float(scores[s]) for s in range(3)}
+
+
+def test_render_shows_the_spectators_view() -> None:
+    env = make_env("namaste", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and text
+    assert make_env("namaste").render() is None
