@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from coven.core import Bounds, Event, Options, Seat
+from coven.core import Bounds, Event, NotationError, Options, Seat
 from coven.testing.conformance import ConformanceError, check_game
 from tests.core.toygame import Play, ToyGame, ToyState, ToyView
 
@@ -66,6 +66,25 @@ class SecretInPublicEvent(ToyGame):
         return [*events, Event("noise", {"value": random.random()})]
 
 
+class ForgetfulPosition(ToyGame):
+    """Writes a position without the cards already played."""
+
+    def write_position(self, state: ToyState) -> str:
+        parts = super().write_position(state).split(" ")
+        parts[3] = "/".join("-" for _ in state.played)
+        return " ".join(parts)
+
+
+class LaxPositionReader(ToyGame):
+    """Reads any text, falling back to a fresh deal."""
+
+    def read_position(self, text: str) -> ToyState:
+        try:
+            return super().read_position(text)
+        except NotationError:
+            return self.new_game(2, None, 0)
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
@@ -76,7 +95,9 @@ class SecretInPublicEvent(ToyGame):
         (LegalForEveryone(), "not to act but has legal actions"),
         (NondeterministicDeal(), "replay differs"),
         (SloppyNotation(), "round-trip"),
-        (SecretInPublicEvent(), "replay differs in the events"),
+        (SecretInPublicEvent(), "replay differs in the events|goes on with other events"),
+        (ForgetfulPosition(), "reads back to different views"),
+        (LaxPositionReader(), "accepted the malformed"),
     ],
     ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
 )

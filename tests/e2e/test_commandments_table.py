@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from coven.games import get_game
-from coven.games.commandments.actions import Judge
 from coven.games.commandments.cards import BUILTIN
+from coven.games.commandments.notation import Judge
 from tests.e2e.conftest import watch_errors
 from tests.e2e.helpers import create_table
 from tests.e2e.test_screens import FITS, SCREENS, no_stray_objects, shoot

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from coven.core import Game, NotationError
 from coven.core.errors import short_repr
 from coven.games import game_ids, get_game
-from coven.games.brujas.position import format_position, parse_position
-from coven.games.namaste.rules import dice_text, parse_dice
+from coven.games.brujas.notation import format_position, parse_position
+from coven.games.namaste.notation import dice_text, parse_dice
 from coven.games.namaste.sheet import MAX_VALUE, NCELLS, format_sheet, parse_sheet
 
 AnyGame = Game[Any, Any, Any]

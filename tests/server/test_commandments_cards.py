@@ -9,7 +9,7 @@ import pytest
 
 from coven.games import REGISTRY
 from coven.games.commandments.cards import BUILTIN
-from coven.games.commandments.game import judge_cards, move_context
+from coven.games.commandments.rules import judge_cards, move_context
 from coven.server.commandments_cards import SAMPLE_BOARD, SAMPLE_MOVES
 from tests.server.conftest import TestClient
 

@@ -95,19 +95,19 @@ class Game(ABC, Generic[S, A, V]):
         """An independent copy (cheap: search clones often)."""
 
     # -------------------------------------------------------------- positions
+    @abstractmethod
     def write_position(self, state: S) -> str:
         """The whole state as one compact line of text (as FEN is to chess): everything the rules need
         to go on, hidden parts and the future chance included (the chance source's ``key:counter``, and
         whatever the game has already fixed, like the rest of a deck), so that
         ``read_position(write_position(s))`` plays on exactly as ``s`` would. Secret: for tests, analysis
         and debugging, never for a seat (a seat gets its view)."""
-        raise NotImplementedError(f"{self.spec.id}: write_position")
 
+    @abstractmethod
     def read_position(self, text: str) -> S:
         """The state a :meth:`write_position` text describes; any other text raises
         :class:`~coven.core.errors.NotationError` saying what is wrong. Tests may write positions by hand
         to fix future chance (later dice, the rest of a deck)."""
-        raise NotImplementedError(f"{self.spec.id}: read_position")
 
     # ------------------------------------------------------------------ turns
     @abstractmethod

@@ -14,10 +14,8 @@ from functools import cache
 from typing import Final, Literal
 
 from coven.core import InvalidOptionError
-from coven.games.commandments.actions import Move, budget_problem, format_action, move_problem, parse_action
 from coven.games.commandments.board import AREA_NAMES, COLOURS, KINDS, PATH_NAMES
 from coven.games.commandments.cards import BUILTIN, Card, parse_custom_cards
-from coven.games.commandments.game import move_context
 from coven.games.commandments.lang import (
     BOARD_WORDS,
     GESTURES,
@@ -29,6 +27,8 @@ from coven.games.commandments.lang import (
     estimate_cost,
     parse,
 )
+from coven.games.commandments.notation import Move, budget_problem, format_action, move_problem, parse_action
+from coven.games.commandments.rules import move_context
 from coven.server import schemas
 
 SAMPLE_BOARD: Final[tuple[int, ...]] = (0, 0, 1, 6, 11, 0, 2, 7, 11, 11, 3, 8, 8, 4, 9)

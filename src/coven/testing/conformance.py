@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coven.core.driver import play_terminal
-from coven.core.errors import GameError, GameOverError, IllegalActionError, NotYourTurnError
+from coven.core.errors import GameError, GameOverError, IllegalActionError, NotationError, NotYourTurnError
 from coven.core.events import Event
 from coven.core.game import Game
 from coven.core.record import Move, Record, replay_steps
@@ -155,6 +155,9 @@ def _check_step(
                 raise _fail(where, f"illegal {game.format_action(probe)!r} was accepted")
             _expect_unchanged(game, state, before, where)
 
+    # The position round-trips, future chance included.
+    _check_position(game, state, rng, before, where)
+
     # Clones are independent.
     seat = sorted(to_act)[0]
     copy = game.clone(state)
@@ -177,6 +180,51 @@ def _check_step(
             report.hidden_varied = True
     _expect_unchanged(game, state, before, where + " (sampling)")
     report.checked_steps += 1
+
+
+def _check_position(game: AnyGame, state: Any, rng: random.Random, before: list[Any], where: str) -> None:
+    """write_position / read_position: the text reads back to a state that writes the same text, looks
+    the same to every seat, offers the same decisions and, given the same next action, goes on to the
+    same position (the future chance travels with the text); bad texts are NotationErrors."""
+    text = game.write_position(state)
+    if not isinstance(text, str) or "\n" in text:
+        raise _fail(where, "a position is one line of text")
+    try:
+        back = game.read_position(text)
+    except GameError as exc:
+        raise _fail(where, f"position {text!r} does not read back: {exc}") from None
+    if game.write_position(back) != text:
+        raise _fail(where, f"position {text!r} does not round-trip")
+    if all_views(game, back) != before:
+        raise _fail(where, f"position {text!r} reads back to different views")
+    if (game.to_act(back), game.may_act(back), game.is_over(back)) != (
+        game.to_act(state),
+        game.may_act(state),
+        game.is_over(state),
+    ):
+        raise _fail(where, f"position {text!r} reads back with other seats to act")
+    if game.is_over(state):
+        return
+    seat = sorted(game.to_act(state) or game.may_act(state))[0]
+    legal = game.legal_actions(state, seat)
+    if len(game.legal_actions(back, seat)) != len(legal):
+        raise _fail(where, f"position {text!r} reads back with other legal actions")
+    action = legal[rng.randrange(len(legal))]
+    original = game.clone(state)
+    events = [e.to_json() for e in game.apply(original, seat, action)]
+    if [e.to_json() for e in game.apply(back, seat, action)] != events:
+        raise _fail(where, f"position {text!r} goes on with other events")
+    if game.write_position(back) != game.write_position(original):
+        raise _fail(where, f"position {text!r} goes on to another position (is its future chance in it?)")
+    for bad in ("", "?", text[: len(text) // 2] + "\x00", text + " ### nonsense"):
+        try:
+            game.read_position(bad)
+        except NotationError:
+            continue
+        except Exception as exc:
+            name = type(exc).__name__
+            raise _fail(where, f"read_position({bad[:30]!r}) raised {name}, not NotationError") from None
+        raise _fail(where, f"read_position accepted the malformed {bad[:40]!r}")
 
 
 def check_game(
@@ -219,6 +267,7 @@ def check_game(
         report.decisions += 1
 
     where = f"{game.spec.id} players={players} seed={seed} end"
+    _check_position(game, state, rng, all_views(game, state), where)
     # Over: nobody acts, every attempt is GameOverError.
     if game.to_act(state) or game.may_act(state):
         raise _fail(where, "the game is over but seats may still act")

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from coven.core import Event
 from coven.games.amulets import GAME, AmuletsState
-from coven.games.amulets.board import AMULET_CODES, parse_field
 
 
-def table(secrets: str, **options: object) -> AmuletsState:
-    """A fresh game whose seats hold ``secrets`` (amulet code + field per seat, seat 0 first)."""
-    tokens = secrets.split()
-    state = GAME.new_game(len(tokens), options, 0)
-    for seat, token in enumerate(tokens):
-        code, _, where = token.partition("@")
-        state.amulets[seat] = AMULET_CODES.index(code)
-        state.fields[seat] = parse_field(where)
-    return state
+def table(secrets: str, book: str = "-", **options: object) -> AmuletsState:
+    """A game whose seats hold ``secrets`` (amulet code @ field per seat, seat 0 first), written as a
+    position (see :mod:`coven.games.amulets.notation`) with the spell book ``book`` already played."""
+    written = " ".join(f"{key}={value}" for key, value in options.items()) or "-"
+    return GAME.read_position(f"{secrets} | {written} | {book} | 0:0")
 
 
 def play(state: AmuletsState, seat: int, text: str) -> list[Event]:

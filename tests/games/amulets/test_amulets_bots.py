@@ -10,7 +10,7 @@ from coven.bots.arena import run_tournament
 from coven.games.amulets import GAME, AmuletsState, Ask, Cast
 from coven.games.amulets.board import parse_field, placement_at
 from coven.games.amulets.bots import best_cast, cast_cover
-from coven.games.amulets.rules import knowledge_of
+from coven.games.amulets.view import knowledge_of
 
 from .helpers import play, table
 

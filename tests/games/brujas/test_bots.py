@@ -8,7 +8,7 @@ from collections.abc import Hashable
 from coven.bots.arena import run_tournament
 from coven.games.brujas import GAME, BrujasState
 from coven.games.brujas.bots import ISMCTSBot, greedy_action, quick_take, quick_witch
-from coven.games.brujas.position import parse_position
+from coven.games.brujas.notation import parse_position
 
 
 def play_out(bots: list[object], seed: int, players: int = 4) -> tuple[list[str], tuple[float, ...]]:
@@ -62,8 +62,10 @@ def test_best_plans_on_the_view_alone() -> None:
 
 
 def test_greedy_beats_random() -> None:
-    result = run_tournament(GAME, ["greedy", "random", "random", "random"], 4, 24, seed=2)
-    assert result.wins[0] > 24 / 4 * 1.4
+    # 96 games, not 24: with the deals of coven.core.chance the first 24 fell just short of the bar by
+    # chance alone (greedy wins about 1.7 times its share over many seeds); the bar is unchanged.
+    result = run_tournament(GAME, ["greedy", "random", "random", "random"], 4, 96, seed=2)
+    assert result.wins[0] > 96 / 4 * 1.4
 
 
 def _greedy(state: BrujasState) -> str:

@@ -3,15 +3,23 @@ variants keep every promise of the conformance suite, and sampled worlds respect
 
 from __future__ import annotations
 
-import dataclasses
+import math
 import random
 
 import pytest
 
 from coven.games.brujas import GAME, BrujasState
-from coven.games.brujas.cards import KINDS, LOW, NAME, count
-from coven.games.brujas.game import PLAY, WITCH, trick_status, trick_winner
-from coven.games.brujas.position import format_position, parse_position
+from coven.games.brujas.cards import COLOUR40, KINDS, LOW, NAME, count, from_kinds
+from coven.games.brujas.notation import Action, parse_position
+from coven.games.brujas.state import (
+    PLAY,
+    SCORE_VALUES,
+    WITCH,
+    trick_status,
+    trick_winner,
+    witch_colours,
+    witch_scores,
+)
 from coven.games.brujas.worlds import Sampler, voids_of
 from coven.testing.conformance import check_game
 
@@ -57,17 +65,45 @@ def test_incremental_winner_matches_the_rule(seed: int) -> None:
                 assert (lead, follow, best) == (state.lead, state.follow, state.win_index)
 
 
-@pytest.mark.parametrize("options", [{}, {"silent": True}])
+@pytest.mark.parametrize("options", [{}, {"silent": True}, {"conflict": True, "silent": True}])
 def test_positions_round_trip_and_play_on_identically(options: dict[str, object]) -> None:
     for players in (3, 4, 5):
-        for state in random_states(players, 5, options):
-            text = format_position(state)
-            again = parse_position(text, options)
-            assert format_position(again) == text
+        states = random_states(players, 5, options)
+        for i, state in enumerate(states):
+            text = GAME.write_position(state)
+            again = GAME.read_position(text)
+            assert GAME.write_position(again) == text
+            # The options and the past tricks travel in the text: every view is the same, perfect recall
+            # included.
             for seat in [*range(players), None]:
-                assert dataclasses.replace(GAME.view(state, seat), past=()) == GAME.view(again, seat)
+                assert GAME.view(state, seat) == GAME.view(again, seat)
             for seat in range(players):
                 assert GAME.legal_actions(state, seat) == GAME.legal_actions(again, seat)
+            if i + 1 < len(states):  # and it plays on to the same next position as the game did
+                (seat,) = GAME.to_act(again)
+                nxt = GAME.write_position(states[i + 1])
+                legal = GAME.legal_actions(again, seat)
+                assert any(GAME.write_position(_after(again, seat, a)) == nxt for a in legal)
+
+
+def _after(state: BrujasState, seat: int, action: Action) -> BrujasState:
+    copy = GAME.clone(state)
+    GAME.apply(copy, seat, action)
+    return copy
+
+
+def test_positions_carry_the_variants_and_the_past() -> None:
+    state = GAME.new_game(4, {"silent": True}, 3)
+    assert GAME.write_position(state).endswith(" silent")
+    while not state.history:
+        (seat,) = GAME.to_act(state)
+        GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    leader, cards, winner, move, picks = state.history[0]
+    text = GAME.write_position(state)
+    past = f"past={leader}/{''.join(NAME[k] for k in cards)}/{winner}/{('up', 'down')[move]}/"
+    assert text.endswith(" silent " + past + "".join(NAME[k] for k in picks))
+    assert GAME.view(GAME.read_position(text), 0).past == GAME.view(state, 0).past
+    assert GAME.options(GAME.read_position(text)) == {"conflict": False, "silent": True}
 
 
 def test_the_card_set_aside_is_seen_by_nobody() -> None:
@@ -137,3 +173,42 @@ def test_views_show_every_piles_current_score() -> None:
     for seat in (0, 1, None):
         assert G.view(state, seat).scores == G.scores(state)
     assert any(G.scores(state))
+
+
+def test_deals_from_the_chance_are_even() -> None:
+    """Over many seeds each seat gets each card, leads first and sees each witch column about equally
+    often (within six standard deviations: a biased decoding of the deal's random integer would not)."""
+    games = 2400
+    cards = [[0] * KINDS for _ in range(4)]
+    leaders = [0] * 4
+    columns: dict[tuple[int, ...], int] = {}
+    for seed in range(games):
+        state = GAME.new_game(4, None, seed)
+        for seat in range(4):
+            for k in range(KINDS):
+                cards[seat][k] += count(state.hands[seat], k)
+        leaders[state.leader] += 1
+        columns[tuple(state.witches)] = columns.get(tuple(state.witches), 0) + 1
+
+    def near(seen: int, trials: int, p: float) -> bool:
+        return abs(seen - trials * p) <= 6 * math.sqrt(trials * p * (1 - p))
+
+    assert all(near(cards[seat][k], 2 * games, 1 / 4) for seat in range(4) for k in range(KINDS))
+    assert all(near(n, games, 1 / 4) for n in leaders)
+    assert len(columns) == 24
+    assert all(near(n, games, 1 / 24) for n in columns.values())
+
+
+def test_witch_colours_and_scores_follow_their_definition() -> None:
+    """The unrolled scoring against the rule read plainly: the colour collected most, ties to the higher
+    witch; in Devils in Conflict a colour another seat also scores counts half, rounded up."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        piles = [from_kinds(rng.sample([k for k in range(KINDS) for _ in range(2)], 9)) for _ in range(4)]
+        rank = rng.sample(range(4), 4)
+        expected = [max(range(4), key=lambda c: ((p & COLOUR40[c]).bit_count(), -rank[c])) for p in piles]
+        assert witch_colours(piles, rank) == expected
+        values = SCORE_VALUES["conflict"]
+        halved = [(values[rank[c]] + 1) // 2 if expected.count(c) > 1 else values[rank[c]] for c in expected]
+        assert witch_scores(piles, rank, values, True) == halved
+        assert witch_scores(piles, rank, values, False) == [values[rank[c]] for c in expected]

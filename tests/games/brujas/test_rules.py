@@ -1,22 +1,25 @@
 """Rule tests in notation: every worked example of the rulebook, the exceptions, the witch, collecting,
-scoring and both variants. Positions are written in the compact form of ``coven.games.brujas.position``:
+scoring and both variants. Positions are written in the compact form of ``coven.games.brujas.notation``:
 
-    <witches top..bottom> <hands seat0/seat1/..> <piles ..> <leader> <trick> <phase> [<aside>]
+    <witches top..bottom> <hands seat0/seat1/..> <piles ..> <leader> <trick> <phase> [<aside>] [conflict]
+    [silent] [past=<tricks>]
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from coven.core import IllegalActionError, NotationError, NotYourTurnError
 from coven.games.brujas import GAME, BrujasState
 from coven.games.brujas.cards import KIND, add
-from coven.games.brujas.game import SCORE_VALUES, devil_scores, witch_scores
-from coven.games.brujas.position import format_position, parse_position
+from coven.games.brujas.notation import format_position, parse_position
+from coven.games.brujas.state import SCORE_VALUES, devil_scores, witch_scores
 
 
-def pos(text: str, **options: object) -> BrujasState:
-    return parse_position(text, options)
+def pos(text: str) -> BrujasState:
+    return GAME.read_position(text)
 
 
 def legal(state: BrujasState) -> str:
@@ -190,7 +193,8 @@ def test_collecting_from_the_winner_clockwise_then_the_winner_leads() -> None:
     with pytest.raises(IllegalActionError, match="no R5 is left"):
         act(state, "xR5")
     act(state, "xR3")
-    assert format_position(state) == "BRYG B4/B1/Y2/G2 R3/R5/R5/Y1 1 - play"
+    # The position now remembers the finished trick, as every seat does.
+    assert format_position(state) == "BRYG B4/B1/Y2/G2 R3/R5/R5/Y1 1 - play past=2/R3R5Y1R5/1/down/R5R5Y1R3"
     assert turn(state) == 1
 
 
@@ -214,6 +218,67 @@ def test_out_of_turn_and_wrong_phase_are_refused() -> None:
         act(state, "G5")
 
 
+# ------------------------------------------------------------------------- future fixed by a position
+def test_a_hand_written_deal_fixes_every_card_to_come() -> None:
+    # The deal is Brujas' only chance: writing the hands (and the card set aside) fixes the rest of the
+    # game. Seat 0 leads; seat 1 must match Red 5 and only Red 4 does; the Lead is colour, so seat 2
+    # must follow with Red 1. Yellow 5 lies aside, unseen by all, and never comes into play.
+    text = "RBYG R5G1/R4B2/R1Y3 -/-/- 0 - play Y5"
+    state = pos(text)
+    assert GAME.write_position(state) == text
+    assert all("Y5" in GAME.hidden_facts(state, seat) for seat in range(3))
+    assert legal(state) == "R5 G1"
+    act(state, "R5")
+    assert legal(state) == "R4"
+    act(state, "R4")
+    assert legal(state) == "R1"
+    act(state, "R1")
+    assert turn(state) == 0  # the highest red wins
+    assert legal(state) == "down"  # red stands at the top
+    act(state, "down", "xR5", "xR4", "xR1")
+    assert GAME.view(state, None).witches == ("B", "R", "Y", "G")
+    act(state, "G1")
+    assert legal(state) == "B2"  # matches neither green nor 1: any card (the only one)
+    act(state, "B2", "Y3")
+    assert GAME.view(state, None).lead == ""  # no Lead: the first card wins (exception 2)
+    assert turn(state) == 0
+    assert legal(state) == "up"  # green stands at the bottom
+    act(state, "up", "xG1", "xB2", "xY3")
+    assert GAME.is_over(state)
+    assert GAME.write_position(state) == (
+        "BRGY -/-/- R5G1/R4B2/R1Y3 0 - over Y5 past=0/R5R4R1/0/down/R5R4R1,0/G1B2Y3/0/up/G1B2Y3"
+    )
+    # Witch: seat 0 red (ties green, red stands higher) 3, seat 1 blue 5, seat 2 red 3.
+    # Devil: 1s tied by seats 0 and 2; 5s seat 0; 2s and 4s seat 1; 3s seat 2.
+    assert GAME.scores(state) == (7.0, 9.0, 7.0)
+    assert GAME.winners(state) == {1}
+
+
+def test_the_notation_docstring_examples_read_back() -> None:
+    from coven.games.brujas import notation
+
+    examples = re.findall(r"``([A-Z]{4} [^`]+)``", notation.__doc__ or "")
+    assert len(examples) == 2
+    for text in examples:
+        assert GAME.write_position(pos(text)) == text
+    after = pos(examples[1])
+    assert turn(after) == 0
+    assert GAME.view(after, 2).past[0].cards == ("R2", "R4", "G1", "R5")
+
+
+def test_a_position_read_twice_plays_on_identically() -> None:
+    # Everything to come is in the text: two games read from it, given the same choices, stay equal.
+    text = GAME.write_position(GAME.new_game(4, {"silent": True}, 12))
+    first, second = pos(text), pos(text)
+    while GAME.to_act(first):
+        seat = turn(first)
+        assert GAME.legal_actions(first, seat) == GAME.legal_actions(second, seat)
+        action = GAME.legal_actions(first, seat)[-1]
+        assert GAME.apply(first, seat, action) == GAME.apply(second, seat, action)
+    assert GAME.write_position(first) == GAME.write_position(second)
+    assert GAME.is_over(second)
+
+
 # -------------------------------------------------------------------------------------------- setup
 @pytest.mark.parametrize(("players", "size"), [(3, 13), (4, 10), (5, 8)])
 def test_deal_sizes_and_the_card_set_aside(players: int, size: int) -> None:
@@ -229,18 +294,30 @@ def test_deal_sizes_and_the_card_set_aside(players: int, size: int) -> None:
 
 # -------------------------------------------------------------------------------------------- variants
 def test_devils_in_conflict_values_and_shared_colour_halved() -> None:
-    state = pos("RBYG -/-/- R2B2/R1/Y1 0 - over", conflict=True)
+    state = pos("RBYG -/-/- R2B2/R1/Y1 0 - over conflict")
     # Seat 0: red and blue tie, red (8) counts; seat 1 holds red most too: both halved to 4.
     # Seat 2: yellow 3 alone. Devil: 2s seat 0; 1s seats 1 and 2 (tied at one).
     assert GAME.scores(state) == (4.0 + 2, 4.0 + 2, 3.0 + 2)
-    state = pos("BRYG -/-/- B2/R1/Y1 0 - over", conflict=True)
+    state = pos("BRYG -/-/- B2/R1/Y1 0 - over conflict")
     assert GAME.scores(state) == (8.0 + 2, 5.0 + 2, 3.0 + 2)
-    odd = pos("RBYG -/-/- B2/B1/Y1 0 - over", conflict=True)
+    odd = pos("RBYG -/-/- B2/B1/Y1 0 - over conflict")
     assert GAME.scores(odd)[:2] == (3.0 + 2, 3.0 + 2)  # 5 halved, rounded up
 
 
+def test_devils_in_conflict_half_of_the_bottom_witch_is_still_one() -> None:
+    # Seats 0 and 1 both score green, beside the bottom score card (1): half, rounded up, is 1 again.
+    state = pos("RBYG -/-/- G1/G2/Y1 0 - over conflict")
+    assert GAME.scores(state) == (1.0 + 2, 1.0 + 2, 3.0 + 2)
+    explained = GAME.explain(GAME.view(state, None))
+    assert explained is not None
+    for seat in explained.seats:
+        assert sum(line.points for line in seat.lines) == GAME.scores(state)[seat.seat]
+        assert all(line.points for line in seat.lines)  # no line that changes nothing
+    assert any("green witch" in note for note in explained.seats[0].notes)
+
+
 def test_witches_refrain_from_speaking_face_down_card_hidden_until_collecting() -> None:
-    state = pos("RBYG -/G4/R1R5/B2 -/-/-/- 0 G3 play", silent=True)
+    state = pos("RBYG -/G4/R1R5/B2 -/-/-/- 0 G3 play silent")
     act(state, "G4")
     events = GAME.apply(state, 2, GAME.parse_action("R5"))  # cannot follow green: face down
     public = [e for e in events if e.audience is None]
@@ -253,7 +330,7 @@ def test_witches_refrain_from_speaking_face_down_card_hidden_until_collecting() 
         view = GAME.view(state, seat)
         assert view.trick == ("G3", "G4", "?")
         assert "R5" not in str(GAME.view_to_json(view))
-    assert format_position(state) == "RBYG -/-/R1/B2 -/-/-/- 0 G3G4r5 play"
+    assert format_position(state) == "RBYG -/-/R1/B2 -/-/-/- 0 G3G4r5 play silent"
     act(state, "B2")
     assert turn(state) == 1  # Green 4 wins; the face-down card never does
     assert GAME.view(state, 0).trick[2] == "?"  # still hidden while the witch moves
@@ -264,7 +341,7 @@ def test_witches_refrain_from_speaking_face_down_card_hidden_until_collecting() 
 
 
 def test_a_face_down_card_never_sets_the_lead() -> None:
-    state = pos("RBYG -/R1/Y3B4/B1 -/-/-/- 0 G3 play", silent=True)
+    state = pos("RBYG -/R1/Y3B4/B1 -/-/-/- 0 G3 play silent")
     act(state, "R1")
     assert GAME.view(state, 0).trick == ("G3", "?")
     assert GAME.view(state, 0).lead == ""

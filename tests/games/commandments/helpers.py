@@ -5,7 +5,7 @@ from __future__ import annotations
 from coven.core import Event
 from coven.games.commandments import GAME
 from coven.games.commandments.cards import ARTEFACT
-from coven.games.commandments.game import CommandmentsState
+from coven.games.commandments.rules import CommandmentsState
 
 
 def table(players: int, hand: list[str], options: dict[str, object] | None = None) -> CommandmentsState:
@@ -13,11 +13,13 @@ def table(players: int, hand: list[str], options: dict[str, object] | None = Non
     state = GAME.new_game(players, options or {}, seed=1)
     deck = state.deck
     ritual = state.ritual
+    red, green = list(state.red), list(state.green)
     for c in ritual.hand:
-        (state.red if deck.cards[c].type == ARTEFACT else state.green).append(c)
+        (red if deck.cards[c].type == ARTEFACT else green).append(c)
     wanted = [deck.index[c] for c in hand]
     for c in wanted:
-        (state.red if deck.cards[c].type == ARTEFACT else state.green).remove(c)
+        (red if deck.cards[c].type == ARTEFACT else green).remove(c)
+    state.red, state.green = tuple(red), tuple(green)
     ritual.hand = wanted
     return state
 

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from coven.core import InvalidOptionError
 from coven.games.commandments import GAME
-from coven.games.commandments.actions import Move
 from coven.games.commandments.cards import (
     BUILTIN,
     MAX_CARD_TEXT,
@@ -27,7 +26,6 @@ from coven.games.commandments.cards import (
     make_card,
     parse_custom_cards,
 )
-from coven.games.commandments.game import move_context
 from coven.games.commandments.lang import (
     BOARD_WORDS,
     MAX_COST,
@@ -48,6 +46,8 @@ from coven.games.commandments.lang import (
     parse,
     tokenize,
 )
+from coven.games.commandments.notation import Move
+from coven.games.commandments.rules import move_context
 
 from .helpers import karma_event, play, table
 

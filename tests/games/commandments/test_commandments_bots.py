@@ -6,10 +6,10 @@ import random
 
 from coven.bots.arena import play_game
 from coven.games.commandments import GAME
-from coven.games.commandments.actions import Move, Ordain, Place
 from coven.games.commandments.bots import BestBot, GreedyBot, imitate
 from coven.games.commandments.cards import deck_for
 from coven.games.commandments.inference import ritual_posterior
+from coven.games.commandments.notation import Move, Ordain, Place
 
 from .helpers import play, table
 

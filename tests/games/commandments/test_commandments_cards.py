@@ -10,10 +10,10 @@ import pytest
 
 from coven.core import InvalidOptionError
 from coven.games.commandments import GAME
-from coven.games.commandments.actions import Move, parse_action
 from coven.games.commandments.cards import BUILTIN, COUNT_CAP, deck_for, make_card, parse_custom_cards
-from coven.games.commandments.game import move_context
 from coven.games.commandments.lang import CardError, compile_card_expr, parse
+from coven.games.commandments.notation import Move, parse_action
+from coven.games.commandments.rules import move_context
 
 from .helpers import karma_event, play, table
 

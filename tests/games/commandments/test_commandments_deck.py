@@ -29,7 +29,11 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from coven.games.commandments.actions import (
+from coven.games.commandments.board import AREA_INDEX, OUTSIDE
+from coven.games.commandments.cards import BUILTIN, Card
+from coven.games.commandments.lang import GESTURES, TOUCHES, Node, parse
+from coven.games.commandments.lexicon import KINDS_SAID, LEXICON, shortest, tokens
+from coven.games.commandments.notation import (
     BUDGET,
     GESTURE_BEATS,
     MAX_SECONDS,
@@ -39,11 +43,7 @@ from coven.games.commandments.actions import (
     Move,
     beats,
 )
-from coven.games.commandments.board import AREA_INDEX, OUTSIDE
-from coven.games.commandments.cards import BUILTIN, Card
-from coven.games.commandments.game import move_context
-from coven.games.commandments.lang import GESTURES, TOUCHES, Node, parse
-from coven.games.commandments.lexicon import KINDS_SAID, LEXICON, shortest, tokens
+from coven.games.commandments.rules import move_context
 
 ACTION_CARDS = [c for c in BUILTIN if c.type == "action"]
 CHANNEL_OF = {

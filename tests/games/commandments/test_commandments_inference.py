@@ -12,13 +12,13 @@ import pytest
 from coven.bots.arena import play_game
 from coven.games.commandments import GAME
 from coven.games.commandments.cards import ARTEFACT, deck_for
-from coven.games.commandments.game import (
+from coven.games.commandments.inference import consistent, judged_moves, ritual_posterior, seen_cards
+from coven.games.commandments.rules import (
     CommandmentsState,
     announce,
     judge_cards,
     karma_total,
 )
-from coven.games.commandments.inference import consistent, judged_moves, ritual_posterior, seen_cards
 
 from .helpers import play, table
 

@@ -8,7 +8,8 @@ import pytest
 
 from coven.core import NotationError
 from coven.games.commandments import GAME
-from coven.games.commandments.actions import (
+from coven.games.commandments.inference import consistent
+from coven.games.commandments.notation import (
     BUDGET,
     MOVE_FAMILY,
     PERFORMANCES,
@@ -20,7 +21,6 @@ from coven.games.commandments.actions import (
     Place,
     beats,
 )
-from coven.games.commandments.inference import consistent
 
 from .helpers import play, table
 

@@ -6,9 +6,9 @@ import pytest
 
 from coven.core import GameOverError, IllegalActionError, NotYourTurnError
 from coven.games.commandments import GAME
-from coven.games.commandments.actions import BUDGET, Judge, Move, Place, beats
 from coven.games.commandments.board import ADJACENT, AREA_NAMES, NEIGHBOURS, parse_area
-from coven.games.commandments.game import rounds_for
+from coven.games.commandments.notation import BUDGET, Judge, Move, Place, beats
+from coven.games.commandments.rules import rounds_for
 
 from .helpers import karma_event, play, table
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from coven.core import GameOverError, IllegalActionError, NotationError, NotYourTurnError
 from coven.games.namaste import GAME, KARMA, PASS, NamasteState
-from coven.games.namaste.rules import parse_dice, sums
+from coven.games.namaste.notation import parse_dice, sums
 from coven.games.namaste.sheet import (
     CELL_NAMES,
     format_sheet,
@@ -65,9 +67,7 @@ def test_magdalena_14_goes_only_where_the_ascending_order_allows() -> None:
     # Nothing changed by the refusals; a legal entry goes in.
     act(state, 0, "14@f3")
     act(state, 1, "pass")
-    assert state.sheets[0] == list(
-        parse_sheet(". / . . . / . 8 . . . / . . . . 12 . . / . . 14 . . / 14 . . / .")
-    )
+    assert state.sheets[0] == parse_sheet(". / . . . / . 8 . . . / . . . . 12 . . / . . 14 . . / 14 . . / .")
 
 
 def test_magdalena_rolls_1_7_2_and_4_giving_7_or_13_for_her_and_3_or_9_for_the_others() -> None:
@@ -140,7 +140,7 @@ def test_bad_karma_is_the_turquoise_value_and_a_1_7_counts_1() -> None:
     state2 = GAME.position([EMPTY, EMPTY], dice="6 + 5")
     act(state2, 1, "pass")
     act(state2, 0, "karma")
-    assert state.karma[0] == [1] and state2.karma[0] == [5]
+    assert state.karma[0] == (1,) and state2.karma[0] == (5,)
     assert GAME.scores(state)[0] == -1 and GAME.scores(state2)[0] == -5
 
 
@@ -196,13 +196,13 @@ def test_completions_on_the_same_roll_all_count_as_first() -> None:
     act(state, 1, "9@b5")  # 4 + 5
     act(state, 2, "pass")
     assert [p[0] for p in state.line_points] == [7, 7, 0]
-    # The next roll's completer is second: half of 7, rounded up.
+    # The next roll's completer is second: half of 7, rounded up. The position fixes that roll's dice.
+    state = GAME.read_position(GAME.write_position(state).replace("| queue - |", "| queue 4 4 + 2 |"))
     act(state, 1, "roll 2")
-    state.white, state.turquoise = (4, 4), 2  # fix the dice of this roll for the test: 8 for seat 2
-    state.asked = (0, 1, 2)
-    for seat in (0, 1):
-        if seat in GAME.to_act(state):
-            act(state, seat, "pass" if seat != 1 else "karma")
+    assert (state.white, state.turquoise) == ((4, 4), 2)  # 8 for seats 0 and 2, 10 for seat 1
+    assert GAME.to_act(state) == {0, 1, 2}
+    act(state, 0, "pass")
+    act(state, 1, "karma")
     act(state, 2, "8@b5")
     assert [p[0] for p in state.line_points] == [7, 7, 4]
 
@@ -230,7 +230,7 @@ def test_the_fourth_bad_karma_ends_the_game_after_the_round() -> None:
     state = GAME.position([EMPTY, EMPTY], karma=[[], [2, 3, 4]], active=1, dice="2 + 5")
     act(state, 0, "pass")
     assert "game_over" in act(state, 1, "karma")  # seat 1 was last in the round
-    assert state.karma[1] == [2, 3, 4, 5]
+    assert state.karma[1] == (2, 3, 4, 5)
     assert GAME.scores(state) == (0.0, -14.0)
 
 
@@ -290,3 +290,38 @@ def test_render_shows_the_diamond_marks_and_the_legal_circles() -> None:
     assert "[magenta]<12>[/magenta] [magenta]< +>[/magenta] [cyan]{ +}[/cyan]" in text  # d5 d6 d7
     assert text.count(" +") == 5  # the five legal circles
     assert "[cyan]{ ·}[/cyan]" in text  # empty truth circles
+
+
+# ------------------------------------------------------------------------------- the fast path
+def test_legal_actions_from_the_masks_match_the_rule_read_from_the_sheet() -> None:
+    """The bitmasks of the hot path against the rule itself: every value the dice allow the seat, in
+    every empty circle whose filled neighbours it fits between (circle by circle, then by value), for
+    one total, two (one 1/7 die) and more."""
+    rng = random.Random(8)
+    checked: dict[int, int] = {}
+    for game in range(12):
+        state = GAME.new_game(2 + game % 3, {}, seed=game)
+        while GAME.to_act(state):
+            for seat in sorted(GAME.to_act(state)):
+                if state.phase != "decide":
+                    continue
+                sheet = state.sheets[seat]
+                values = GAME.totals(state, seat)
+                expected = [
+                    f"{v}@{CELL_NAMES[c]}"
+                    for c in range(len(sheet))
+                    if not sheet[c]
+                    for v in values
+                    if c in legal_cells(sheet, v)
+                ]
+                writes = [
+                    GAME.format_action(a)
+                    for a in GAME.legal_actions(state, seat)
+                    if "@" in GAME.format_action(a)
+                ]
+                assert writes == expected
+                checked[len(values)] = checked.get(len(values), 0) + 1
+            seat = min(GAME.to_act(state))
+            legal = GAME.legal_actions(state, seat)
+            GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+    assert checked[1] > 300 and checked[2] > 100 and checked[3] > 10

@@ -16,6 +16,7 @@ Encoding, built once at import:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import permutations
 
 from coven.core import NotationError
 from coven.core.errors import short_repr
@@ -47,8 +48,22 @@ LINE = tuple(
 LINE_FIELDS = tuple(tuple(g for g in range(FIELDS) if LINE[f] >> g & 1) for f in range(FIELDS))
 
 
+FIELD_NAMES = tuple(f"{LETTERS[f // 5]}{f % 5 + 1}" for f in range(FIELDS))
+"""``A1`` .. ``E5`` by field."""
+
+
 def field_name(field: int) -> str:
-    return f"{LETTERS[field // 5]}{field % 5 + 1}"
+    return FIELD_NAMES[field]
+
+
+def home_text(field: int) -> str:
+    """A wizard's secret field as its own picture says it: ``your home is B3``."""
+    return f"your home is {field_name(field)}"
+
+
+def amulet_text(amulet: int) -> str:
+    """A wizard's secret amulet as its own picture says it: ``your amulet Red (R)``."""
+    return f"your amulet {AMULET_NAMES[amulet]} ({AMULET_CODES[amulet]})"
 
 
 def parse_field(text: str) -> int:
@@ -92,7 +107,9 @@ def placement_problem(fields: object) -> str | None:
 
 def format_placement(fields: Sequence[int]) -> str:
     """``RA1 YB3 GC2 BD4 KE5``: each amulet's code and field, in amulet order."""
-    return " ".join(f"{AMULET_CODES[a]}{field_name(f)}" for a, f in enumerate(fields))
+    r, y, g, b, k = fields
+    n = FIELD_NAMES
+    return f"R{n[r]} Y{n[y]} G{n[g]} B{n[b]} K{n[k]}"
 
 
 def parse_placement(text: str) -> tuple[int, ...]:
@@ -173,14 +190,34 @@ PLACEMENT_COUNT = 25 * 24 * 23 * 22 * 21
 """How many placements of five amulets on distinct fields exist (6,375,600)."""
 
 
-def placement_at(index: int) -> tuple[int, ...]:
-    """The ``index``-th placement (mixed radix: each digit picks among the fields still free)."""
+def _slow_placement_at(index: int) -> tuple[int, ...]:
+    """The definition of :func:`placement_at` (digits one by one), from which its tables are built."""
     digits = []
     for radix in reversed(_RADICES):
         index, digit = divmod(index, radix)
         digits.append(digit)
     free = list(range(FIELDS))
     return tuple(free.pop(d) for d in reversed(digits))
+
+
+PLACEMENT_TAIL_COUNT = 23 * 22 * 21
+"""Placements of the last three amulets once Red and Yellow stand (the last three digits)."""
+PLACEMENT_HEADS = tuple(
+    (r, y, tuple(f for f in range(FIELDS) if f not in (r, y))) for r, y in permutations(range(FIELDS), 2)
+)
+"""By the first two digits: Red's and Yellow's fields and the 23 fields still free, in order."""
+PLACEMENT_TAILS = tuple(permutations(range(FIELDS - 2), 3))
+"""By the last three digits: positions among the 23 free fields of Green's, Blue's and Black's (the
+mixed radix orders placements lexicographically, as :func:`itertools.permutations` does)."""
+
+
+def placement_at(index: int) -> tuple[int, ...]:
+    """The ``index``-th placement (mixed radix: each digit picks among the fields still free), from
+    two tables built at import (the first two digits, the last three)."""
+    hi, lo = divmod(index, PLACEMENT_TAIL_COUNT)
+    r, y, free = PLACEMENT_HEADS[hi]
+    g, b, k = PLACEMENT_TAILS[lo]
+    return (r, y, free[g], free[b], free[k])
 
 
 def placement_index(fields: Sequence[int]) -> int:

@@ -48,7 +48,8 @@ from coven.games.amulets.board import (
     bits,
 )
 from coven.games.amulets.deduction import Knowledge, public_domains
-from coven.games.amulets.rules import AmuletsView, Ask, Cast
+from coven.games.amulets.notation import Ask, Cast
+from coven.games.amulets.view import AmuletsView
 
 World = tuple[int, ...]
 

@@ -17,7 +17,7 @@ from coven.core.explain import (
     seat_ref,
 )
 from coven.games.amulets.board import NO, format_placement
-from coven.games.amulets.rules import AmuletsView
+from coven.games.amulets.view import AmuletsView
 
 
 def explain(view: AmuletsView, moments: Sequence[Moment] = ()) -> Explanation:

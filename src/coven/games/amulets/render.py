@@ -6,32 +6,20 @@ then one column per wizard beginning with the viewer and proceeding clockwise.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from coven.core import Event
 from coven.games.amulets.board import (
     AMULET_CODES,
     AMULET_NAMES,
     AMULETS,
     LETTERS,
+    amulet_text,
     field_name,
+    home_text,
 )
-
-if TYPE_CHECKING:
-    from coven.games.amulets.rules import AmuletsView
+from coven.games.amulets.view import AmuletsView, assistant_of
 
 _ASSISTANT_LIST = 8
 """Show a wizard's possible fields for an amulet one by one up to this many."""
-
-
-def home_text(field: int) -> str:
-    """A wizard's secret field as its own picture says it: ``your home is B3``."""
-    return f"your home is {field_name(field)}"
-
-
-def amulet_text(amulet: int) -> str:
-    """A wizard's secret amulet as its own picture says it: ``your amulet Red (R)``."""
-    return f"your amulet {AMULET_NAMES[amulet]} ({AMULET_CODES[amulet]})"
 
 
 def _altar(view: AmuletsView) -> list[str]:
@@ -99,8 +87,6 @@ def _status(view: AmuletsView) -> list[str]:
 
 
 def _assistant(view: AmuletsView) -> list[str]:
-    from coven.games.amulets.rules import assistant_of
-
     found = view.assistant or assistant_of(view)
     total = found.worlds
     lines = [f"[bold]Deduction assistant[/bold]: {total} joint assignment(s) remain"]

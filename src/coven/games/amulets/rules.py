@@ -1,4 +1,4 @@
-"""Amulets (Jörg Hansen, Warpspawn): the rules, actions, views and worlds.
+"""Amulets (Jörg Hansen, Warpspawn): the state, the setup, the legal actions and applying them.
 
 Rulebook 004 with the project's rulings (the Amulets section of rules/README.md stands over it):
 
@@ -27,91 +27,62 @@ Choices where rulebook and rulings are silent:
 - ``question_cap`` (table option, 0 = off): once that many questions have been asked in total, the
   asker must cast. With the cap off the engine still stops questions after ``HARD_QUESTION_LIMIT``
   (60, far beyond any real game) so every game has a finite length.
-- ``assistant`` (table option, off by default): when on, :meth:`AmuletsGame.render` adds what the
-  deduction engine says is still possible for every other wizard. The view itself always carries the
-  whole public record, from which :mod:`coven.games.amulets.deduction` computes the same.
+- ``assistant`` (table option, off by default): when on, the view (:mod:`.view`) carries what the
+  deduction engine says is still possible for every other wizard, and the terminal shows it. The view
+  itself always carries the whole public record, from which :mod:`coven.games.amulets.deduction`
+  computes the same.
 - Scores: 1 for the winner, 0 for everyone else; nobody scores when every wizard failed.
+
+The package's other modules: the altar's encoding in :mod:`.board`, actions and positions as text in
+:mod:`.notation`, what a wizard sees in :mod:`.view`, sampled worlds in :mod:`.worlds` (by the exact
+deduction engine of :mod:`.deduction`); bots, the terminal's text, explanations and metrics are handed
+to the rules by the package's ``__init__`` (:class:`coven.core.Parts`).
+
+The hot path (``to_act``, ``legal_actions``, ``apply_unchecked``, ``clone``) reads tables built at import
+and copies a few lists and two integers (the deal's :class:`~coven.core.chance.Chance`).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import random
+import itertools
+import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 from coven.core import (
     Bounds,
     Event,
     Game,
+    GameError,
     GameSpec,
     NotationError,
     Option,
     Options,
+    Parts,
     Seat,
-    public,
 )
-from coven.core.chance import copy_rng
+from coven.core.chance import Chance
 from coven.core.codec import through_notation
-from coven.core.errors import short_repr
+from coven.games.amulets import notation
 from coven.games.amulets.board import (
     AMULETS,
     FIELDS,
     NO,
     PLACEMENT_COUNT,
+    PLACEMENT_HEADS,
+    PLACEMENT_TAIL_COUNT,
+    PLACEMENT_TAILS,
     SILENT,
     YES,
-    answer,
-    format_placement,
-    pair_of,
-    parse_placement,
     placement_at,
     placement_index,
     placement_problem,
 )
-from coven.games.amulets.deduction import Knowledge
-
-if TYPE_CHECKING:
-    from coven.core import BotFactory, Metrics
-    from coven.core.explain import Explanation, Moment
+from coven.games.amulets.notation import Action, Ask, Cast
+from coven.games.amulets.view import AmuletsView, Entry, view_of, write_line
 
 HARD_QUESTION_LIMIT = 60
-
-
-@dataclass(frozen=True, slots=True)
-class Ask:
-    """A question: ``fields[amulet]`` is where each of the five amulets is placed."""
-
-    fields: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Cast:
-    """A try at the freeing spell: a placement of all five amulets, checked by the spirits."""
-
-    fields: tuple[int, ...]
-
-
-Action = Ask | Cast
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One line of the spell book (public).
-
-    ``kind`` is ``"ask"`` or ``"cast"``; ``seat`` asked or cast; ``fields`` is the placement;
-    ``answers`` has one character per seat: ``* o + -`` for a question (``.`` for the asker), ``y n``
-    for a cast's checks (``.`` for the caster and for spirits after the first ``n``).
-    """
-
-    kind: str
-    seat: int
-    fields: tuple[int, ...]
-    answers: str
-
-    def as_tuple(self) -> tuple[str, int, tuple[int, ...], str]:
-        return (self.kind, self.seat, self.fields, self.answers)
 
 
 @dataclass(slots=True)
@@ -131,55 +102,22 @@ class AmuletsState:
     over: bool
     book: list[Entry]
     questions: int
-    rng: random.Random
-
-
-@dataclass(frozen=True, slots=True)
-class Possibility:
-    """A (field, amulet) pair still possible for a wizard, and in how many joint worlds."""
-
-    field: int
-    amulet: int
-    worlds: int
-
-
-@dataclass(frozen=True, slots=True)
-class WizardKnowledge:
-    seat: int
-    possible: tuple[Possibility, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Assistant:
-    """What the deduction engine concludes from a view (the table option ``assistant``)."""
-
-    worlds: int
-    """Joint assignments of every unknown secret still consistent with the spell book."""
-    wizards: tuple[WizardKnowledge, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class AmuletsView:
-    seat: int | None
-    players: int
-    options: dict[str, bool | int | str]
-    field: int
-    """This wizard's secret field (-1 for a spectator)."""
-    amulet: int
-    """This wizard's secret amulet (-1 for a spectator)."""
-    turn: int
-    out: tuple[bool, ...]
-    winner: int
-    over: bool
-    book: tuple[Entry, ...]
-    questions: int
-    assistant: Assistant | None = None
-    """The deduction engine's conclusions, when the table enables the assistant (derived, public)."""
+    chance: Chance
+    """The deal's chance source (Amulets draws nothing after the deal)."""
+    limit: int
+    """Questions asked in total after which the askers must cast (from ``options``)."""
 
 
 def question_limit(options: Mapping[str, object]) -> int:
     cap = options.get("question_cap", 0)
     return int(cap) if isinstance(cap, int) and cap > 0 else HARD_QUESTION_LIMIT
+
+
+# Actions made on the hot path (one per decision of a playout) have their slot filled directly, without
+# the frozen dataclass's ``__init__``; the tests check they equal ``Ask(fields)`` and ``Cast(fields)``.
+_new = object.__new__
+_set_ask = vars(Ask)["fields"].__set__
+_set_cast = vars(Cast)["fields"].__set__
 
 
 class Moves(Sequence[Action]):
@@ -189,30 +127,42 @@ class Moves(Sequence[Action]):
     structural check.
     """
 
-    __slots__ = ("_ask", "_cast")
+    __slots__ = ("_ask", "_cast", "_len")
 
     def __init__(self, ask: bool, cast: bool) -> None:
         self._ask = ask
         self._cast = cast
+        self._len = PLACEMENT_COUNT * (int(ask) + int(cast))
 
     def __len__(self) -> int:
-        return PLACEMENT_COUNT * (int(self._ask) + int(self._cast))
+        return self._len
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError(index)
-        if self._ask and index < PLACEMENT_COUNT:
-            return Ask(placement_at(index))
-        return Cast(placement_at(index % PLACEMENT_COUNT))
+        if type(index) is not int:
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(self._len))]
+            index = operator.index(index)
+        if not 0 <= index < self._len:
+            if not -self._len <= index < 0:
+                raise IndexError(index)
+            index += self._len
+        if index < PLACEMENT_COUNT and self._ask:
+            head, tail = divmod(index, PLACEMENT_TAIL_COUNT)  # placement_at(index), inlined
+            r, y, free = PLACEMENT_HEADS[head]
+            g, b, k = PLACEMENT_TAILS[tail]
+            ask: Ask = _new(Ask)
+            _set_ask(ask, (r, y, free[g], free[b], free[k]))
+            return ask
+        head, tail = divmod(index % PLACEMENT_COUNT, PLACEMENT_TAIL_COUNT)
+        r, y, free = PLACEMENT_HEADS[head]
+        g, b, k = PLACEMENT_TAILS[tail]
+        cast: Cast = _new(Cast)
+        _set_cast(cast, (r, y, free[g], free[b], free[k]))
+        return cast
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, Ask):
@@ -222,7 +172,7 @@ class Moves(Sequence[Action]):
         return False
 
     def __iter__(self) -> Iterator[Action]:
-        for i in range(len(self)):
+        for i in range(self._len):
             yield self[i]
 
     def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
@@ -233,11 +183,29 @@ class Moves(Sequence[Action]):
 
     def __repr__(self) -> str:
         kinds = [k for k, on in (("ask", self._ask), ("cast", self._cast)) if on]
-        return f"Moves({'+'.join(kinds)}: {len(self)})"
+        return f"Moves({'+'.join(kinds)}: {self._len})"
 
 
 ASK_OR_CAST = Moves(ask=True, cast=True)
 CAST_ONLY = Moves(ask=False, cast=True)
+
+_NOBODY: frozenset[Seat] = frozenset()
+_ALONE = tuple(frozenset((s,)) for s in range(5))
+"""``frozenset((seat,))`` by seat: who acts on an ordinary turn."""
+_ORDER = tuple(tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in range(6))
+"""``_ORDER[players][seat]``: the other wizards clockwise from ``seat``'s left (who answers or checks)."""
+_NEAR = tuple(
+    tuple("*" if g == f else "+" if g // 5 == f // 5 or g % 5 == f % 5 else "-" for g in range(FIELDS))
+    for f in range(FIELDS)
+)
+"""``_NEAR[mine][home]``: the answer if no other amulet stands on ``home`` (``* + -``)."""
+_AMULET_ORDERS = tuple(itertools.permutations(range(AMULETS)))
+_DEALS = PLACEMENT_COUNT * len(_AMULET_ORDERS)
+"""Deals as one draw: a placement of the five amulets (its fields) times an order of the amulets."""
+_TURN = tuple(Event("turn", {"seat": s}) for s in range(5))
+_WIN = tuple(Event("win", {"seat": s}) for s in range(5))
+_ALL_FAILED = Event("all_failed", {})
+"""The events that only name a seat, built once (events are frozen values, shared like actions)."""
 
 
 class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
@@ -265,13 +233,43 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
     action_classes = (Ask, Cast)
     view_class = AmuletsView
 
+    def __init__(self, parts: Parts[AmuletsState, AmuletsView] | None = None) -> None:
+        super().__init__(parts)
+        self._defaults: Options = self.spec.resolve_options(None)
+        self._default_limit = question_limit(self._defaults)
+        self._player_counts = range(self.spec.min_players, self.spec.max_players + 1)
+
     # ------------------------------------------------------------------ setup
+    def new_game(
+        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
+    ) -> AmuletsState:
+        if options is None and type(players) is int and players in self._player_counts:
+            # the default options, resolved once: playouts start many games
+            return self._shuffled(players, dict(self._defaults), self._default_limit, seed)
+        return super().new_game(players, options, seed)  # checks players and options
+
     def setup(self, players: int, options: Options, seed: int) -> AmuletsState:
-        rng = random.Random(seed)
-        fields = rng.sample(range(FIELDS), players)
-        amulets = rng.sample(range(AMULETS), players)
+        return self._shuffled(players, options, question_limit(options), seed)
+
+    def _shuffled(self, players: int, options: Options, limit: int, seed: int) -> AmuletsState:
+        """The deal: one draw picks a placement of the five amulets and an order of the five amulets
+        uniformly; wizard ``s`` gets the ``s``-th field of the one and the ``s``-th amulet of the other
+        (so fields and amulets are uniform and all different)."""
+        chance = Chance(seed)
+        where, order = divmod(chance.below(_DEALS), 120)
+        fields = list(placement_at(where)[:players])
+        amulets = list(_AMULET_ORDERS[order][:players])
         return AmuletsState(
-            players, dict(options), fields, amulets, 0, [False] * players, -1, False, [], 0, rng
+            players, options, fields, amulets, 0, [False] * players, -1, False, [], 0, chance, limit
+        )
+
+    @staticmethod
+    def _deal(
+        players: int, options: Options, fields: list[int], amulets: list[int], chance: Chance, limit: int
+    ) -> AmuletsState:
+        """A state before the first question, with this deal."""
+        return AmuletsState(
+            players, options, fields, amulets, 0, [False] * players, -1, False, [], 0, chance, limit
         )
 
     def bounds(self, players: int, options: Options) -> Bounds:
@@ -284,38 +282,70 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         return state.options
 
     def clone(self, state: AmuletsState) -> AmuletsState:
-        rng = copy_rng(state.rng)
         return AmuletsState(
             state.players,
             state.options,
-            list(state.fields),
-            list(state.amulets),
+            state.fields[:],
+            state.amulets[:],
             state.turn,
-            list(state.out),
+            state.out[:],
             state.winner,
             state.over,
-            list(state.book),
+            state.book[:],
             state.questions,
-            rng,
+            state.chance.copy(),
+            state.limit,
         )
+
+    # -------------------------------------------------------------- positions
+    def write_position(self, state: AmuletsState) -> str:
+        """The whole state as one line (the format: :mod:`coven.games.amulets.notation`)."""
+        return notation.write_position(state)
+
+    def read_position(self, text: str) -> AmuletsState:
+        """The state a position text describes: the deal, then the spell book replayed through the rules
+        (each line must be legal when it comes, and its answers, if written, those the secrets give)."""
+        position = notation.read_position(text)
+        players = len(position.fields)
+        try:
+            self.spec.check_players(players)
+            options = self.spec.resolve_options(position.options)
+            self.validate_options(players, options)
+        except GameError as exc:
+            raise NotationError(f"position: {exc}") from None
+        fields, amulets = list(position.fields), list(position.amulets)
+        state = self._deal(players, options, fields, amulets, position.chance, question_limit(options))
+        for i, line in enumerate(position.book, 1):
+            action: Action = Ask(line.fields) if line.kind == "ask" else Cast(line.fields)
+            where = f"spell-book line {i} ({line.seat} {self.format_action(action)})"
+            try:
+                self.check(state, line.seat, action)
+            except GameError as exc:
+                raise NotationError(f"{where}: {exc}") from None
+            self.apply_unchecked(state, line.seat, action)
+            given = state.book[-1].answers
+            if line.answers is not None and line.answers != given:
+                raise NotationError(f"{where}: the secrets give the answers {given!r}, not {line.answers!r}")
+        return state
 
     # ------------------------------------------------------------------ turns
     def to_act(self, state: AmuletsState) -> frozenset[Seat]:
-        return frozenset() if state.over else frozenset((state.turn,))
+        return _NOBODY if state.over else _ALONE[state.turn]
 
     def may_act(self, state: AmuletsState) -> frozenset[Seat]:
         if state.over:
-            return frozenset()
-        return frozenset(s for s in range(state.players) if s != state.turn and not state.out[s])
+            return _NOBODY
+        out, turn = state.out, state.turn
+        return frozenset(s for s in range(state.players) if s != turn and not out[s])
 
     def can_ask(self, state: AmuletsState) -> bool:
-        return state.questions < question_limit(state.options)
+        return state.questions < state.limit
 
     def legal_actions(self, state: AmuletsState, seat: Seat) -> Sequence[Action]:
+        if seat == state.turn and not state.over:  # the asker (never out while the game goes on)
+            return ASK_OR_CAST if state.questions < state.limit else CAST_ONLY
         if state.over or not 0 <= seat < state.players or state.out[seat]:
             return ()
-        if seat == state.turn:
-            return ASK_OR_CAST if self.can_ask(state) else CAST_ONLY
         return CAST_ONLY
 
     def illegal_reason(self, state: AmuletsState, seat: Seat, action: Action) -> str | None:
@@ -328,108 +358,64 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             if seat != state.turn:
                 return f"only the asker (seat {state.turn}) may ask now; you may cast"
             if not self.can_ask(state):
-                return f"the question cap ({question_limit(state.options)}) is reached: cast"
+                return f"the question cap ({state.limit}) is reached: cast"
         return None
 
     def apply_unchecked(self, state: AmuletsState, seat: Seat, action: Action) -> list[Event]:
-        n = state.players
-        order = [(seat + i) % n for i in range(1, n)]
-        chars = [SILENT] * n
-        text = format_placement(action.fields)
-        if isinstance(action, Ask):
-            for s in order:
-                chars[s] = answer(action.fields, state.fields[s], state.amulets[s])
-            state.book.append(Entry("ask", seat, action.fields, "".join(chars)))
+        placed = action.fields
+        players = state.players
+        homes, amulets = state.fields, state.amulets
+        if type(action) is Ask:
+            # the first true of '*' (my amulet on my field), 'o' (another amulet on my field), '+' (my
+            # amulet in my field's letter or number), '-'; '.' for the asker
+            marks = [SILENT] * players
+            for s in _ORDER[players][seat]:
+                home = homes[s]
+                mark = _NEAR[placed[amulets[s]]][home]
+                marks[s] = "o" if mark != "*" and home in placed else mark
+            said = "".join(marks)
+            event = write_line(state.book, "ask", seat, placed, said, "question")
             state.questions += 1
-            events = [
-                public(
-                    "question",
-                    seat=seat,
-                    placement=text,
-                    answers=[[s, chars[s]] for s in order],
-                )
-            ]
-            self._pass_turn(state, seat)
-            events.append(public("turn", seat=state.turn))
-            return events
+            out = state.out
+            for s in _ORDER[players][seat]:  # the next wizard still in (the asker is still in)
+                if not out[s]:
+                    state.turn = s
+                    break
+            else:
+                state.turn = seat
+            return [event, _TURN[state.turn]]
+        marks = [SILENT] * players
         success = True
-        for s in order:
-            yes = action.fields[state.amulets[s]] == state.fields[s]
-            chars[s] = YES if yes else NO
-            if not yes:
+        for s in _ORDER[players][seat]:  # the spirits check until the first "no"
+            if placed[amulets[s]] == homes[s]:
+                marks[s] = YES
+            else:
+                marks[s] = NO
                 success = False
                 break
-        state.book.append(Entry("cast", seat, action.fields, "".join(chars)))
-        checks: list[list[int | str]] = [[s, chars[s]] for s in order if chars[s] != SILENT]
-        events = [public("cast", seat=seat, placement=text, checks=checks, success=success)]  # type: ignore[arg-type]
+        event = write_line(state.book, "cast", seat, placed, "".join(marks), "cast")
         if success:
             state.winner = seat
             state.over = True
-            events.append(public("win", seat=seat))
-            return events
-        state.out[seat] = True
-        if all(state.out):
-            state.over = True
-            events.append(public("all_failed"))
-            return events
-        if seat == state.turn:
-            self._pass_turn(state, seat)
-            events.append(public("turn", seat=state.turn))
-        return events
+            return [event, _WIN[seat]]
+        out = state.out
+        out[seat] = True
+        if seat != state.turn:
+            return [event] if False in out else self._all_failed(state, event)
+        for s in _ORDER[players][seat]:  # the failed asker's turn passes to the next wizard still in
+            if not out[s]:
+                state.turn = s
+                return [event, _TURN[s]]
+        return self._all_failed(state, event)
 
     @staticmethod
-    def _pass_turn(state: AmuletsState, seat: Seat) -> None:
-        n = state.players
-        for i in range(1, n + 1):
-            s = (seat + i) % n
-            if not state.out[s]:
-                state.turn = s
-                return
+    def _all_failed(state: AmuletsState, event: Event) -> list[Event]:
+        state.over = True
+        return [event, _ALL_FAILED]
 
     # ------------------------------------------------------------ information
     def view(self, state: AmuletsState, seat: Seat | None) -> AmuletsView:
-        mine = seat is not None and 0 <= seat < state.players
-        view = AmuletsView(
-            seat=seat,
-            players=state.players,
-            options=dict(state.options),
-            field=state.fields[seat] if mine and seat is not None else -1,
-            amulet=state.amulets[seat] if mine and seat is not None else -1,
-            turn=state.turn,
-            out=tuple(state.out),
-            winner=state.winner,
-            over=state.over,
-            book=tuple(state.book),
-            questions=state.questions,
-        )
-        if state.options.get("assistant"):
-            view = dataclasses.replace(view, assistant=assistant_of(view))
-        return view
-
-    def world_from_view(self, view: AmuletsView, rng: random.Random) -> AmuletsState:
-        knowledge = knowledge_of(view)
-        world = knowledge.sample(rng)
-        fields = [0] * view.players
-        amulets = [0] * view.players
-        if view.seat is not None:
-            fields[view.seat] = view.field
-            amulets[view.seat] = view.amulet
-        for s, pair in zip(knowledge.seats, world, strict=True):
-            fields[s] = pair % FIELDS
-            amulets[s] = pair // FIELDS
-        return AmuletsState(
-            view.players,
-            dict(view.options),
-            fields,
-            amulets,
-            view.turn,
-            list(view.out),
-            view.winner,
-            view.over,
-            list(view.book),
-            view.questions,
-            random.Random(rng.getrandbits(64)),
-        )
+        return view_of(state, seat)
 
     # ---------------------------------------------------------------- outcome
     def scores(self, state: AmuletsState) -> tuple[float, ...]:
@@ -440,74 +426,27 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     # --------------------------------------------------------------- notation
     def format_action(self, action: Action) -> str:
-        kind = "ask" if isinstance(action, Ask) else "cast"
-        return f"{kind} {format_placement(action.fields)}"
+        return notation.format_action(action)
 
     def parse_action(self, text: str) -> Action:
-        if not isinstance(text, str):
-            raise NotationError(f"an action is text, not {short_repr(text)}")
-        head, _, rest = text.strip().partition(" ")
-        kind = head.lower()
-        if kind not in ("ask", "cast"):
-            raise NotationError(
-                f"an action is 'ask <placement>' or 'cast <placement>', not {short_repr(text)}"
-            )
-        fields = parse_placement(rest)
-        return Ask(fields) if kind == "ask" else Cast(fields)
+        return notation.parse_action(text)
 
     def action_from_json(self, raw: object) -> Action:
         """The action a JSON value describes, held to the notation (a field 99 is no field)."""
         return through_notation(super().action_from_json(raw), self.format_action, self.parse_action)
 
-    # ----------------------------------------------------------- presentation
-    def render(self, view: AmuletsView) -> str:
-        from coven.games.amulets.render import render_view
 
-        return render_view(view)
-
-    def explain(self, view: AmuletsView, moments: Sequence[Moment] = ()) -> Explanation:
-        from coven.games.amulets.explain import explain
-
-        return explain(view, moments)
-
-    def describe_event(self, event: Event, seat: Seat | None = None) -> str:
-        from coven.games.amulets.render import describe_event
-
-        return describe_event(event, seat)
-
-    def hidden_facts(self, state: AmuletsState, seat: Seat) -> frozenset[str]:
-        from coven.games.amulets.worlds import secrets
-
-        return secrets(state, seat)
-
-    # ------------------------------------------------------------------- bots
-    def bots(self) -> Mapping[str, BotFactory]:
-        from coven.games.amulets.bots import BOTS
-
-        return BOTS
-
-    def new_metrics(self) -> Metrics:
-        from coven.games.amulets.metrics import AmuletsMetrics
-
-        return AmuletsMetrics()
-
-
-def knowledge_of(view: AmuletsView) -> Knowledge:
-    """The deduction engine's knowledge for the seat of ``view`` (or a spectator)."""
-    pair = pair_of(view.field, view.amulet) if view.seat is not None else 0
-    return Knowledge.build(view.players, (e.as_tuple() for e in view.book), view.seat, pair)
-
-
-def assistant_of(view: AmuletsView) -> Assistant:
-    """The deduction assistant's conclusions for the seat of ``view``, from the view alone."""
-    knowledge = knowledge_of(view)
-    return Assistant(
-        worlds=knowledge.count(),
-        wizards=tuple(
-            WizardKnowledge(
-                seat,
-                tuple(Possibility(p % FIELDS, p // FIELDS, n) for p, n in sorted(tally.items())),
-            )
-            for seat, tally in zip(knowledge.seats, knowledge.marginals(), strict=True)
-        ),
-    )
+__all__ = [
+    "ASK_OR_CAST",
+    "CAST_ONLY",
+    "HARD_QUESTION_LIMIT",
+    "Action",
+    "AmuletsGame",
+    "AmuletsState",
+    "AmuletsView",
+    "Ask",
+    "Cast",
+    "Entry",
+    "Moves",
+    "question_limit",
+]

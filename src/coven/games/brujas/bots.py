@@ -36,23 +36,19 @@ from typing import Any
 from coven.core import Game, Seat
 from coven.core.bot import Bot, BotFactory, RandomBot
 from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KIND, KINDS, NUMBER, NUMBER40
-from coven.games.brujas.game import (
-    DOWN,
+from coven.games.brujas.notation import DOWN, PLAY_ACTION, TAKE_ACTION, UP, Action
+from coven.games.brujas.rules import BrujasGame
+from coven.games.brujas.state import (
     NOBODY,
     OVER,
     PLAY,
-    PLAY_ACTION,
     TAKE,
-    TAKE_ACTION,
-    UP,
-    Action,
-    BrujasGame,
     BrujasState,
-    BrujasView,
     score_list,
     trick_status,
     witch_colours,
 )
+from coven.games.brujas.view import BrujasView
 from coven.games.brujas.worlds import Sampler
 
 KIND_OF: dict[Hashable, int] = {a: k for k, a in enumerate(PLAY_ACTION)} | {

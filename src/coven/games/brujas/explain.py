@@ -21,7 +21,8 @@ from coven.core.explain import (
     seat_ref,
 )
 from coven.games.brujas.cards import COLOUR, COLOUR_NAMES, COLOURS, KIND, NUMBER, add, kinds_of
-from coven.games.brujas.game import DEVIL_POINTS, BrujasView, witch_colours
+from coven.games.brujas.state import DEVIL_POINTS, witch_colours
+from coven.games.brujas.view import BrujasView
 
 PLACES = ("top", "second", "third", "bottom")
 NUMBER_WORDS = ("", "1s", "2s", "3s", "4s", "5s")
@@ -98,9 +99,11 @@ def explain(view: BrujasView, moments: Sequence[Moment] = ()) -> Explanation:
                 )
             if conflict:
                 sharing = [o for o in range(n) if o != s and colours[o] == c]
-                if sharing:
-                    half = (value + 1) // 2
-                    who = ", ".join(seat_ref(o) for o in sharing)
+                half = (value + 1) // 2
+                who = ", ".join(seat_ref(o) for o in sharing)
+                if sharing and half == value:  # the bottom witch's 1: half of it, rounded up, is still 1
+                    notes.append(f"{who} also scored the {colour} witch, but half of 1 rounded up is 1")
+                elif sharing:
                     lines.append(
                         ExplanationLine(
                             f"Devils in Conflict: {who} also scored the {colour} witch, so it counts half "

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from coven.core import Event, JSONValue
-from coven.games.brujas.game import NO_LEAD, BrujasState, devil_scores, trick_status, witch_scores
+from coven.games.brujas.state import NO_LEAD, BrujasState, devil_scores, trick_status, witch_scores
 
 
 class BrujasMetrics:

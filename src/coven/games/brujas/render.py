@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from coven.core import Event
 from coven.games.brujas.cards import COLOUR, COLOUR_NAMES, COLOURS, KIND, NUMBER, add
-from coven.games.brujas.game import BrujasView, devil_scores, witch_colours, witch_scores
+from coven.games.brujas.state import devil_scores, witch_colours, witch_scores
+from coven.games.brujas.view import BrujasView
 
 STYLE = {"R": "bold red", "B": "bold blue", "Y": "bold yellow", "G": "bold green"}
 

@@ -36,7 +36,7 @@ from coven.games.brujas.cards import (
     kinds_of,
     remove,
 )
-from coven.games.brujas.game import (
+from coven.games.brujas.state import (
     COLOUR_LEAD,
     NO_LEAD,
     NOBODY,
@@ -47,11 +47,11 @@ from coven.games.brujas.game import (
     TAKE,
     WITCH,
     BrujasState,
-    BrujasView,
     new_state,
     set_witches,
     trick_status,
 )
+from coven.games.brujas.view import BrujasView
 
 
 def _kind(name: str) -> int:
@@ -313,6 +313,21 @@ class Sampler:
                     s.down |= 1 << i
         s.turn = NOBODY if phase == OVER or v.to_act is None else v.to_act
         return s
+
+
+class _LastSampler:
+    """The sampler of the last view asked for: it parses a view and counts its deals once; asked again
+    for the very same (frozen) view object, it draws at once."""
+
+    last: tuple[BrujasView, Sampler] | None = None
+
+
+def world_from_view(view: BrujasView, rng: random.Random) -> BrujasState:
+    """A world consistent with ``view``: the unseen cards dealt anew (the game's sampler, in ``Parts``)."""
+    cached = _LastSampler.last
+    if cached is None or cached[0] is not view:
+        cached = _LastSampler.last = (view, Sampler(view))
+    return cached[1].draw(rng)
 
 
 def secrets(state: BrujasState, seat: int) -> frozenset[str]:

@@ -31,7 +31,12 @@ from functools import lru_cache
 from typing import Any, Final
 
 from coven.core import Bot, BotFactory, Game, RandomBot, Seat
-from coven.games.commandments.actions import (
+from coven.games.commandments.board import COLOUR_OF, KIND_OF, NUM_AREAS, NUM_ARTEFACTS, OUTSIDE
+from coven.games.commandments.cards import ACTION, ARTEFACT, Card, Deck, deck_for
+from coven.games.commandments.inference import Posterior, ritual_posterior
+from coven.games.commandments.lang import GESTURES, TOUCHES, Ctx
+from coven.games.commandments.lexicon import KINDS_SAID, shortest
+from coven.games.commandments.notation import (
     BUDGET,
     MOVE_FAMILY,
     PERFORMANCES,
@@ -42,18 +47,8 @@ from coven.games.commandments.actions import (
     Place,
     beats,
 )
-from coven.games.commandments.board import COLOUR_OF, KIND_OF, NUM_AREAS, NUM_ARTEFACTS, OUTSIDE
-from coven.games.commandments.cards import ACTION, ARTEFACT, Card, Deck, deck_for
-from coven.games.commandments.game import (
-    DESTINY_CARDS,
-    CommandmentsView,
-    karma_total,
-    move_context,
-    rounds_for,
-)
-from coven.games.commandments.inference import Posterior, ritual_posterior
-from coven.games.commandments.lang import GESTURES, TOUCHES, Ctx
-from coven.games.commandments.lexicon import KINDS_SAID, shortest
+from coven.games.commandments.rules import DESTINY_CARDS, karma_total, move_context, rounds_for
+from coven.games.commandments.view import CommandmentsView
 
 # ------------------------------------------------------------------------------------ card statistics
 _SAMPLE_CONTEXTS: Final = 240

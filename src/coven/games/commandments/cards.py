@@ -133,6 +133,9 @@ class Deck:
     index: dict[str, int]
     artefact: tuple[int, ...]
     action: tuple[int, ...]
+    judged: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+    """The rules' cache of action cards' verdicts on the performances of the moves they offer (an
+    action card looks at the performance alone): for this deck only, as a custom card may share an id."""
 
     @classmethod
     def of(cls, cards: Sequence[Card]) -> Deck:

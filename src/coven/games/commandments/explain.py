@@ -24,13 +24,8 @@ from coven.core.explain import (
     seat_explanation,
     seat_ref,
 )
-from coven.games.commandments.game import (
-    DISEMPOWER_BONUS,
-    FORFEIT_BONUS,
-    CommandmentsView,
-    RitualView,
-    novice_order,
-)
+from coven.games.commandments.rules import DISEMPOWER_BONUS, FORFEIT_BONUS, novice_order
+from coven.games.commandments.view import CommandmentsView, RitualView
 
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII")
 

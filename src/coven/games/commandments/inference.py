@@ -29,14 +29,10 @@ from dataclasses import dataclass
 from itertools import product
 
 from coven.games.commandments.cards import ACTION, ARTEFACT, Deck
-from coven.games.commandments.game import (
-    CommandmentsView,
-    MoveLog,
-    RitualView,
-    announce,
-    move_context,
-)
 from coven.games.commandments.lang import Ctx
+from coven.games.commandments.notation import MoveLog
+from coven.games.commandments.rules import announce, move_context
+from coven.games.commandments.view import CommandmentsView, RitualView
 
 Values = tuple[tuple[int, ...], ...]
 """Per judged move, the karma values a card may have given (one, or two with a hidden human yes/no)."""

@@ -6,11 +6,12 @@ square brackets never need escaping)."""
 from __future__ import annotations
 
 from coven.core import Event
-from coven.games.commandments.actions import BUDGET, format_action
 from coven.games.commandments.board import AREA_NAMES, ARTEFACT_NAMES, NUM_AREAS, PATH_NAMES
 from coven.games.commandments.cards import deck_for
-from coven.games.commandments.game import DESTINY_CARDS, CommandmentsView, MoveLog
 from coven.games.commandments.lang import GESTURES, TOUCHES
+from coven.games.commandments.notation import BUDGET, MoveLog, format_action
+from coven.games.commandments.rules import DESTINY_CARDS
+from coven.games.commandments.view import CommandmentsView
 
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII")
 

@@ -13,17 +13,9 @@ hidden rituals is not enumerated).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
+from coven.core.chance import fresh
 from coven.games.commandments.cards import ACTION, ARTEFACT, Deck, deck_for
-from coven.games.commandments.game import (
-    JUDGE,
-    PHASE_NAMES,
-    CommandmentsState,
-    CommandmentsView,
-    Ritual,
-    RitualView,
-)
 from coven.games.commandments.inference import (
     Posterior,
     consistent,
@@ -31,9 +23,9 @@ from coven.games.commandments.inference import (
     ritual_posterior,
     seen_cards,
 )
-
-if TYPE_CHECKING:
-    from coven.games.commandments.game import CommandmentsGame
+from coven.games.commandments.notation import JUDGE, PHASE_NAMES
+from coven.games.commandments.rules import CommandmentsState, Ritual
+from coven.games.commandments.view import CommandmentsView, RitualView
 
 _ATTEMPTS = 50
 
@@ -41,7 +33,9 @@ move_contexts = judged_moves
 """The judged moves of a ritual with their contexts (kept under its older name)."""
 
 
-def build_world(game: CommandmentsGame, view: CommandmentsView, rng: random.Random) -> CommandmentsState:
+def build_world(view: CommandmentsView, rng: random.Random) -> CommandmentsState:
+    """A full state consistent with ``view``: unseen cards drawn as the module says, and a fresh chance
+    source (a sampled world's future is not the true one)."""
     deck = deck_for(str(view.options["custom_cards"]))
     known = seen_cards(view, deck)
     hidden = [
@@ -80,9 +74,9 @@ def build_world(game: CommandmentsGame, view: CommandmentsView, rng: random.Rand
         view.players,
         dict(view.options),
         deck,
-        random.Random(rng.getrandbits(64)),
-        pools[ARTEFACT],
-        pools[ACTION],
+        fresh(rng),
+        tuple(pools[ARTEFACT]),
+        tuple(pools[ACTION]),
         rituals,
         phase,
         list(view.board),

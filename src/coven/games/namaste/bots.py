@@ -38,21 +38,8 @@ from itertools import product
 from typing import Any
 
 from coven.core import Bot, BotFactory, Game, RandomBot, Seat
-from coven.games.namaste.rules import (
-    CHOOSE,
-    DECIDE,
-    KARMA,
-    PASS,
-    ROLLS,
-    WILD,
-    Karma,
-    NamasteView,
-    Pass,
-    Roll,
-    Write,
-    options_of,
-    sums,
-)
+from coven.games.namaste.notation import KARMA, PASS, ROLLS, WILD, Karma, Pass, Roll, Write, sums
+from coven.games.namaste.rules import CHOOSE, DECIDE
 from coven.games.namaste.sheet import (
     BOTTOM,
     CELLS,
@@ -70,6 +57,7 @@ from coven.games.namaste.sheet import (
     bounds_of,
     half_up,
 )
+from coven.games.namaste.view import NamasteView, options_of
 
 FACES = (WILD, 2, 3, 4, 5, 6)
 ORDERS = tuple(ROWS) + tuple(COLS)

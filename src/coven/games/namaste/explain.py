@@ -21,7 +21,6 @@ from coven.core.explain import (
     seat_explanation,
     seat_ref,
 )
-from coven.games.namaste.rules import NamasteView
 from coven.games.namaste.sheet import (
     BOTTOM,
     CELL_NAMES,
@@ -33,6 +32,7 @@ from coven.games.namaste.sheet import (
     TOP,
     half_up,
 )
+from coven.games.namaste.view import NamasteView
 
 TRUTH = ((TOP, "top", True), (LEFT_TIP, "left", True), (BOTTOM, "bottom", False), (RIGHT_TIP, "right", False))
 

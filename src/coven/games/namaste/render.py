@@ -7,10 +7,9 @@ are marked ``+``. Rich markup colours pink (magenta) and truth (cyan) circles.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from coven.core import Event
-from coven.games.namaste.rules import CHOOSE, DECIDE, OVER, NamasteView, die_text, options_of, score_of
+from coven.games.namaste.notation import dice_phrase, die_text
+from coven.games.namaste.rules import CHOOSE, DECIDE, OVER
 from coven.games.namaste.sheet import (
     CELL_NAMES,
     INDEX,
@@ -21,6 +20,7 @@ from coven.games.namaste.sheet import (
     TRUTH_CELLS,
     legal_cells,
 )
+from coven.games.namaste.view import NamasteView, options_of, score_of
 
 
 def _cell(value: int, cell: int, legal: bool) -> str:
@@ -99,11 +99,6 @@ def render(view: NamasteView) -> str:
 
 
 # ------------------------------------------------------------------------------------------- events
-def dice_phrase(white: Sequence[int], turquoise: int) -> str:
-    """A roll as the terminal prints it (the view's picture and the roll's event alike)."""
-    return f"white {' '.join(die_text(f) for f in white)}  turquoise {die_text(turquoise)}"
-
-
 def _does(seat: object, viewer: int | None, you: str, other: str) -> str:
     """``you roll`` / ``seat 2 rolls``."""
     return f"you {you}" if seat == viewer else f"seat {seat} {other}"

@@ -7,26 +7,27 @@ and left in full, bottom and right half rounded up), dice faces 2-6 and 1/7, eve
 the end after the round in which someone filled all 25 circles or all 4 bad-karma spaces, ties to
 fewer bad-karma spaces filled and then shared.
 
-Turn structure and notation (every decision is a typed action):
+Turn structure (every decision is a typed action; the notation is in
+:mod:`coven.games.namaste.notation`):
 
 - ``roll N`` (:class:`Roll`): the active player takes N = 1-3 white dice and rolls them with the
-  turquoise die. The roll itself is chance, drawn from the state's seeded generator.
+  turquoise die. The roll itself is chance, drawn from the state's :class:`~coven.core.chance.Chance`
+  (after any faces a hand-written position fixed in its ``queue``).
 - After the roll, ``to_act`` holds every seat still to decide, in any order: the active player (who
   must write the sum of all rolled dice or take bad karma) and each other player who can write the
   sum of the white dice somewhere (a player who has no legal circle for any reading of the dice is
   not asked: passing is their only choice).
 - ``V@cell`` (:class:`Write`), e.g. ``14@c3``: write V in that circle. The 1 or 7 of each 1/7 die is
   chosen by the value itself: V must be one of the sums the dice allow that player (Magdalena's
-  1/7, 2 and turquoise 4 allow her 7 or 13, the others 3 or 9). Cells are named as in
-  :mod:`coven.games.namaste.sheet` (rows a-g top to bottom, columns 1-7 left to right).
+  1/7, 2 and turquoise 4 allow her 7 or 13, the others 3 or 9).
 - ``karma`` (:class:`Karma`): the active player writes the turquoise value (1/7 counts 1) in the next
   empty bad-karma space, as minus points.
 - ``pass`` (:class:`Pass`): a fellow player writes nothing, without penalty.
 
 Choices of one roll are hidden from the other seats until everyone asked has decided (a view shows
-only who has decided); then all entries are made at once and count as simultaneous for first
-completions. A line's points are the number in its pink circle: in full for everyone completing it on
-the first roll any player completes it, half rounded up afterwards.
+only who has decided, :mod:`coven.games.namaste.view`); then all entries are made at once and count as
+simultaneous for first completions. A line's points are the number in its pink circle: in full for
+everyone completing it on the first roll any player completes it, half rounded up afterwards.
 
 Choices where rulebook and rulings are silent:
 - Seat 0 is the starting player (it checks "I'm first"); the seats roll in order 0, 1, 2, ...
@@ -35,15 +36,25 @@ Choices where rulebook and rulings are silent:
 - An active player always has an empty bad-karma space (filling the fourth ends the game at the end of
   that round, before their next turn). Should one ever have neither a space nor a legal circle, they
   may pass.
+
+Representation (the hot path of search and simulation): sheets, bad karma and line points are tuples
+(a clone shares them); per seat the state keeps the bitmask of its filled circles and one integer
+``fits`` of 29 fields of 25 bits, field v holding the circles that can take the value v now (bit c set
+when lo < v < hi, see :func:`coven.games.namaste.sheet.bounds_of`). Writing V in circle c is one AND
+with a precomputed mask (c taken out of every field, the circles left of and above c out of the fields
+V and up, those right of and below it out of the fields V and down); whether a seat can write one of a
+roll's totals is one AND with those totals' fields, and its legal writes are read from those fields
+five circles at a time from tables (one total, or the two totals six apart of a roll with one 1/7
+die). A roll is one draw of the chance source and one lookup in a table of every roll (its totals,
+their fields and its text). ``waiting`` is the bitmask of the seats the game waits for. The events
+that depend only on a seat and its decision are made once (:mod:`coven.games.namaste.view`).
 """
 
 from __future__ import annotations
 
-import random
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from operator import itemgetter
 
 from coven.core import (
     Bounds,
@@ -54,122 +65,247 @@ from coven.core import (
     NotationError,
     Options,
     Seat,
-    private,
-    public,
 )
-from coven.core.chance import copy_rng
+from coven.core.chance import Chance
 from coven.core.codec import through_notation
-from coven.core.errors import short_repr
+from coven.games.namaste.notation import (
+    FACES,
+    KARMA,
+    PASS,
+    ROLLS,
+    WILD,
+    WRITE_TEXT,
+    WRITES,
+    Action,
+    Karma,
+    Pass,
+    Position,
+    Roll,
+    SeatPosition,
+    Write,
+    dice_text,
+    format_action,
+    format_position,
+    parse_action,
+    parse_dice,
+    parse_position,
+    sums,
+)
 from coven.games.namaste.sheet import (
+    ABOVE,
+    BELOW,
     CELL_NAMES,
     KARMA_SPACES,
+    LEFT,
     LINE_NAMES,
     LINES,
     LINES_OF_CELL,
     MAX_VALUE,
     NCELLS,
     PINK,
+    RIGHT,
     bounds_of,
     entry_problem,
     half_up,
-    line_complete,
-    parse_cell,
+    parse_sheet,
     truth_points,
 )
-
-if TYPE_CHECKING:
-    from coven.core import BotFactory, Metrics
-    from coven.core.explain import Explanation, Moment
-
-
-# ------------------------------------------------------------------------------------------ actions
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """The active player rolls ``white`` (1-3) white dice and the turquoise die."""
-
-    white: int
-
-
-@dataclass(frozen=True, slots=True)
-class Write:
-    """Write ``value`` in circle ``cell`` (0-24; notation ``14@c3``)."""
-
-    value: int
-    cell: int
-
-
-@dataclass(frozen=True, slots=True)
-class Karma:
-    """The active player takes the turquoise value as bad karma."""
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """A fellow player writes nothing."""
-
-
-Action = Roll | Write | Karma | Pass
-
-ROLLS: tuple[Roll, ...] = (Roll(1), Roll(2), Roll(3))
-WRITES: tuple[tuple[Write, ...], ...] = tuple(
-    tuple(Write(v, c) for c in range(NCELLS)) for v in range(MAX_VALUE + 1)
+from coven.games.namaste.view import (
+    DECIDED_KARMA,
+    DECIDED_PASS,
+    DECIDED_WRITE,
+    WAITING,
+    NamasteView,
+    end_triggered_event,
+    entries_event,
+    game_over_event,
+    line_event,
+    roll_event,
+    view_of,
 )
-"""Interned writes: ``WRITES[value][cell]``."""
-KARMA = Karma()
-PASS = Pass()
 
-_VALUE = re.compile(r"[0-9]{1,4}")
-"""A written value: ASCII digits only (``int()`` also reads "١٤"; ``str.isdigit()`` takes "²"), and
-few of them (``int()`` refuses thousands)."""
+__all__ = [
+    "CHOOSE",
+    "DECIDE",
+    "KARMA",
+    "OVER",
+    "PASS",
+    "ROLLS",
+    "RULES",
+    "WILD",
+    "Action",
+    "Karma",
+    "NamasteGame",
+    "NamasteState",
+    "NamasteView",
+    "Pass",
+    "Roll",
+    "Write",
+    "assemble",
+    "dice_text",
+    "parse_dice",
+    "sums",
+]
+"""The rules' own names, and the actions and dice helpers that lived here before the package took the
+shape of every game (notation and view hold them now)."""
 
-WILD = 1
-"""A die showing the 1/7 face is stored as 1."""
-FACES = (WILD, 2, 3, 4, 5, 6)
+CHOOSE, DECIDE, OVER = "choose", "decide", "over"
+
+# ------------------------------------------------------------------------------------------ tables
+_ALL_VALUES = sum(1 << v for v in range(1, MAX_VALUE + 1))
+"""Bit v for every value 1-28: what an empty circle with no filled neighbour can take."""
+_LESS: tuple[int, ...] = tuple(((1 << x) - 1) & _ALL_VALUES for x in range(MAX_VALUE + 2))
+"""``_LESS[x]``: the values below x."""
+_MORE: tuple[int, ...] = tuple(_ALL_VALUES & ~((1 << (x + 1)) - 1) for x in range(MAX_VALUE + 1))
+"""``_MORE[x]``: the values above x."""
+_BEFORE: tuple[tuple[int, ...], ...] = tuple(LEFT[c] + ABOVE[c] for c in range(NCELLS))
+"""The circles that must hold less than circle c (left of it and above it)."""
+_AFTER: tuple[tuple[int, ...], ...] = tuple(RIGHT[c] + BELOW[c] for c in range(NCELLS))
+"""The circles that must hold more than circle c (right of it and below it)."""
+_LINE_MASK: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in LINES)
+_LINES_OF_CELL_MASKS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((k, _LINE_MASK[k]) for k in LINES_OF_CELL[c]) for c in range(NCELLS)
+)
+_FULL = (1 << NCELLS) - 1
+_EMPTY_SHEET = (0,) * NCELLS
+_CELLS_MASK = (1 << NCELLS) - 1
+"""One field of ``fits``: a bit per circle."""
+_EMPTY_FITS = sum(_CELLS_MASK << (NCELLS * v) for v in range(1, MAX_VALUE + 1))
+_VALUE_ONES: tuple[int, ...] = tuple(1 << (NCELLS * v) for v in range(MAX_VALUE + 1))
+"""Bit 0 of the field of each value: ``cells * _VALUE_ONES[v]`` is those circles in field v."""
+_KEEP: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        _EMPTY_FITS
+        & ~(
+            (1 << c) * sum(_VALUE_ONES)
+            | sum(1 << d for d in _BEFORE[c]) * sum(_VALUE_ONES[x:])
+            | sum(1 << d for d in _AFTER[c]) * sum(_VALUE_ONES[: x + 1])
+        )
+        for x in range(MAX_VALUE + 1)
+    )
+    for c in range(NCELLS)
+)
+"""``fits & _KEEP[c][x]``: the fits after writing x in circle c."""
+_CHUNKS: tuple[tuple[tuple[tuple[Write, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(WRITES[v][5 * k + i] for i in range(5) if bits >> i & 1 and 5 * k + i < NCELLS)
+            for bits in range(32)
+        )
+        for k in range(5)
+    )
+    for v in range(MAX_VALUE + 1)
+)
+"""``_CHUNKS[v][k][bits]``: the writes of v in circles 5k to 5k+4 for the five bits ``bits``."""
+Picker = Callable[[tuple[Write, ...]], tuple[Write, ...]]
+_PAIR_ROWS: tuple[tuple[Write, ...], ...] = tuple(
+    WRITES[v] + WRITES[v + 6] if v + 6 <= MAX_VALUE else () for v in range(MAX_VALUE + 1)
+)
+"""``_PAIR_ROWS[v]``: the writes of v in every circle, then those of v + 6 (the two totals of a roll
+with one 1/7 die)."""
 
 
-def die_text(face: int) -> str:
-    return "1/7" if face == WILD else str(face)
+def _picker(indices: list[int]) -> Picker:
+    if not indices:
+        return lambda row: ()
+    if len(indices) == 1:
+        index = indices[0]
+        return lambda row: (row[index],)
+    pick: Picker = itemgetter(*indices)
+    return pick
 
 
-def dice_text(white: Sequence[int], turquoise: int) -> str:
-    """``1/7 2 + 4``: the white dice, then the turquoise one."""
-    return " ".join(die_text(f) for f in white) + " + " + die_text(turquoise)
+_PAIR_PICKS: tuple[tuple[tuple[Picker, ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            _picker(
+                [
+                    j * NCELLS + 5 * k + i
+                    for i in range(5)
+                    for j, bits in ((0, low), (1, high))
+                    if bits >> i & 1 and 5 * k + i < NCELLS
+                ]
+            )
+            for high in range(32)
+        )
+        for low in range(32)
+    )
+    for k in range(5)
+)
+"""``_PAIR_PICKS[k][a][b]``: from a pair row, the writes in circles 5k to 5k+4 where the five bits
+``a`` (the lower total) and ``b`` (the higher) are set, circle by circle and then by value."""
+_NO_LINES = (0,) * len(LINES)
+_SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >> s & 1) for m in range(16))
+"""``_SEATS[mask]``: the seats of a bitmask, as ``to_act`` returns them."""
+_SEAT_TEXT = tuple(str(s) for s in range(4))
+
+RollInfo = tuple[tuple[int, ...], int, tuple[int, ...], int, tuple[int, ...], int, str, list[JSONValue]]
+"""A roll and what follows from it: white faces, turquoise face, the totals of the white dice and their
+fields of ``fits`` (for the fellow players), the same for all dice (for the active player), the dice
+in notation and the white faces as the ``roll`` event's list (made once, like the events' data a
+read-only value)."""
 
 
-def parse_dice(text: str) -> tuple[tuple[int, ...], int]:
-    """The inverse of :func:`dice_text`: ``"1/7 2 + 4"`` -> ((1, 2), 4)."""
-    white_text, plus, turquoise_text = text.partition("+")
-    faces = {"1/7": WILD, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6}
-    white = white_text.split()
-    if not plus or not 1 <= len(white) <= 3 or turquoise_text.strip() not in faces:
-        raise NotationError(f"dice are 1-3 white faces, '+', the turquoise face (e.g. '1/7 2 + 4'): {text!r}")
-    if any(f not in faces for f in white):
-        raise NotationError(f"die faces are 2-6 and 1/7: {text!r}")
-    return tuple(faces[f] for f in white), faces[turquoise_text.strip()]
+def _fields(values: Sequence[int]) -> int:
+    """The fields of ``fits`` for these values."""
+    return sum(_CELLS_MASK << (NCELLS * v) for v in values)
 
 
-def sums(dice: Sequence[int]) -> tuple[int, ...]:
-    """Every total the dice allow, each 1/7 die read as 1 or 7 (ascending)."""
-    wild = sum(1 for f in dice if f == WILD)
-    base = sum(f for f in dice if f != WILD) + wild
-    return tuple(base + 6 * j for j in range(wild + 1))
+def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
+    fellow = sums(white)
+    mine = sums((*white, turquoise))
+    return (
+        white,
+        turquoise,
+        fellow,
+        _fields(fellow),
+        mine,
+        _fields(mine),
+        dice_text(white, turquoise),
+        list(white),
+    )
+
+
+_DRAW = (1, 6**2, 6**3, 6**4)
+"""A roll of n white dice is one draw below ``_DRAW[n]``: its base-6 digits are the white dice, then the
+turquoise one."""
+_ROLL_OF_DRAW: tuple[tuple[RollInfo, ...], ...] = tuple(
+    tuple(
+        _roll_info(tuple(FACES[code // 6**i % 6] for i in range(n)), FACES[code // 6**n])
+        for code in range(_DRAW[n])
+    )
+    for n in range(4)
+)
+"""Every roll of n white dice by its draw."""
+
+
+def _roll_of_faces(white: Sequence[int], turquoise: int) -> RollInfo:
+    """The table's entry for these faces."""
+    n = len(white)
+    code = sum(FACES.index(face) * 6**i for i, face in enumerate(white))
+    return _ROLL_OF_DRAW[n][code + FACES.index(turquoise) * 6**n]
+
+
+_SEAT_TUPLES: tuple[tuple[Seat, ...], ...] = tuple(
+    tuple(s for s in range(4) if m >> s & 1) for m in range(16)
+)
+"""``_SEAT_TUPLES[mask]``: the seats of a bitmask, ascending."""
+_SEAT_LISTS: tuple[list[JSONValue], ...] = tuple(list(seats) for seats in _SEAT_TUPLES)
+"""The same as the events' lists (read-only values)."""
 
 
 # ------------------------------------------------------------------------------------------- state
-CHOOSE, DECIDE, OVER = "choose", "decide", "over"
-
-
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class NamasteState:
     players: int
     options: Options
-    sheets: list[list[int]]
+    sheets: list[tuple[int, ...]]
     """Per seat, 25 circles (0 = empty)."""
-    karma: list[list[int]]
+    karma: list[tuple[int, ...]]
     """Per seat, the values in its filled bad-karma spaces."""
-    line_points: list[list[int]]
+    line_points: list[tuple[int, ...]]
     """Per seat and symbol line, the points written in its symbol space (0 = line not complete)."""
-    claimed: list[bool]
+    claimed: tuple[bool, ...]
     """Per symbol line: somebody completed it on an earlier roll (now worth half)."""
     starter: Seat
     active: Seat
@@ -185,40 +321,125 @@ class NamasteState:
     """Rolls completed so far."""
     ending: bool
     """Someone filled all circles or all bad-karma spaces: the game ends with this round."""
-    rng: random.Random
+    chance: Chance
+    """The dice not yet rolled."""
+    queue: tuple[int, ...]
+    """Faces fixed for the next rolls (a hand-written position's), used before ``chance``."""
+    filled: list[int]
+    """Per seat, the bitmask of its filled circles."""
+    fits: list[int]
+    """Per seat, 29 fields of 25 bits: field v holds the empty circles that can take the value v now."""
+    roll: RollInfo | None
+    """The current roll's table entry (None before the roll)."""
+    waiting: int
+    """The bitmask of the seats the game waits for (``to_act``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class NamasteView:
-    seat: int | None
-    players: int
-    options: dict[str, bool | int | str]
-    starter: int
-    active: int
-    phase: str
-    white: tuple[int, ...]
-    turquoise: int
-    sheets: tuple[tuple[int, ...], ...]
-    karma: tuple[tuple[int, ...], ...]
-    line_points: tuple[tuple[int, ...], ...]
-    claimed: tuple[bool, ...]
-    asked: tuple[int, ...]
-    to_decide: tuple[int, ...]
-    my_choice: str
-    """The viewer's own decision on the current roll, in notation ("" if none yet)."""
-    turns: int
-    ending: bool
+def _fits_of(sheet: tuple[int, ...]) -> int:
+    out = 0
+    for cell in range(NCELLS):
+        if not sheet[cell]:
+            lo, hi = bounds_of(sheet, cell)
+            for v in range(lo + 1, hi):
+                out |= 1 << (NCELLS * v + cell)
+    return out
 
 
-def options_of(seat: Seat, state_white: Sequence[int], turquoise: int, active: Seat) -> tuple[int, ...]:
-    """The totals ``seat`` may write for this roll."""
-    if seat == active:
-        return sums((*state_white, turquoise))
-    return sums(state_white)
+def sheet_problem(sheet: Sequence[int]) -> str | None:
+    """Why ``sheet`` could not have been written (a row or column not increasing), or None."""
+    for cell in range(NCELLS):
+        value = sheet[cell]
+        if value:
+            for other in _AFTER[cell]:
+                if sheet[other] and sheet[other] <= value:
+                    return (
+                        f"{sheet[other]} in {CELL_NAMES[other]} does not exceed {value} in {CELL_NAMES[cell]}"
+                    )
+    return None
 
 
-def score_of(sheet: Sequence[int], karma: Sequence[int], line_points: Sequence[int]) -> int:
-    return sum(line_points) + truth_points(list(sheet)) - sum(karma)
+def score_points(state: NamasteState, seat: Seat) -> int:
+    return sum(state.line_points[seat]) + truth_points(state.sheets[seat]) - sum(state.karma[seat])
+
+
+def assemble(
+    players: int,
+    options: Options,
+    sheets: Sequence[Sequence[int]],
+    karma: Sequence[Sequence[int]],
+    line_points: Sequence[Sequence[int]],
+    claimed: Sequence[bool],
+    *,
+    starter: Seat = 0,
+    active: Seat = 0,
+    phase: str = CHOOSE,
+    dice: tuple[tuple[int, ...], int] | None = None,
+    pending: dict[Seat, Action] | None = None,
+    turns: int = 0,
+    ending: bool = False,
+    chance: Chance,
+    queue: tuple[int, ...] = (),
+) -> NamasteState:
+    """A state from its parts, with everything that follows from them computed (who is asked on the
+    current roll, the masks of the hot path). Checks only what the masks need (sheets that increase);
+    read_position checks the rest."""
+    sheet_tuples = [tuple(int(v) for v in s) for s in sheets]
+    for s, sheet in enumerate(sheet_tuples):
+        if len(sheet) != NCELLS or any(not 0 <= v <= MAX_VALUE for v in sheet):
+            raise NotationError(f"seat {s}: a sheet has {NCELLS} circles of 0-{MAX_VALUE}")
+        problem = sheet_problem(sheet)
+        if problem is not None:
+            raise NotationError(f"seat {s}: rows and columns increase: {problem}")
+    state = NamasteState(
+        players=players,
+        options=options,
+        sheets=sheet_tuples,
+        karma=[tuple(k) for k in karma],
+        line_points=[tuple(p) for p in line_points],
+        claimed=tuple(claimed),
+        starter=starter,
+        active=active,
+        phase=phase,
+        white=(),
+        turquoise=0,
+        asked=(),
+        pending={},
+        turns=turns,
+        ending=ending,
+        chance=chance,
+        queue=queue,
+        filled=[sum(1 << c for c in range(NCELLS) if sheet[c]) for sheet in sheet_tuples],
+        fits=[_fits_of(sheet) for sheet in sheet_tuples],
+        roll=None,
+        waiting=0 if phase == OVER else 1 << active,
+    )
+    if phase == DECIDE:
+        if dice is None:
+            raise NotationError("a roll to decide on needs its dice")
+        _set_roll(state, _roll_of_faces(*dice))
+        for seat, action in (pending or {}).items():
+            if not state.waiting >> seat & 1 or action not in RULES.legal_actions(state, seat):
+                raise NotationError(f"seat {seat} cannot have decided {format_action(action)} on this roll")
+            state.pending[seat] = action
+            state.waiting &= ~(1 << seat)
+    elif pending:
+        raise NotationError("decisions are taken only on a roll")
+    return state
+
+
+def _set_roll(state: NamasteState, info: RollInfo) -> None:
+    """The dice are on the table: ask the active seat and every fellow who can write the white total."""
+    state.roll = info
+    state.white = info[0]
+    state.turquoise = info[1]
+    state.phase = DECIDE
+    fellow = info[3]
+    waiting = 1 << state.active
+    for s, fits in enumerate(state.fits):
+        if fits & fellow:
+            waiting |= 1 << s
+    state.waiting = waiting
+    state.asked = _SEAT_TUPLES[waiting]
 
 
 # -------------------------------------------------------------------------------------------- game
@@ -243,10 +464,10 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return NamasteState(
             players=players,
             options=dict(options),
-            sheets=[[0] * NCELLS for _ in range(players)],
-            karma=[[] for _ in range(players)],
-            line_points=[[0] * len(LINES) for _ in range(players)],
-            claimed=[False] * len(LINES),
+            sheets=[_EMPTY_SHEET] * players,
+            karma=[()] * players,
+            line_points=[_NO_LINES] * players,
+            claimed=(False,) * len(LINES),
             starter=0,
             active=0,
             phase=CHOOSE,
@@ -256,7 +477,12 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             pending={},
             turns=0,
             ending=False,
-            rng=random.Random(seed),
+            chance=Chance(seed),
+            queue=(),
+            filled=[0] * players,
+            fits=[_EMPTY_FITS] * players,
+            roll=None,
+            waiting=1,
         )
 
     def bounds(self, players: int, options: Options) -> Bounds:
@@ -276,24 +502,110 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return state.options
 
     def clone(self, state: NamasteState) -> NamasteState:
-        rng = copy_rng(state.rng)
-        return NamasteState(
-            state.players,
-            state.options,
-            [list(s) for s in state.sheets],
-            [list(k) for k in state.karma],
-            [list(p) for p in state.line_points],
-            list(state.claimed),
-            state.starter,
-            state.active,
-            state.phase,
-            state.white,
-            state.turquoise,
-            state.asked,
-            dict(state.pending),
-            state.turns,
-            state.ending,
-            rng,
+        new = NamasteState.__new__(NamasteState)
+        new.players = state.players
+        new.options = state.options
+        new.sheets = state.sheets[:]
+        new.karma = state.karma[:]
+        new.line_points = state.line_points[:]
+        new.claimed = state.claimed
+        new.starter = state.starter
+        new.active = state.active
+        new.phase = state.phase
+        new.white = state.white
+        new.turquoise = state.turquoise
+        new.asked = state.asked
+        new.pending = state.pending.copy()
+        new.turns = state.turns
+        new.ending = state.ending
+        new.chance = state.chance.copy()
+        new.queue = state.queue
+        new.filled = state.filled[:]
+        new.fits = state.fits[:]
+        new.roll = state.roll
+        new.waiting = state.waiting
+        return new
+
+    # -------------------------------------------------------------------------------- positions
+    def write_position(self, state: NamasteState) -> str:
+        """The whole state as one line (:mod:`coven.games.namaste.notation` describes the text)."""
+        seats = []
+        for s in range(state.players):
+            points = tuple(state.line_points[s][k] for k in range(len(LINES)) if _complete(state, s, k))
+            seats.append(SeatPosition(state.sheets[s], state.karma[s], points))
+        return format_position(
+            Position(
+                players=state.players,
+                starter=state.starter,
+                active=state.active,
+                rolls=state.turns,
+                phase=state.phase,
+                white=state.white,
+                turquoise=state.turquoise,
+                decided=tuple(sorted(state.pending.items(), key=lambda item: item[0])),
+                ending=state.ending,
+                claimed=tuple(k for k in range(len(LINES)) if state.claimed[k]),
+                chance=state.chance.to_text(),
+                queue=state.queue,
+                seats=tuple(seats),
+            )
+        )
+
+    def read_position(self, text: str) -> NamasteState:
+        """The state a :meth:`write_position` text describes (or one written by hand); NotationError
+        for text that is not a position or a position no game could reach."""
+        p = parse_position(text)
+        for name, who in (("starter", p.starter), ("active seat", p.active)):
+            if not 0 <= who < p.players:
+                raise NotationError(f"the {name} is a seat 0-{p.players - 1}, not {who}")
+        try:
+            chance = Chance.from_text(p.chance)
+        except ValueError as exc:
+            raise NotationError(str(exc)) from None
+        if p.rolls > self.bounds(p.players, {}).max_decisions:
+            raise NotationError(f"{p.rolls} rolls is more than any game lasts")
+        claimed = [k in p.claimed for k in range(len(LINES))]
+        line_points: list[list[int]] = []
+        for s, seat in enumerate(p.seats):
+            problem = sheet_problem(seat.sheet)
+            if problem is not None:
+                raise NotationError(f"seat {s}: rows and columns increase: {problem}")
+            if len(seat.karma) > KARMA_SPACES or any(not 1 <= k <= 6 for k in seat.karma):
+                raise NotationError(
+                    f"seat {s}: up to {KARMA_SPACES} bad-karma values of 1-6, not {seat.karma}"
+                )
+            complete = [k for k in range(len(LINES)) if all(seat.sheet[c] for c in LINES[k])]
+            if len(complete) != len(seat.line_points):
+                raise NotationError(
+                    f"seat {s}: the sheet completes {len(complete)} lines; {len(seat.line_points)} given"
+                )
+            points = [0] * len(LINES)
+            for k, given in zip(complete, seat.line_points, strict=True):
+                pink = seat.sheet[PINK[k]]
+                if given not in (pink, half_up(pink)):
+                    raise NotationError(
+                        f"seat {s}: {LINE_NAMES[k]} scores {pink} or {half_up(pink)}, not {given}"
+                    )
+                if not claimed[k]:
+                    raise NotationError(f"seat {s} completed {LINE_NAMES[k]}, so it is claimed")
+                points[k] = given
+            line_points.append(points)
+        return assemble(
+            p.players,
+            {},
+            [seat.sheet for seat in p.seats],
+            [seat.karma for seat in p.seats],
+            line_points,
+            claimed,
+            starter=p.starter,
+            active=p.active,
+            phase=p.phase,
+            dice=(p.white, p.turquoise) if p.phase == DECIDE else None,
+            pending=dict(p.decided),
+            turns=p.rolls,
+            ending=p.ending,
+            chance=chance,
+            queue=p.queue,
         )
 
     def position(
@@ -310,60 +622,102 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         completed by somebody before the lines complete in
         ``sheets`` (``"row b"``, ``"column 4"``), the active seat and, if given, the current
         roll (``"1/7 2 + 4"``; the seats to decide are then asked as after a real roll)."""
-        from coven.games.namaste.sheet import parse_sheet
-
-        state = self.new_game(len(sheets), {}, seed)
-        state.sheets = [list(parse_sheet(text)) for text in sheets]
-        state.karma = [list(k) for k in karma] or [[] for _ in sheets]
+        self.spec.check_players(len(sheets))
+        parsed = [parse_sheet(text) for text in sheets]
+        flags = [False] * len(LINES)
         for name in claimed:
             if name not in LINE_NAMES:
                 raise NotationError(f"no line {name!r}; lines are {', '.join(LINE_NAMES)}")
-            state.claimed[LINE_NAMES.index(name)] = True
+            flags[LINE_NAMES.index(name)] = True
+        points = [[0] * len(LINES) for _ in parsed]
         done = set()
-        for s, sheet in enumerate(state.sheets):
+        for s, sheet in enumerate(parsed):
             for k in range(len(LINES)):
-                if line_complete(sheet, k):
+                if all(sheet[c] for c in LINES[k]):
                     pink = sheet[PINK[k]]
-                    state.line_points[s][k] = half_up(pink) if state.claimed[k] else pink
+                    points[s][k] = half_up(pink) if flags[k] else pink
                     done.add(k)
         for k in done:
-            state.claimed[k] = True
-        state.active = active
-        if dice:
-            white, turquoise = parse_dice(dice)
-            state.white, state.turquoise, state.phase = white, turquoise, DECIDE
-            state.asked = tuple(s for s in range(len(sheets)) if s == active or self._can_write(state, s))
-        return state
+            flags[k] = True
+        return assemble(
+            len(sheets),
+            {},
+            parsed,
+            [tuple(k) for k in karma] or [() for _ in sheets],
+            points,
+            flags,
+            active=active,
+            phase=DECIDE if dice else CHOOSE,
+            dice=parse_dice(dice) if dice else None,
+            chance=Chance(seed),
+        )
 
     # ------------------------------------------------------------------------------------ turns
     def to_act(self, state: NamasteState) -> frozenset[Seat]:
-        if state.phase == CHOOSE:
-            return frozenset((state.active,))
-        if state.phase == DECIDE:
-            return frozenset(s for s in state.asked if s not in state.pending)
-        return frozenset()
+        return _SEATS[state.waiting]
 
     def is_over(self, state: NamasteState) -> bool:
         return state.phase == OVER
 
     def totals(self, state: NamasteState, seat: Seat) -> tuple[int, ...]:
         """The sums ``seat`` may write on the current roll."""
-        return options_of(seat, state.white, state.turquoise, state.active)
+        if state.roll is None:
+            return sums(())
+        return state.roll[4] if seat == state.active else state.roll[2]
 
     def legal_actions(self, state: NamasteState, seat: Seat) -> Sequence[Action]:
-        if state.phase == CHOOSE:
-            return ROLLS if seat == state.active else ()
-        if state.phase != DECIDE or seat not in state.asked or seat in state.pending:
+        if seat < 0 or not state.waiting >> seat & 1:
             return ()
-        sheet = state.sheets[seat]
-        out: list[Action] = []
-        values = self.totals(state, seat)
-        for cell in range(NCELLS):
-            if not sheet[cell]:
-                lo, hi = bounds_of(sheet, cell)
-                for v in values:
-                    if lo < v < hi:
-                        out.append(WRITES[v][cell])
+        info = state.roll
+        if info is None:
+            return ROLLS
+        fits = state.fits[seat]
+        if seat == state.active:
+            values, fields = info[4], info[5]
+        else:
+            values, fields = info[2], info[3]
+        out: list[Action]
+        if not fits & fields:
+            out = []
+        elif len(values) == 1:
+            v = values[0]
+            m = fits >> (NCELLS * v) & _CELLS_MASK
+            chunk = _CHUNKS[v]
+            out = [
+                *chunk[0][m & 31],
+                *chunk[1][m >> 5 & 31],
+                *chunk[2][m >> 10 & 31],
+                *chunk[3][m >> 15 & 31],
+                *chunk[4][m >> 20],
+            ]
+        elif len(values) == 2:
+            # Two totals six apart: five circles at a time, circle by circle and then by value.
+            low, high = values
+            a = fits >> (NCELLS * low) & _CELLS_MASK
+            b = fits >> (NCELLS * high) & _CELLS_MASK
+            row = _PAIR_ROWS[low]
+            p0, p1, p2, p3, p4 = _PAIR_PICKS
+            out = [
+                *p0[a & 31][b & 31](row),
+                *p1[a >> 5 & 31][b >> 5 & 31](row),
+                *p2[a >> 10 & 31][b >> 10 & 31](row),
+                *p3[a >> 15 & 31][b >> 15 & 31](row),
+                *p4[a >> 20][b >> 20](row),
+            ]
+        else:
+            # Circle by circle, then value by value.
+            masks = [(fits >> (NCELLS * v) & _CELLS_MASK, WRITES[v]) for v in values]
+            union = 0
+            for m, _ in masks:
+                union |= m
+            out = []
+            while union:
+                low = union & -union
+                union ^= low
+                cell = low.bit_length() - 1
+                for m, row in masks:
+                    if m & low:
+                        out.append(row[cell])
         if seat != state.active:
             out.append(PASS)
         elif len(state.karma[seat]) < KARMA_SPACES:
@@ -402,159 +756,113 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             return "the player who rolled must write the sum when a bad-karma space is not free"
         return None
 
+    def _can_write(self, state: NamasteState, seat: Seat) -> bool:
+        info = state.roll
+        if info is None:
+            return False
+        return bool(state.fits[seat] & (info[5] if seat == state.active else info[3]))
+
     def apply_unchecked(self, state: NamasteState, seat: Seat, action: Action) -> list[Event]:
-        if isinstance(action, Roll):
+        if isinstance(action, Write):
+            decided = DECIDED_WRITE[seat][action.value][action.cell]
+        elif isinstance(action, Roll):
             return self._roll(state, action.white)
-        state.pending[seat] = action
-        events = [private("decided", (seat,), seat=seat, action=self.format_action(action))]
-        if all(s in state.pending for s in state.asked):
-            events.extend(self._resolve(state))
         else:
-            events.append(
-                public("waiting", seat=seat, still=[s for s in state.asked if s not in state.pending])
-            )
-        return events
+            decided = DECIDED_KARMA[seat] if isinstance(action, Karma) else DECIDED_PASS[seat]
+        state.pending[seat] = action
+        state.waiting = waiting = state.waiting & ~(1 << seat)
+        if waiting:
+            return [decided, WAITING[seat][waiting]]
+        return self._resolve(state, [decided])
 
     def _roll(self, state: NamasteState, white: int) -> list[Event]:
-        rng = state.rng
-        state.white = tuple(FACES[rng.randrange(6)] for _ in range(white))
-        state.turquoise = FACES[rng.randrange(6)]
-        state.phase = DECIDE
-        state.pending = {}
-        asked = []
-        for s in range(state.players):
-            if s == state.active or self._can_write(state, s):
-                asked.append(s)
-        state.asked = tuple(asked)
-        return [
-            public(
-                "roll",
-                seat=state.active,
-                dice=dice_text(state.white, state.turquoise),
-                white=list(state.white),
-                turquoise=state.turquoise,
-                asked=list(state.asked),
-            )
-        ]
+        if state.queue:
+            # Faces fixed by hand come first (white dice, then the turquoise one); then chance, one die
+            # at a time.
+            faces = []
+            for _ in range(white + 1):
+                if state.queue:
+                    faces.append(state.queue[0])
+                    state.queue = state.queue[1:]
+                else:
+                    faces.append(FACES[state.chance.below(6)])
+            info = _roll_of_faces(faces[:-1], faces[-1])
+        else:
+            info = _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])]
+        _set_roll(state, info)
+        return [roll_event(state.active, info[6], info[7], info[1], _SEAT_LISTS[state.waiting])]
 
-    def _can_write(self, state: NamasteState, seat: Seat) -> bool:
-        sheet = state.sheets[seat]
-        values = self.totals(state, seat)
-        for cell in range(NCELLS):
-            if not sheet[cell]:
-                lo, hi = bounds_of(sheet, cell)
-                for v in values:
-                    if lo < v < hi:
-                        return True
-        return False
-
-    def _resolve(self, state: NamasteState) -> list[Event]:
+    def _resolve(self, state: NamasteState, events: list[Event]) -> list[Event]:
         """All decisions of the roll are in: make the entries at once and score completions."""
-        events: list[Event] = []
+        info = state.roll
+        assert info is not None
         entries: dict[str, JSONValue] = {}
         completed: list[tuple[Seat, int]] = []
+        pending = state.pending
+        sheets, fits, filled = state.sheets, state.fits, state.filled
         for s in state.asked:
-            action = state.pending[s]
-            entries[str(s)] = self.format_action(action)
+            action = pending[s]
             if isinstance(action, Write):
-                sheet = state.sheets[s]
-                sheet[action.cell] = action.value
-                for line in LINES_OF_CELL[action.cell]:
-                    if line_complete(sheet, line):
+                value = action.value
+                cell = action.cell
+                entries[_SEAT_TEXT[s]] = WRITE_TEXT[value][cell]
+                sheet = list(sheets[s])
+                sheet[cell] = value
+                sheets[s] = tuple(sheet)
+                fits[s] &= _KEEP[cell][value]
+                filled[s] = mine = filled[s] | 1 << cell
+                for line, mask in _LINES_OF_CELL_MASKS[cell]:
+                    if mine & mask == mask:
                         completed.append((s, line))
             elif isinstance(action, Karma):
-                state.karma[s].append(1 if state.turquoise == WILD else state.turquoise)
-        events.append(public("entries", dice=dice_text(state.white, state.turquoise), entries=entries))
-        newly = set()
-        for s, line in completed:
-            pink = state.sheets[s][PINK[line]]
-            points = half_up(pink) if state.claimed[line] else pink
-            state.line_points[s][line] = points
-            newly.add(line)
-            events.append(
-                public("line", seat=s, line=LINE_NAMES[line], points=points, first=not state.claimed[line])
-            )
-        for line in newly:
-            state.claimed[line] = True
+                entries[_SEAT_TEXT[s]] = "karma"
+                state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
+            else:
+                entries[_SEAT_TEXT[s]] = format_action(action)
+        events.append(entries_event(info[6], entries))
+        if completed:
+            claimed = list(state.claimed)
+            for s, line in completed:
+                pink = sheets[s][PINK[line]]
+                first = not state.claimed[line]
+                points = pink if first else half_up(pink)
+                row = list(state.line_points[s])
+                row[line] = points
+                state.line_points[s] = tuple(row)
+                claimed[line] = True
+                events.append(line_event(s, LINE_NAMES[line], points, first))
+            state.claimed = tuple(claimed)
         state.pending = {}
         state.asked = ()
         state.white = ()
         state.turquoise = 0
+        state.roll = None
         state.turns += 1
+        players = state.players
         if not state.ending:
-            for s in range(state.players):
-                if all(state.sheets[s]) or len(state.karma[s]) >= KARMA_SPACES:
+            karma = state.karma
+            for s in range(players):
+                if filled[s] == _FULL or len(karma[s]) >= KARMA_SPACES:
                     state.ending = True
-                    events.append(public("end_triggered", seat=s))
+                    events.append(end_triggered_event(s))
                     break
-        state.active = (state.active + 1) % state.players
-        if state.ending and state.active == state.starter:
+        state.active = active = (state.active + 1) % players
+        if state.ending and active == state.starter:
             state.phase = OVER
-            events.append(public("game_over", scores=[int(x) for x in self.scores(state)]))
+            state.waiting = 0
+            events.append(game_over_event([score_points(state, s) for s in range(players)]))
         else:
             state.phase = CHOOSE
+            state.waiting = 1 << active
         return events
 
     # ------------------------------------------------------------------------------ information
     def view(self, state: NamasteState, seat: Seat | None) -> NamasteView:
-        mine = state.pending.get(seat) if seat is not None else None
-        return NamasteView(
-            seat=seat,
-            players=state.players,
-            options=dict(state.options),
-            starter=state.starter,
-            active=state.active,
-            phase=state.phase,
-            white=state.white,
-            turquoise=state.turquoise,
-            sheets=tuple(tuple(s) for s in state.sheets),
-            karma=tuple(tuple(k) for k in state.karma),
-            line_points=tuple(tuple(p) for p in state.line_points),
-            claimed=tuple(state.claimed),
-            asked=state.asked,
-            to_decide=tuple(s for s in state.asked if s not in state.pending),
-            my_choice=self.format_action(mine) if mine is not None else "",
-            turns=state.turns,
-            ending=state.ending,
-        )
-
-    def world_from_view(self, view: NamasteView, rng: random.Random) -> NamasteState:
-        state = NamasteState(
-            players=view.players,
-            options=dict(view.options),
-            sheets=[list(s) for s in view.sheets],
-            karma=[list(k) for k in view.karma],
-            line_points=[list(p) for p in view.line_points],
-            claimed=list(view.claimed),
-            starter=view.starter,
-            active=view.active,
-            phase=view.phase,
-            white=tuple(view.white),
-            turquoise=view.turquoise,
-            asked=tuple(view.asked),
-            pending={},
-            turns=view.turns,
-            ending=view.ending,
-            rng=random.Random(rng.getrandbits(64)),
-        )
-        if view.phase == DECIDE:
-            # Seats that decided already: the viewer's own choice is known, the others' are drawn.
-            for s in view.asked:
-                if s in view.to_decide:
-                    continue
-                if s == view.seat and view.my_choice:
-                    state.pending[s] = self.parse_action(view.my_choice)
-                else:
-                    legal = self.legal_actions(state, s)
-                    state.pending[s] = legal[rng.randrange(len(legal))]
-        return state
+        return view_of(state, seat)
 
     # ---------------------------------------------------------------------------------- outcome
     def scores(self, state: NamasteState) -> tuple[float, ...]:
-        return tuple(
-            float(score_of(state.sheets[s], state.karma[s], state.line_points[s]))
-            for s in range(state.players)
-        )
+        return tuple(float(score_points(state, s)) for s in range(state.players))
 
     def winners(self, state: NamasteState) -> frozenset[Seat]:
         scores = self.scores(state)
@@ -565,73 +873,20 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
 
     # --------------------------------------------------------------------------------- notation
     def format_action(self, action: Action) -> str:
-        if isinstance(action, Roll):
-            return f"roll {action.white}"
-        if isinstance(action, Write):
-            name = CELL_NAMES[action.cell] if 0 <= action.cell < NCELLS else f"#{action.cell}"
-            return f"{action.value}@{name}"
-        if isinstance(action, Karma):
-            return "karma"
-        return "pass"
+        return format_action(action)
 
     def parse_action(self, text: str) -> Action:
-        if not isinstance(text, str):
-            raise NotationError(f"an action is text, not {short_repr(text)}")
-        t = " ".join(text.strip().lower().split())
-        if t == "karma":
-            return KARMA
-        if t == "pass":
-            return PASS
-        if t.startswith("roll "):
-            n = t[5:].strip()
-            if n in {"1", "2", "3"}:
-                return ROLLS[int(n) - 1]
-            raise NotationError(f"roll 1, 2 or 3 white dice, not {short_repr(n)}")
-        value, at, cell = t.replace(" ", "").partition("@")
-        if at and _VALUE.fullmatch(value):
-            v = int(value)
-            if not 1 <= v <= MAX_VALUE:
-                raise NotationError(f"a value is 1-{MAX_VALUE}, not {v}")
-            return WRITES[v][parse_cell(cell)]
-        if at and value:
-            raise NotationError(
-                f"a value is 1-{MAX_VALUE}, written in the digits 0-9, not {short_repr(value)}"
-            )
-        raise NotationError(
-            f"not a Namaste action: {short_repr(text)} (try 'roll 2', '14@c3', 'karma', 'pass')"
-        )
+        return parse_action(text)
 
     def action_from_json(self, raw: object) -> Action:
         """The action a JSON value describes, held to the notation (a Write of 99 is no action)."""
         return through_notation(super().action_from_json(raw), self.format_action, self.parse_action)
 
-    # ----------------------------------------------------------------------------- presentation
-    def render(self, view: NamasteView) -> str:
-        from coven.games.namaste.render import render
 
-        return render(view)
+def _complete(state: NamasteState, seat: Seat, line: int) -> bool:
+    mask = _LINE_MASK[line]
+    return state.filled[seat] & mask == mask
 
-    def explain(self, view: NamasteView, moments: Sequence[Moment] = ()) -> Explanation:
-        from coven.games.namaste.explain import explain
 
-        return explain(view, moments)
-
-    def describe_event(self, event: Event, seat: Seat | None = None) -> str:
-        from coven.games.namaste.render import describe_event
-
-        return describe_event(event, seat)
-
-    def hidden_facts(self, state: NamasteState, seat: Seat) -> frozenset[str]:
-        from coven.games.namaste.worlds import secrets
-
-        return secrets(self, state, seat)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from coven.games.namaste.bots import BOTS
-
-        return BOTS
-
-    def new_metrics(self) -> Metrics:
-        from coven.games.namaste.metrics import NamasteMetrics
-
-        return NamasteMetrics()
+RULES = NamasteGame()
+"""The bare rules (no bots, no text): checks inside the package, worlds on copies."""

@@ -1,4 +1,7 @@
-"""The rules of The 3 Commandments: rituals, karma, destiny cards, views and sampled worlds.
+"""The rules of The 3 Commandments: the state, setup, legal actions and apply (rituals, karma, destiny
+cards). Views and the events' audiences are in :mod:`.view`, actions and positions as text in
+:mod:`.notation`; the package's ``__init__`` hands the bots, the terminal's text, explanations, metrics
+and the world sampler to :class:`CommandmentsGame` (this module never imports them).
 
 Rulebook reading: the English rulebook (000_708e26b8f05d0e2f.txt, pages 5-6 first) checked against
 the complete French one (001_59840cbc350a48b0.txt), with the project's rulings (shared/rules/README.md,
@@ -31,13 +34,17 @@ the complete French one (001_59840cbc350a48b0.txt), with the project's rulings (
 
 Choices of ours where rulebook and rulings are silent:
 
-- A move's performance (:class:`~coven.games.commandments.actions.Move`) carries gestures and
+- Chance: the state holds a :class:`~coven.core.chance.Chance` (a key and a counter). At setup it deals
+  both piles, drawing only the cards a game can ever take from them (two of each kind per ritual) to
+  the top; the piles, in the state and in its position, are the game's whole future chance.
+
+- A move's performance (:class:`~coven.games.commandments.notation.Move`) carries gestures and
   touches from fixed vocabularies, free words (judged by the bilingual lexicon,
   :mod:`~coven.games.commandments.lexicon`), the path (areas carried over, ``X`` = out of the Holy
   Circle and back; the artefact is lifted, so a path need not follow adjacency; at most 12 entries,
   never the same area twice in a row) and the seconds taken.
 - A performance has a cost in beats (2 per gesture, 2 per touch, 1 per word, 1 per area carried
-  over) and a move may cost at most 10 (:data:`~coven.games.commandments.actions.BUDGET`); a costlier
+  over) and a move may cost at most 10 (:data:`~coven.games.commandments.notation.BUDGET`); a costlier
   move is refused with an IllegalActionError that says what it costs.
 - The seconds of a move are never the novice's to type: they are measured by a trusted front end.
   **Server hook**: for a person's move, call :meth:`CommandmentsGame.stamp_time` with the parsed action
@@ -61,7 +68,7 @@ Choices of ours where rulebook and rulings are silent:
   a custom card whose judgement still ran past its step budget would count as not matched on that
   move (0 karma, unmarked), for the engine, the bots and replays alike.
 - ``legal_actions`` lists a representative family for novices (every artefact to every area with
-  the canonical performances of :data:`~coven.games.commandments.actions.PERFORMANCES`, and
+  the canonical performances of :data:`~coven.games.commandments.notation.PERFORMANCES`, and
   ``forfeit``) and 24 placements for the priestess; any well-formed move within the budget, or
   placement, is legal and :meth:`CommandmentsGame.illegal_reason` says what is wrong otherwise.
 """
@@ -71,9 +78,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from coven.core import (
     Bounds,
@@ -85,27 +92,11 @@ from coven.core import (
     Option,
     Options,
     Seat,
-    private,
     public,
 )
-from coven.core.chance import copy_rng
+from coven.core.chance import Chance
 from coven.core.codec import through_notation
-from coven.games.commandments.actions import (
-    ACTION_CLASSES,
-    FORFEIT,
-    MAX_SECONDS,
-    MOVE_FAMILY,
-    Action,
-    Forfeit,
-    Judge,
-    Move,
-    Ordain,
-    Place,
-    budget_problem,
-    format_action,
-    move_problem,
-    parse_action,
-)
+from coven.games.commandments import notation
 from coven.games.commandments.board import (
     AREA_NAMES,
     COLOUR_OF,
@@ -115,38 +106,48 @@ from coven.games.commandments.board import (
 )
 from coven.games.commandments.cards import ACTION, ARTEFACT, COUNT_CAP, MAX_FIXED, Card, Deck, deck_for
 from coven.games.commandments.lang import Ctx
-
-if TYPE_CHECKING:
-    from coven.core import BotFactory, Metrics
-    from coven.core.explain import Explanation, Moment
-
-ORDAIN, PLACE, MOVE, JUDGE, OVER = range(5)
+from coven.games.commandments.notation import (
+    ACTION_CLASSES,
+    FORFEIT,
+    JUDGE,
+    MAX_SECONDS,
+    MOVE,
+    MOVE_FAMILY,
+    ORDAIN,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    Action,
+    Forfeit,
+    Judge,
+    Move,
+    MoveLog,
+    Ordain,
+    Place,
+    budget_problem,
+    format_action,
+    move_problem,
+    parse_action,
+)
+from coven.games.commandments.view import (
+    TABOO,
+    CommandmentsView,
+    build_view,
+    karma_event,
+    ordained_events,
+    revealed_event,
+    ritual_events,
+)
 
 JUDGE_SECONDS: Final = 120.0
 """How long a human High Priestess may take to judge one move (``judge=priestess``)."""
-PHASE_NAMES: Final = ("ordain", "place", "move", "judge", "over")
 DESTINY_CARDS: Final = 4
 DISEMPOWER_BONUS: Final = 20
 FORFEIT_BONUS: Final = 2
-TABOO: Final = 0
 
 
 def rounds_for(players: int) -> int:
     return 4 if players == 3 else 3 if players <= 5 else 2
-
-
-@dataclass(frozen=True, slots=True)
-class MoveLog:
-    """One novice's turn as everyone saw it. ``move`` is None for a forfeit; ``marks`` holds one
-    0/1 per slot (empty when hidden: the expert variant); ``total`` is as announced (see
-    :func:`announce`); ``flips`` counts the negative destiny cards after the move."""
-
-    seat: int
-    move: Move | None
-    start: int
-    marks: tuple[int, ...]
-    total: int
-    flips: int
 
 
 @dataclass(slots=True)
@@ -162,11 +163,13 @@ class Ritual:
     ended: bool = False
 
     def copy(self) -> Ritual:
+        """A copy for a clone: ``hand`` and ``slots`` are shared (the rules replace them, never change
+        them in place); moves and gains are copied."""
         return Ritual(
             self.priestess,
-            list(self.hand),
+            self.hand,
             self.discard,
-            list(self.slots),
+            self.slots,
             self.placement,
             list(self.moves),
             list(self.gains),
@@ -180,9 +183,13 @@ class CommandmentsState:
     players: int
     options: Options
     deck: Deck
-    rng: random.Random
-    red: list[int]
-    green: list[int]
+    chance: Chance
+    """The deal's chance source: it dealt both piles at the start (:func:`deal`); the piles are the
+    future from then on (see :mod:`.notation`)."""
+    red: tuple[int, ...]
+    """The artefact (red) pile still face down, the top card last; never changed in place (a ritual's
+    draw makes a shorter tuple), so clones share it."""
+    green: tuple[int, ...]
     rituals: list[Ritual]
     phase: int
     board: list[int]
@@ -191,65 +198,33 @@ class CommandmentsState:
     turn: int
     pending: Move | None = None
     pending_start: int = -1
+    counts: Counts = ()
+    """Per area, the artefacts of each colour on ``board`` (:func:`counts_table`), kept up to date by
+    the moves (a derived cache, shared by clones; ``()`` until the first move needs it). Code that sets
+    ``board`` by hand sets this back to ``()``."""
 
     @property
     def ritual(self) -> Ritual:
         return self.rituals[-1]
 
 
-@dataclass(frozen=True, slots=True)
-class SlotView:
-    type: str
-    """``artefact`` (red back) or ``action`` (green back)."""
-    role: str
-    """``taboo`` or ``commandment``."""
-    card: str
-    """The card's id when this seat knows it, else ``""``."""
+Counts = tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RitualView:
-    priestess: int
-    hand: tuple[str, ...]
-    """Her four cards: only in her own view."""
-    discard: str
-    slots: tuple[SlotView, ...]
-    placement: tuple[int, ...]
-    moves: tuple[MoveLog, ...]
-    gains: tuple[int, ...]
-    disempowered: bool
-    ended: bool
+def counts_table(board: Sequence[int]) -> Counts:
+    """:func:`~coven.games.commandments.board.counts_of` as tuples (shared, never changed in place)."""
+    return tuple(map(tuple, counts_of(board)))
 
 
-@dataclass(frozen=True, slots=True)
-class CardText:
-    """The words of a card this seat knows (its hand, her discard, revealed slots), for the page."""
-
-    id: str
-    type: str
-    value: str
-    """The karma, or ``?`` for a card that counts."""
-    en: str
-    fr: str
-
-
-@dataclass(frozen=True, slots=True)
-class CommandmentsView:
-    seat: int | None
-    players: int
-    options: dict[str, bool | int | str]
-    phase: str
-    to_move: int
-    """The seat the game waits for, -1 when it is over."""
-    rituals: tuple[RitualView, ...]
-    board: tuple[int, ...]
-    flips: int
-    karma: tuple[int, ...]
-    pending: Move | None
-    """Judge mode: the move waiting for the High Priestess's marks."""
-    pending_start: int
-    cards: tuple[CardText, ...] = ()
-    """The texts of every card named in this view, in order of first mention."""
+def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
+    """A pile of ``cards`` whose top ``draws`` cards (the end of the tuple) are drawn uniformly at random
+    from all of them, by the last ``draws`` steps of a Fisher-Yates shuffle: the cards below are never
+    drawn (every ritual draws two of each kind), so their order is left as it was."""
+    pile = list(cards)
+    for i in range(len(pile) - 1, max(len(pile) - 1 - draws, 0), -1):
+        j = chance.below(i + 1)
+        pile[i], pile[j] = pile[j], pile[i]
+    return tuple(pile)
 
 
 def novice_order(players: int, priestess: int) -> list[int]:
@@ -341,29 +316,27 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     def setup(self, players: int, options: Options, seed: int) -> CommandmentsState:
         deck = deck_for(str(options["custom_cards"]))
-        rng = random.Random(seed)
-        red = list(deck.artefact)
-        green = list(deck.action)
-        rng.shuffle(red)
-        rng.shuffle(green)
+        chance = Chance(seed)
+        red = deal(chance, deck.artefact, 2 * players)
+        green = deal(chance, deck.action, 2 * players)
         state = CommandmentsState(
-            players, dict(options), deck, rng, red, green, [], ORDAIN, [], 0, [0] * players, 0
+            players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0, [0] * players, 0
         )
         self._start_ritual(state, 0)
         return state
 
     def _start_ritual(self, state: CommandmentsState, priestess: int) -> list[Event]:
-        hand = [state.red.pop(), state.red.pop(), state.green.pop(), state.green.pop()]
+        red, green = state.red, state.green
+        hand = [red[-1], red[-2], green[-1], green[-2]]
+        state.red, state.green = red[:-2], green[:-2]
         state.rituals.append(Ritual(priestess, hand, gains=[0] * state.players))
         state.phase = ORDAIN
         state.board = []
+        state.counts = ()
         state.flips = 0
         state.turn = 0
         ids: list[JSONValue] = [state.deck.cards[c].id for c in hand]
-        return [
-            public("ritual", priestess=priestess, number=len(state.rituals)),
-            private("hand", [priestess], cards=ids),
-        ]
+        return ritual_events(priestess, len(state.rituals), ids)
 
     def bounds(self, players: int, options: Options) -> Bounds:
         rounds = rounds_for(players)
@@ -380,16 +353,15 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return state.options
 
     def clone(self, state: CommandmentsState) -> CommandmentsState:
-        rng = copy_rng(state.rng)
         rituals = state.rituals[:-1]
         rituals.append(state.rituals[-1].copy())
         return CommandmentsState(
             state.players,
             state.options,
             state.deck,
-            rng,
-            list(state.red),
-            list(state.green),
+            state.chance.copy(),
+            state.red,
+            state.green,
             rituals,
             state.phase,
             list(state.board),
@@ -398,20 +370,44 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.turn,
             state.pending,
             state.pending_start,
+            state.counts,
+        )
+
+    # --------------------------------------------------------------------------------- positions
+    def write_position(self, state: CommandmentsState) -> str:
+        """The whole state on one line (the format: :mod:`coven.games.commandments.notation`)."""
+        return notation.write_position(state)
+
+    def read_position(self, text: str) -> CommandmentsState:
+        p = notation.read_position(text)
+        rituals = [Ritual(*fields) for fields in p.rituals]
+        return CommandmentsState(
+            p.players,
+            p.options,
+            p.deck,
+            p.chance,
+            tuple(p.red),
+            tuple(p.green),
+            rituals,
+            p.phase,
+            p.board,
+            p.flips,
+            p.karma,
+            p.turn,
+            p.pending,
+            p.pending_start,
         )
 
     # ------------------------------------------------------------------------------------- turns
     def current_seat(self, state: CommandmentsState) -> int:
-        if state.phase == OVER:
-            return -1
-        ritual = state.ritual
-        if state.phase == MOVE:
-            return mover_of(state.players, ritual.priestess, state.turn)
-        return ritual.priestess
+        phase = state.phase
+        if phase == MOVE:  # mover_of, inlined: the hot path
+            players = state.players
+            return (state.rituals[-1].priestess + 1 + state.turn % (players - 1)) % players
+        return -1 if phase == OVER else state.rituals[-1].priestess
 
     def to_act(self, state: CommandmentsState) -> frozenset[Seat]:
-        seat = self.current_seat(state)
-        return frozenset() if seat < 0 else frozenset((seat,))
+        return _TO_ACT[self.current_seat(state)]
 
     def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
         if seat != self.current_seat(state):
@@ -487,21 +483,22 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
         ritual = state.ritual
         cards = state.deck.cards
+        if isinstance(action, Move):
+            return self._move(state, seat, action)
         if isinstance(action, Ordain):
             by_id = {cards[c].id: c for c in ritual.hand}
             ritual.discard = by_id[action.discard]
             taboo = by_id[action.taboo]
             ritual.slots = [taboo] + [c for c in ritual.hand if c not in (ritual.discard, taboo)]
             state.phase = PLACE
-            return [
-                public("ordained", priestess=seat, slots=[cards[c].type for c in ritual.slots]),
-                private("discarded", [seat], card=action.discard),
-            ]
+            return ordained_events(seat, [cards[c].type for c in ritual.slots], action.discard)
         if isinstance(action, Place):
             state.board = list(action.areas)
+            state.counts = counts_table(action.areas)
             ritual.placement = tuple(action.areas)
             state.phase = MOVE
-            return [public("placed", action=format_action(action))]
+            text = _PLACEMENT_TEXT.get(id(action)) or format_action(action)
+            return [public("placed", action=text)]
         if isinstance(action, Forfeit):
             for novice in novice_order(state.players, ritual.priestess):
                 if novice != seat:
@@ -511,21 +508,6 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             ritual.moves.append(MoveLog(seat, None, -1, (), 0, state.flips))
             events = [public("forfeit", seat=seat, bonus=FORFEIT_BONUS, flips=state.flips)]
             return events + self._after_flip(state)
-        if isinstance(action, Move):
-            slot_cards = [cards[c] for c in ritual.slots]
-            by_priestess = state.options["judge"] == "priestess" and any(c.type == ACTION for c in slot_cards)
-            # Judged before the state changes: judging never raises (a custom card past its step
-            # budget is unmarked, see Card.judge), and if it ever did the state would stay whole.
-            values = [] if by_priestess else judge_cards(slot_cards, move_context(state.board, action))
-            start = state.board[action.artefact]
-            state.board[action.artefact] = action.to
-            events = [public("move", seat=seat, action=format_action(action), start=AREA_NAMES[start])]
-            if by_priestess:
-                state.pending = action
-                state.pending_start = start
-                state.phase = JUDGE
-                return events
-            return events + self._resolve(state, seat, action, start, values)
         # Judge
         move = state.pending
         assert move is not None
@@ -549,13 +531,75 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         mover = mover_of(state.players, ritual.priestess, state.turn)
         return self._resolve(state, mover, move, start, values)
 
+    def _move(self, state: CommandmentsState, seat: int, move: Move) -> list[Event]:
+        """A novice's move: the hot path of every playout. The board's counts are updated from the
+        last move's (not recounted); a move of the interned family (:data:`MOVE_FAMILY`) has its text
+        and its action cards' verdicts (which look at the performance alone) computed once."""
+        deck = state.deck
+        cards = deck.cards
+        slots = state.rituals[-1].slots
+        board = state.board
+        artefact, to = move.artefact, move.to
+        start = board[artefact]
+        colour = COLOUR_OF[artefact]
+        before = state.counts or counts_table(board)
+        after = list(before)
+        w, b, r = after[start]
+        after[start] = (w - 1, b, r) if colour == 0 else (w, b - 1, r) if colour == 1 else (w, b, r - 1)
+        w, b, r = after[to]
+        after[to] = (w + 1, b, r) if colour == 0 else (w, b + 1, r) if colour == 1 else (w, b, r + 1)
+        family = _FAMILY_INDEX.get(id(move), -1)
+        if family >= 0:
+            text = _FAMILY_TEXT[family]
+            if text is None:
+                text = _FAMILY_TEXT[family] = format_action(move)
+        else:
+            text = format_action(move)
+        by_priestess = state.options["judge"] == "priestess" and any(cards[c].type == ACTION for c in slots)
+        values: list[int] = []
+        if not by_priestess:
+            # Judged before the state changes: judging never raises (a custom card past its step
+            # budget is unmarked, see Card.judge), and if it ever did the state would stay whole.
+            on_board: Ctx | None = None
+            for c in slots:
+                card = cards[c]
+                if card.type == ARTEFACT:  # looks at the board alone
+                    if on_board is None:
+                        on_board = Ctx(colour, start, to, before, after)
+                    values.append(card.judge(on_board))
+                elif family >= 0:  # looks at the performance alone: the same for every board
+                    key = c * _PERFORMANCES + _FAMILY_PERFORMANCE[family]
+                    value = deck.judged.get(key)
+                    if value is None:
+                        value = deck.judged[key] = card.judge(move_context(board, move))
+                    values.append(value)
+                else:
+                    values.append(card.judge(move_context(board, move)))
+        board[artefact] = to
+        state.counts = tuple(after)
+        events = [Event("move", {"seat": seat, "action": text, "start": AREA_NAMES[start]})]
+        if by_priestess:
+            state.pending = move
+            state.pending_start = start
+            state.phase = JUDGE
+            return events
+        return self._resolve(state, seat, move, start, values, events)
+
     def _resolve(
-        self, state: CommandmentsState, seat: int, move: Move, start: int, values: list[int]
+        self,
+        state: CommandmentsState,
+        seat: int,
+        move: Move,
+        start: int,
+        values: list[int],
+        events: list[Event] | None = None,
     ) -> list[Event]:
-        ritual = state.ritual
-        total = karma_total(values)
-        marks = tuple(1 if v > 0 else 0 for v in values)
-        events: list[Event] = []
+        """The karma of a judged move, appended to ``events`` (the move's own), and what follows."""
+        ritual = state.rituals[-1]
+        total = sum(values) - 2 * values[TABOO]  # karma_total: the taboo counts against
+        marks = tuple([1 if v > 0 else 0 for v in values])
+        if events is None:
+            events = []
         if total > 0:
             state.karma[seat] += total
             ritual.gains[seat] += total
@@ -564,14 +608,16 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         else:
             state.flips += 1
             verdict = "no karma" if total == 0 else "bad karma"
-        announced = announce(total)
+        announced = total if total > 0 else (0 if total == 0 else -1)  # announce, inlined
         ritual.moves.append(MoveLog(seat, move, start, marks, announced, state.flips))
-        data: dict[str, JSONValue] = {"seat": seat, "verdict": verdict, "total": announced}
-        data["flips"] = state.flips
-        if not state.options["expert"]:
-            data["marks"] = list(marks)
-        events.append(public("karma", **data))
-        return events + self._after_flip(state)
+        events.append(
+            karma_event(seat, verdict, announced, state.flips, marks, bool(state.options["expert"]))
+        )
+        if state.flips < DESTINY_CARDS and state.turn + 1 < (state.players - 1) * _ROUNDS[state.players]:
+            state.turn += 1  # the next novice's turn (_next_turn's common case, inlined)
+        else:
+            events += self._after_flip(state)
+        return events
 
     def _after_flip(self, state: CommandmentsState) -> list[Event]:
         """After a move: the fourth negative destiny card disempowers her, else the next turn."""
@@ -601,11 +647,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         ritual = state.ritual
         ritual.ended = True
         cards: list[JSONValue] = [state.deck.cards[c].id for c in ritual.slots]
-        events: list[Event]
-        if state.options["reveal"] == "never":
-            events = [private("revealed", [ritual.priestess], cards=cards)]
-        else:
-            events = [public("revealed", cards=cards)]
+        events = [revealed_event(ritual.priestess, cards, state.options["reveal"] == "never")]
         nxt = ritual.priestess + 1
         if nxt >= state.players:
             state.phase = OVER
@@ -615,58 +657,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     # ------------------------------------------------------------------------------- information
     def view(self, state: CommandmentsState, seat: Seat | None) -> CommandmentsView:
-        cards = state.deck.cards
-        expert = bool(state.options["expert"])
-        never = state.options["reveal"] == "never"
-        rituals = []
-        for ritual in state.rituals:
-            own = seat == ritual.priestess
-            known = own or (ritual.ended and not never)
-            slots = tuple(
-                SlotView(
-                    cards[c].type, "taboo" if i == TABOO else "commandment", cards[c].id if known else ""
-                )
-                for i, c in enumerate(ritual.slots)
-            )
-            moves = tuple(ritual.moves)
-            if expert and not own:
-                moves = tuple(MoveLog(m.seat, m.move, m.start, (), m.total, m.flips) for m in moves)
-            rituals.append(
-                RitualView(
-                    ritual.priestess,
-                    tuple(cards[c].id for c in ritual.hand) if own else (),
-                    cards[ritual.discard].id if own and ritual.discard >= 0 else "",
-                    slots,
-                    ritual.placement,
-                    moves,
-                    tuple(ritual.gains),
-                    ritual.disempowered,
-                    ritual.ended,
-                )
-            )
-        named = dict.fromkeys(
-            cid for r in rituals for cid in (*r.hand, r.discard, *(slot.card for slot in r.slots)) if cid
-        )
-        by_id = {c.id: c for c in cards}
-        return CommandmentsView(
-            seat,
-            state.players,
-            dict(state.options),
-            PHASE_NAMES[state.phase],
-            self.current_seat(state),
-            tuple(rituals),
-            tuple(state.board),
-            state.flips,
-            tuple(state.karma),
-            state.pending,
-            state.pending_start,
-            tuple(CardText(c.id, c.type, c.value_text, c.en, c.fr) for c in (by_id[cid] for cid in named)),
-        )
-
-    def world_from_view(self, view: CommandmentsView, rng: random.Random) -> CommandmentsState:
-        from coven.games.commandments.worlds import build_world
-
-        return build_world(self, view, rng)
+        return build_view(state, seat, self.current_seat(state))
 
     # ----------------------------------------------------------------------------------- outcome
     def scores(self, state: CommandmentsState) -> tuple[float, ...]:
@@ -683,21 +674,6 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         """The action a JSON value describes, held to the notation (a Move of artefact 99 is no action)."""
         return through_notation(super().action_from_json(raw), format_action, parse_action)
 
-    def render(self, view: CommandmentsView) -> str:
-        from coven.games.commandments.render import render
-
-        return render(view)
-
-    def explain(self, view: CommandmentsView, moments: Sequence[Moment] = ()) -> Explanation:
-        from coven.games.commandments.explain import explain
-
-        return explain(view, moments)
-
-    def describe_event(self, event: Event, seat: Seat | None = None) -> str:
-        from coven.games.commandments.render import describe_event
-
-        return describe_event(event, seat)
-
     def decision_seconds(self, state: CommandmentsState, seat: Seat) -> float | None:
         """A High Priestess judging a move has :data:`JUDGE_SECONDS` (the novices wait on her); past it the
         engine's reading stands in for her verdict (a front end lets a bot judge, by that reading)."""
@@ -712,21 +688,6 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     def reveals_at_end(self, options: Options) -> bool:
         return options.get("reveal") != "never"
-
-    def hidden_facts(self, state: CommandmentsState, seat: Seat) -> frozenset[str]:
-        from coven.games.commandments.worlds import secrets
-
-        return secrets(state, seat)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from coven.games.commandments.bots import BOTS
-
-        return BOTS
-
-    def new_metrics(self) -> Metrics:
-        from coven.games.commandments.metrics import CommandmentsMetrics
-
-        return CommandmentsMetrics()
 
 
 def _judge_choices(slots: Sequence[Card]) -> list[tuple[int, ...]]:
@@ -752,5 +713,25 @@ def _placements() -> tuple[Place, ...]:
 
 
 _PLACEMENTS: Final[tuple[Place, ...]] = _placements()
+_PLACEMENT_TEXT: Final[dict[int, str]] = {id(place): format_action(place) for place in _PLACEMENTS}
+_ROUNDS: Final[tuple[int, ...]] = tuple(rounds_for(players) if players >= 3 else 0 for players in range(8))
+_TO_ACT: Final[dict[int, frozenset[int]]] = {-1: frozenset(), **{s: frozenset((s,)) for s in range(7)}}
+_FAMILY_INDEX: Final[dict[int, int]] = {id(move): i for i, move in enumerate(MOVE_FAMILY)}
+"""A move of the family by identity (they live as long as the module, so no other object has their id)."""
+_FAMILY_TEXT: Final[list[str | None]] = [None] * len(MOVE_FAMILY)
+"""Each family move's notation, written when first needed."""
+
+
+def _family_performances() -> tuple[int, tuple[int, ...]]:
+    distinct: dict[tuple[object, ...], int] = {}
+    of = [
+        distinct.setdefault((m.path, m.gestures, m.touches, m.words, m.seconds), len(distinct))
+        for m in MOVE_FAMILY
+    ]
+    return len(distinct), tuple(of)
+
+
+_PERFORMANCES, _FAMILY_PERFORMANCE = _family_performances()
+"""How many distinct performances the family has, and each family move's."""
 _NOVICE_ACTIONS: Final[tuple[Action, ...]] = (FORFEIT, *MOVE_FAMILY)
 """Forfeit first: a front end that shows only the first few legal actions still offers it."""

@@ -1,0 +1,216 @@
+"""What an Amulets wizard sees (rulebook 004): its own secret field and amulet, and the whole public
+spell book (every placement and every answer). Every event of Amulets is public: the questions, their
+answers, the casts and the spirits' checks are said aloud at the table.
+
+With the table option ``assistant`` the view also carries what the exact deduction engine
+(:mod:`coven.games.amulets.deduction`) concludes from it; that is derived from the view alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from coven.core import Event, JSONValue, Seat
+from coven.games.amulets.board import FIELDS, NO, SILENT, format_placement, pair_of
+from coven.games.amulets.deduction import Knowledge
+
+if TYPE_CHECKING:
+    from coven.games.amulets.rules import AmuletsState
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the spell book (public).
+
+    ``kind`` is ``"ask"`` or ``"cast"``; ``seat`` asked or cast; ``fields`` is the placement;
+    ``answers`` has one character per seat: ``* o + -`` for a question (``.`` for the asker), ``y n``
+    for a cast's checks (``.`` for the caster and for spirits after the first ``n``).
+    """
+
+    kind: str
+    seat: int
+    fields: tuple[int, ...]
+    answers: str
+
+    def as_tuple(self) -> tuple[str, int, tuple[int, ...], str]:
+        return (self.kind, self.seat, self.fields, self.answers)
+
+
+class Spoken(Mapping[str, JSONValue]):
+    """The data of the public event of a spell-book line, written out the first time someone reads it
+    (the rules make one per action; playouts never read them).
+
+    A question: ``{"seat", "placement", "answers"}``, the answers as ``[seat, answer]`` clockwise from
+    the asker's left. A cast: ``{"seat", "placement", "checks", "success"}``, the checks clockwise from
+    the caster's left up to the first ``n``. Equal to the plain dict it stands for; copies and pickles
+    become that dict.
+    """
+
+    __slots__ = ("_data", "_line")
+    _data: dict[str, JSONValue]
+    """The plain dict, once written (unset before)."""
+
+    def __init__(self, line: Entry) -> None:
+        self._line = line
+
+    def written(self) -> dict[str, JSONValue]:
+        try:
+            return self._data
+        except AttributeError:
+            line = self._line
+            said = line.answers
+            n = len(said)
+            order = [(line.seat + i) % n for i in range(1, n)]
+            placement = format_placement(line.fields)
+            data: dict[str, JSONValue]
+            if line.kind == "ask":
+                answers: list[JSONValue] = [[s, said[s]] for s in order]
+                data = {"seat": line.seat, "placement": placement, "answers": answers}
+            else:
+                checks: list[JSONValue] = [[s, said[s]] for s in order if said[s] != SILENT]
+                data = {
+                    "seat": line.seat,
+                    "placement": placement,
+                    "checks": checks,
+                    "success": NO not in said,
+                }
+            self._data = data
+            return data
+
+    def __getitem__(self, key: str) -> JSONValue:
+        return self.written()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.written())
+
+    def __len__(self) -> int:
+        return len(self.written())
+
+    def __repr__(self) -> str:
+        return repr(self.written())
+
+    def __reduce__(self) -> tuple[type[dict[str, JSONValue]], tuple[dict[str, JSONValue]]]:
+        return (dict, (self.written(),))
+
+
+# The rules write one spell-book line and one event per action: their frozen values are made with their
+# slots filled directly, not through the frozen dataclasses' ``__init__`` (one ``object.__setattr__`` per
+# field, the larger part of an action's cost in a playout). The tests check they equal the plain values.
+_new = object.__new__
+_set_kind, _set_seat, _set_fields, _set_answers = (
+    vars(Entry)[f.name].__set__ for f in dataclasses.fields(Entry)
+)
+_set_event_kind, _set_event_data, _set_event_audience = (
+    vars(Event)[f.name].__set__ for f in dataclasses.fields(Event)
+)
+_set_line = vars(Spoken)["_line"].__set__
+EVENT_KIND = {"ask": "question", "cast": "cast"}
+"""The kind of the event of a spell-book line of each kind."""
+
+
+def write_line(
+    book: list[Entry], kind: str, seat: int, fields: tuple[int, ...], answers: str, event_kind: str
+) -> Event:
+    """Append ``Entry(kind, seat, fields, answers)`` to ``book`` and return its public event of kind
+    ``event_kind`` (``EVENT_KIND[kind]``), whose data (:class:`Spoken`) is written out when read."""
+    line: Entry = _new(Entry)
+    _set_kind(line, kind)
+    _set_seat(line, seat)
+    _set_fields(line, fields)
+    _set_answers(line, answers)
+    book.append(line)
+    data: Spoken = _new(Spoken)
+    _set_line(data, line)
+    event: Event = _new(Event)
+    _set_event_kind(event, event_kind)
+    _set_event_data(event, data)
+    _set_event_audience(event, None)
+    return event
+
+
+@dataclass(frozen=True, slots=True)
+class Possibility:
+    """A (field, amulet) pair still possible for a wizard, and in how many joint worlds."""
+
+    field: int
+    amulet: int
+    worlds: int
+
+
+@dataclass(frozen=True, slots=True)
+class WizardKnowledge:
+    seat: int
+    possible: tuple[Possibility, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Assistant:
+    """What the deduction engine concludes from a view (the table option ``assistant``)."""
+
+    worlds: int
+    """Joint assignments of every unknown secret still consistent with the spell book."""
+    wizards: tuple[WizardKnowledge, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AmuletsView:
+    seat: int | None
+    players: int
+    options: dict[str, bool | int | str]
+    field: int
+    """This wizard's secret field (-1 for a spectator)."""
+    amulet: int
+    """This wizard's secret amulet (-1 for a spectator)."""
+    turn: int
+    out: tuple[bool, ...]
+    winner: int
+    over: bool
+    book: tuple[Entry, ...]
+    questions: int
+    assistant: Assistant | None = None
+    """The deduction engine's conclusions, when the table enables the assistant (derived, public)."""
+
+
+def view_of(state: AmuletsState, seat: Seat | None) -> AmuletsView:
+    """Everything ``seat`` knows in ``state`` (``None``: a spectator, who knows no secret)."""
+    mine = seat is not None and 0 <= seat < state.players
+    view = AmuletsView(
+        seat=seat,
+        players=state.players,
+        options=dict(state.options),
+        field=state.fields[seat] if mine and seat is not None else -1,
+        amulet=state.amulets[seat] if mine and seat is not None else -1,
+        turn=state.turn,
+        out=tuple(state.out),
+        winner=state.winner,
+        over=state.over,
+        book=tuple(state.book),
+        questions=state.questions,
+    )
+    if state.options.get("assistant"):
+        view = dataclasses.replace(view, assistant=assistant_of(view))
+    return view
+
+
+def knowledge_of(view: AmuletsView) -> Knowledge:
+    """The deduction engine's knowledge for the seat of ``view`` (or a spectator)."""
+    pair = pair_of(view.field, view.amulet) if view.seat is not None else 0
+    return Knowledge.build(view.players, (e.as_tuple() for e in view.book), view.seat, pair)
+
+
+def assistant_of(view: AmuletsView) -> Assistant:
+    """The deduction assistant's conclusions for the seat of ``view``, from the view alone."""
+    knowledge = knowledge_of(view)
+    return Assistant(
+        worlds=knowledge.count(),
+        wizards=tuple(
+            WizardKnowledge(
+                seat,
+                tuple(Possibility(p % FIELDS, p // FIELDS, n) for p, n in sorted(tally.items())),
+            )
+            for seat, tally in zip(knowledge.seats, knowledge.marginals(), strict=True)
+        ),
+    )

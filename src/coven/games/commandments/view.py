@@ -1,0 +1,155 @@
+"""What leaves the engine in The 3 Commandments: each seat's view, and who sees each event.
+
+Rulebook reading (English rulebook, pages 5-6, with the project's rulings): novices see each slot's
+card type (its back), never its text; a High Priestess sees her own four cards and her discard; the
+markers on matched cards are public unless the expert variant hides them (only the total is
+announced, and "bad karma" without its amount); the three cards are revealed to all when a ritual
+ends, unless the table says ``reveal=never`` (then only she sees them again).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from coven.core import Event, JSONValue, Seat, private, public
+from coven.games.commandments.notation import PHASE_NAMES, Move, MoveLog
+
+if TYPE_CHECKING:
+    from coven.games.commandments.rules import CommandmentsState
+
+TABOO: Final = 0
+"""The slot of the taboo (slots 1-2 hold the commandments)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SlotView:
+    type: str
+    """``artefact`` (red back) or ``action`` (green back)."""
+    role: str
+    """``taboo`` or ``commandment``."""
+    card: str
+    """The card's id when this seat knows it, else ``""``."""
+
+
+@dataclass(frozen=True, slots=True)
+class RitualView:
+    priestess: int
+    hand: tuple[str, ...]
+    """Her four cards: only in her own view."""
+    discard: str
+    slots: tuple[SlotView, ...]
+    placement: tuple[int, ...]
+    moves: tuple[MoveLog, ...]
+    gains: tuple[int, ...]
+    disempowered: bool
+    ended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardText:
+    """The words of a card this seat knows (its hand, her discard, revealed slots), for the page."""
+
+    id: str
+    type: str
+    value: str
+    """The karma, or ``?`` for a card that counts."""
+    en: str
+    fr: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommandmentsView:
+    seat: int | None
+    players: int
+    options: dict[str, bool | int | str]
+    phase: str
+    to_move: int
+    """The seat the game waits for, -1 when it is over."""
+    rituals: tuple[RitualView, ...]
+    board: tuple[int, ...]
+    flips: int
+    karma: tuple[int, ...]
+    pending: Move | None
+    """Judge mode: the move waiting for the High Priestess's marks."""
+    pending_start: int
+    cards: tuple[CardText, ...] = ()
+    """The texts of every card named in this view, in order of first mention."""
+
+
+def build_view(state: CommandmentsState, seat: Seat | None, to_move: int) -> CommandmentsView:
+    """Everything ``seat`` knows in ``state`` (``None``: a spectator); ``to_move`` as the rules say."""
+    cards = state.deck.cards
+    expert = bool(state.options["expert"])
+    never = state.options["reveal"] == "never"
+    rituals = []
+    for ritual in state.rituals:
+        own = seat == ritual.priestess
+        known = own or (ritual.ended and not never)
+        slots = tuple(
+            SlotView(cards[c].type, "taboo" if i == TABOO else "commandment", cards[c].id if known else "")
+            for i, c in enumerate(ritual.slots)
+        )
+        moves = tuple(ritual.moves)
+        if expert and not own:
+            moves = tuple(MoveLog(m.seat, m.move, m.start, (), m.total, m.flips) for m in moves)
+        rituals.append(
+            RitualView(
+                ritual.priestess,
+                tuple(cards[c].id for c in ritual.hand) if own else (),
+                cards[ritual.discard].id if own and ritual.discard >= 0 else "",
+                slots,
+                tuple(ritual.placement),
+                moves,
+                tuple(ritual.gains),
+                ritual.disempowered,
+                ritual.ended,
+            )
+        )
+    named = dict.fromkeys(
+        cid for r in rituals for cid in (*r.hand, r.discard, *(slot.card for slot in r.slots)) if cid
+    )
+    by_id = {c.id: c for c in cards}
+    return CommandmentsView(
+        seat,
+        state.players,
+        dict(state.options),
+        PHASE_NAMES[state.phase],
+        to_move,
+        tuple(rituals),
+        tuple(state.board),
+        state.flips,
+        tuple(state.karma),
+        state.pending,
+        state.pending_start,
+        tuple(CardText(c.id, c.type, c.value_text, c.en, c.fr) for c in (by_id[cid] for cid in named)),
+    )
+
+
+# ------------------------------------------------------------------------------------ event audiences
+def ritual_events(priestess: int, number: int, hand: list[JSONValue]) -> list[Event]:
+    """A ritual begins: everyone learns who leads it; only she sees the four cards she drew."""
+    return [public("ritual", priestess=priestess, number=number), private("hand", [priestess], cards=hand)]
+
+
+def ordained_events(priestess: int, types: list[JSONValue], discard: str) -> list[Event]:
+    """Everyone sees the slots' backs; only she knows which card she discarded."""
+    return [
+        public("ordained", priestess=priestess, slots=types),
+        private("discarded", [priestess], card=discard),
+    ]
+
+
+def karma_event(
+    seat: int, verdict: str, announced: int, flips: int, marks: tuple[int, ...], expert: bool
+) -> Event:
+    """The announced result of a move: public; the markers only outside the expert variant."""
+    data: dict[str, JSONValue] = {"seat": seat, "verdict": verdict, "total": announced, "flips": flips}
+    if not expert:
+        data["marks"] = list(marks)
+    return Event("karma", data)
+
+
+def revealed_event(priestess: int, cards: list[JSONValue], never: bool) -> Event:
+    """Her three cards at the end of her ritual: to all, or to her alone with ``reveal=never``."""
+    return private("revealed", [priestess], cards=cards) if never else public("revealed", cards=cards)

@@ -1,0 +1,163 @@
+"""What may leave the Namaste engine: the per-seat view and the audiences of the events.
+
+Namaste hides no hand: every sheet, every bad-karma space and the dice on the table are public. Two
+things stay hidden all the same (rulings, see :mod:`coven.games.namaste.rules`): the other players'
+choices on the current roll until everyone asked has decided (a view shows only who has decided; the
+``decided`` event goes to its seat alone, the ``entries`` event to everyone once the roll resolves),
+and the dice not yet rolled.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from coven.core import Event, JSONValue, Seat
+from coven.games.namaste.notation import WRITE_TEXT, format_action, sums
+from coven.games.namaste.sheet import MAX_VALUE, NCELLS, truth_points
+
+if TYPE_CHECKING:
+    from coven.games.namaste.rules import NamasteState
+
+
+@dataclass(frozen=True, slots=True)
+class NamasteView:
+    seat: int | None
+    players: int
+    options: dict[str, bool | int | str]
+    starter: int
+    active: int
+    phase: str
+    white: tuple[int, ...]
+    turquoise: int
+    sheets: tuple[tuple[int, ...], ...]
+    karma: tuple[tuple[int, ...], ...]
+    line_points: tuple[tuple[int, ...], ...]
+    claimed: tuple[bool, ...]
+    asked: tuple[int, ...]
+    to_decide: tuple[int, ...]
+    my_choice: str
+    """The viewer's own decision on the current roll, in notation ("" if none yet)."""
+    turns: int
+    ending: bool
+
+
+def view_of(state: NamasteState, seat: Seat | None) -> NamasteView:
+    """Everything ``seat`` knows: the whole table, and of the current roll's decisions only its own."""
+    mine = state.pending.get(seat) if seat is not None else None
+    return NamasteView(
+        seat=seat,
+        players=state.players,
+        options=dict(state.options),
+        starter=state.starter,
+        active=state.active,
+        phase=state.phase,
+        white=state.white,
+        turquoise=state.turquoise,
+        sheets=tuple(state.sheets),
+        karma=tuple(state.karma),
+        line_points=tuple(state.line_points),
+        claimed=tuple(state.claimed),
+        asked=state.asked,
+        to_decide=tuple(s for s in state.asked if s not in state.pending),
+        my_choice=format_action(mine) if mine is not None else "",
+        turns=state.turns,
+        ending=state.ending,
+    )
+
+
+def options_of(seat: Seat, state_white: Sequence[int], turquoise: int, active: Seat) -> tuple[int, ...]:
+    """The totals ``seat`` may write for this roll."""
+    if seat == active:
+        return sums((*state_white, turquoise))
+    return sums(state_white)
+
+
+def score_of(sheet: Sequence[int], karma: Sequence[int], line_points: Sequence[int]) -> int:
+    return sum(line_points) + truth_points(list(sheet)) - sum(karma)
+
+
+# ------------------------------------------------------------------------------------------ events
+# The rules make one to three events per action: they are made with their slots filled directly, not
+# through the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field, a good part of an
+# action's cost in a playout), and the two that depend only on a seat and its decision (``decided``,
+# ``waiting``) are made once, in the tables below: events are values (frozen, their data a read-only
+# ``Mapping``), so every roll may return the same one. The tests check they equal the plain values.
+_new = object.__new__
+_set_kind, _set_data, _set_audience = (vars(Event)[f.name].__set__ for f in dataclasses.fields(Event))
+_ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(4))
+
+
+def _event(kind: str, data: dict[str, JSONValue], audience: frozenset[Seat] | None = None) -> Event:
+    """``Event(kind, data, audience)``."""
+    event: Event = _new(Event)
+    _set_kind(event, kind)
+    _set_data(event, data)
+    _set_audience(event, audience)
+    return event
+
+
+def decided_event(seat: Seat, action_text: str) -> Event:
+    """A seat's own decision: only that seat sees it until the roll resolves."""
+    event: Event = _new(Event)
+    _set_kind(event, "decided")
+    _set_data(event, {"seat": seat, "action": action_text})
+    _set_audience(event, _ONLY[seat])
+    return event
+
+
+def waiting_event(seat: Seat, still: list[JSONValue]) -> Event:
+    """Everyone sees that ``seat`` has decided (not what) and who is still to decide."""
+    event: Event = _new(Event)
+    _set_kind(event, "waiting")
+    _set_data(event, {"seat": seat, "still": still})
+    _set_audience(event, None)
+    return event
+
+
+DECIDED_WRITE: tuple[tuple[tuple[Event, ...], ...], ...] = tuple(
+    tuple(tuple(decided_event(seat, WRITE_TEXT[v][c]) for c in range(NCELLS)) for v in range(MAX_VALUE + 1))
+    for seat in range(4)
+)
+"""``DECIDED_WRITE[seat][value][cell]``: the ``decided`` event of that write."""
+DECIDED_KARMA: tuple[Event, ...] = tuple(decided_event(seat, "karma") for seat in range(4))
+DECIDED_PASS: tuple[Event, ...] = tuple(decided_event(seat, "pass") for seat in range(4))
+WAITING: tuple[tuple[Event, ...], ...] = tuple(
+    tuple(waiting_event(seat, [s for s in range(4) if still >> s & 1]) for still in range(16))
+    for seat in range(4)
+)
+"""``WAITING[seat][still]``: ``seat`` has decided, the seats of the bitmask ``still`` have not."""
+
+
+def roll_event(
+    seat: Seat, dice: str, white: list[JSONValue], turquoise: int, asked: list[JSONValue]
+) -> Event:
+    """The dice are public."""
+    event: Event = _new(Event)
+    _set_kind(event, "roll")
+    _set_data(event, {"seat": seat, "dice": dice, "white": white, "turquoise": turquoise, "asked": asked})
+    _set_audience(event, None)
+    return event
+
+
+def entries_event(dice: str, entries: dict[str, JSONValue]) -> Event:
+    """Everyone's decisions on the roll, public once everyone asked has decided."""
+    event: Event = _new(Event)
+    _set_kind(event, "entries")
+    _set_data(event, {"dice": dice, "entries": entries})
+    _set_audience(event, None)
+    return event
+
+
+def line_event(seat: Seat, line: str, points: int, first: bool) -> Event:
+    return _event("line", {"seat": seat, "line": line, "points": points, "first": first})
+
+
+def end_triggered_event(seat: Seat) -> Event:
+    return _event("end_triggered", {"seat": seat})
+
+
+def game_over_event(scores: list[JSONValue]) -> Event:
+    return _event("game_over", {"scores": scores})
