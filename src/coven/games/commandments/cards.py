@@ -22,15 +22,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final
 
 from coven.core import InvalidOptionError
 from coven.core.errors import short_repr
+from coven.games.commandments.board import NUM_AREAS
 from coven.games.commandments.deck import ACTION_ROWS, ARTEFACT_ROWS
-from coven.games.commandments.lang import CardBudgetError, CardError, Ctx, Fn, compile_card_expr
+from coven.games.commandments.lang import (
+    BoardFn,
+    CardBudgetError,
+    CardError,
+    Ctx,
+    Fn,
+    board_function,
+    compile_card_expr,
+)
 
 ARTEFACT: Final = "artefact"
 ACTION: Final = "action"
@@ -76,6 +85,12 @@ class Card:
             result = self.fn(ctx)
         except CardBudgetError:
             return 0
+        if self.value is None:
+            return max(0, min(COUNT_CAP, int(result)))
+        return self.value if result else 0
+
+    def karma_of(self, result: Any) -> int:
+        """The karma of what the card's expression gave (as :meth:`judge` counts it)."""
         if self.value is None:
             return max(0, min(COUNT_CAP, int(result)))
         return self.value if result else 0
@@ -136,6 +151,13 @@ class Deck:
     judged: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
     """The rules' cache of action cards' verdicts on the performances of the moves they offer (an
     action card looks at the performance alone): for this deck only, as a custom card may share an id."""
+    boardless: tuple[tuple[int, ...] | None, ...] = field(default=(), compare=False, repr=False)
+    """:func:`boardless_table` of each card (by position; made by :meth:`of`): the rules judge an
+    artefact card that never reads the board by its table."""
+    on_board: tuple[BoardFn | None, ...] = field(default=(), compare=False, repr=False)
+    """:func:`~coven.games.commandments.lang.board_function` of each card's function (by position;
+    made by :meth:`of`): the rules judge a built-in artefact card that reads the board by it, without
+    a :class:`Ctx` (see :meth:`Card.karma_of`)."""
 
     @classmethod
     def of(cls, cards: Sequence[Card]) -> Deck:
@@ -145,7 +167,61 @@ class Deck:
             {c.id: i for i, c in enumerate(cards)},
             tuple(i for i, c in enumerate(cards) if c.type == ARTEFACT),
             tuple(i for i, c in enumerate(cards) if c.type == ACTION),
+            boardless=tuple(boardless_table(c) for c in cards),
+            on_board=tuple(board_function(c.fn) for c in cards),
         )
+
+
+class _BoardReadError(Exception):
+    """A card looked at the board while :func:`boardless_table` judged it."""
+
+
+class _Unseen(Sequence[Sequence[int]]):
+    """A board that raises :class:`_BoardReadError` when anything of it is read."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: object) -> Any:
+        raise _BoardReadError
+
+    def __len__(self) -> int:
+        raise _BoardReadError
+
+    def __iter__(self) -> Iterator[Sequence[int]]:
+        raise _BoardReadError
+
+
+_UNSEEN: Final = _Unseen()
+BOARDLESS_SIZE: Final = 3 * NUM_AREAS * NUM_AREAS
+"""The entries of a :func:`boardless_table`: one per colour, starting area and target area."""
+BOARDLESS_STEPS: Final = 100
+"""A custom card whose judgement takes more steps than this (its counting functions' work, see
+:data:`~coven.games.commandments.lang.MAX_STEPS`) gets no table: making one would cost
+:data:`BOARDLESS_SIZE` judgements (a few ms at this bound) when the table is created."""
+
+
+def boardless_table(card: Card) -> tuple[int, ...] | None:
+    """An artefact card's karma on every move, ``table[(colour * 12 + from) * 12 + to]``, when judging
+    it never reads the board (the areas' contents, before or after the move); None when it does on
+    some move, and for an action card.
+
+    A judgement is a function of what it reads of its context: one that reads only the colour and
+    the two areas (each move of the table is judged on a board that raises when read) gives the same
+    on every board with them. The rules judge such a card by this table instead of by its function."""
+    if card.type != ARTEFACT:
+        return None
+    out: list[int] = []
+    for colour in range(3):
+        for start in range(NUM_AREAS):
+            for to in range(NUM_AREAS):
+                ctx = Ctx(colour, start, to, _UNSEEN, _UNSEEN)
+                try:
+                    out.append(card.judge(ctx))
+                except _BoardReadError:
+                    return None
+                if ctx.steps > BOARDLESS_STEPS:  # a costly custom card: not worth a table
+                    return None
+    return tuple(out)
 
 
 def parse_custom_cards(text: str) -> tuple[Card, ...]:

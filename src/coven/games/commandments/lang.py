@@ -58,7 +58,10 @@ each counting function charges its twelve rounds of work to a per-judgement step
 :class:`Ctx` before it runs, and past :data:`MAX_STEPS` (twice the static budget, so only a mistake
 in the estimate can reach it) raises :class:`CardBudgetError`. The card's owner decides what that
 means (:meth:`coven.games.commandments.cards.Card.judge`: the card is not marked on that move). The
-built-in deck is compiled unguarded: it passes the same static bounds and is the bots' hot path.
+built-in deck is compiled unguarded: it passes the same static bounds and is the bots' hot path;
+its artefact cards are compiled further, each to one Python function (:func:`emit_board_card`,
+written from the checked tree with only numbers and table indices in its source: no call per node),
+which the tests hold to the closures on every card and on random expressions.
 """
 
 from __future__ import annotations
@@ -807,6 +810,177 @@ def _over(c: Ctx, cond: Fn | None, value: Fn | None, how: str) -> int:
     return result
 
 
+# --------------------------------------------------------------------------- one function per board card
+class _UnsupportedError(Exception):
+    """The emitter does not write this expression (the closures judge it)."""
+
+
+_KIND_INDEX: Final = tuple(KINDS.index(k) for k in KIND_OF)
+_MEMBERS: Final = tuple(tuple(x for x in range(NUM_AREAS) if KIND_OF[x] == kind) for kind in KINDS)
+_EMITTED_GLOBALS: Final[dict[str, Any]] = {
+    "__builtins__": {"sum": sum, "max": max, "min": min},
+    "ADJ": ADJACENT,
+    "KIND": _KIND_INDEX,
+    "MEMBERS": _MEMBERS,
+    "R": _AREAS,
+    "colours": _colours,
+}
+
+
+@dataclass(slots=True)
+class _Emitter:
+    """A board card's expression as the source of one Python expression, the same computation as
+    :class:`_Checker`'s closures without a call per node: ``A`` is the board looked at (``c.cur``),
+    ``B`` the board before the move, ``colour``, ``frm`` and ``to`` the move's, ``a0``, ``a1``... the
+    areas the counting functions bind. Only the
+    text's numbers, and indices the checker's tables give, ever reach the source. Called on a tree the
+    checker has compiled (so well typed)."""
+
+    bound: int = 0
+    board: str = "A"
+    before: bool = False
+    names: set[str] = field(default_factory=set)
+    """The move's words the expression reads (``colour``, ``frm``, ``to``)."""
+
+    def coerce(self, node: Node, want: str) -> str:
+        if node.op == "str" and want in ("area", "colour", "kind"):
+            text = str(node.value)
+            if want == "area":
+                return str(AREA_INDEX[text.upper()])
+            if want == "colour":
+                return str(COLOUR_INDEX[text.lower()])
+            return str(KINDS.index(text.lower()))
+        tp, src = self.emit(node)
+        if tp != want:
+            raise _UnsupportedError(tp)
+        return src
+
+    def over(self, node: Node, want: str) -> str:
+        self.bound += 1
+        try:
+            return self.coerce(node, want)
+        finally:
+            self.bound -= 1
+
+    def emit(self, node: Node) -> tuple[str, str]:
+        op = node.op
+        args = node.args
+        if op == "num":
+            return "int", str(int(node.value))
+        if op == "name":
+            name = node.value
+            if name == "colour":
+                self.names.add("colour")
+                return "colour", "colour"
+            if name == "from":
+                self.names.add("frm")
+                return "area", "frm"
+            if name == "to":
+                self.names.add("to")
+                return "area", "to"
+            if name == "area" and self.bound:
+                return "area", f"a{self.bound - 1}"
+            raise _UnsupportedError(name)
+        if op in ("and", "or"):
+            return "bool", f"({self.coerce(args[0], 'bool')} {op} {self.coerce(args[1], 'bool')})"
+        if op == "not":
+            return "bool", f"(not {self.coerce(args[0], 'bool')})"
+        if op in ("+", "-", "*"):
+            return "int", f"({self.coerce(args[0], 'int')} {op} {self.coerce(args[1], 'int')})"
+        if op in ("<", "<=", ">", ">="):
+            return "bool", f"({self.coerce(args[0], 'int')} {op} {self.coerce(args[1], 'int')})"
+        if op in ("==", "!="):
+            a, b = args
+            if a.op == "str":
+                b_type, right = self.emit(b)
+                left = self.coerce(a, b_type)
+            else:
+                a_type, left = self.emit(a)
+                right = self.coerce(b, a_type)
+            return "bool", f"({left} {op} {right})"
+        if op == "call":
+            return self.call(node)
+        raise _UnsupportedError(op)
+
+    def call(self, node: Node) -> tuple[str, str]:
+        name = node.value
+        args = node.args
+        cur = self.board
+        if name == "kind" and len(args) == 1:
+            return "kind", f"KIND[{self.coerce(args[0], 'area')}]"
+        if name == "adjacent" and len(args) == 2:
+            return "bool", f"ADJ[{self.coerce(args[0], 'area')}][{self.coerce(args[1], 'area')}]"
+        if name == "count" and len(args) == 1:
+            return "int", f"sum({cur}[{self.coerce(args[0], 'area')}])"
+        if name == "count" and len(args) == 2:
+            return "int", f"{cur}[{self.coerce(args[0], 'area')}][{self.coerce(args[1], 'colour')}]"
+        if name == "colours" and len(args) == 1:
+            return "int", f"colours({cur}[{self.coerce(args[0], 'area')}])"
+        if name == "total" and len(args) == 1:
+            return "int", f"sum([sum({cur}[x]) for x in MEMBERS[{self.coerce(args[0], 'kind')}]])"
+        if name == "total" and len(args) == 2:
+            kind, colour = self.coerce(args[0], "kind"), self.coerce(args[1], "colour")
+            return "int", f"sum([{cur}[x][{colour}] for x in MEMBERS[{kind}]])"
+        area = f"a{self.bound}"
+        if name == "areas" and len(args) == 1:
+            return "int", f"sum([1 for {area} in R if {self.over(args[0], 'bool')}])"
+        if name == "max" and len(args) == 1:
+            return "int", f"max([{self.over(args[0], 'int')} for {area} in R])"
+        if name == "sum" and len(args) == 1:
+            return "int", f"sum([{self.over(args[0], 'int')} for {area} in R])"
+        if name == "sum" and len(args) == 2:
+            cond = self.over(args[0], "bool")
+            return "int", f"sum([{self.over(args[1], 'int')} for {area} in R if {cond}])"
+        if name == "before" and len(args) == 1:
+            self.board = "B"
+            self.before = True
+            try:
+                return self.emit(args[0])
+            finally:
+                self.board = cur
+        if name == "min" and len(args) == 2:
+            return "int", f"min({self.coerce(args[0], 'int')}, {self.coerce(args[1], 'int')})"
+        raise _UnsupportedError(name)
+
+
+BoardFn = Callable[[Sequence[Sequence[int]], Sequence[Sequence[int]], int, int, int], Any]
+"""A board card's expression on ``(after, before, colour, from, to)``: what it gives on the
+:class:`Ctx` of that move (:func:`board_function`)."""
+
+
+def emit_board_card(node: Node) -> Fn | None:
+    """A board card's expression (well typed: compiled by the checker) as one Python function, or None
+    when the emitter does not write it. The same values as the closures (the tests check it); the
+    same expression without a :class:`Ctx` is :func:`board_function` of it."""
+    emitter = _Emitter()
+    try:
+        tp, src = emitter.emit(node)
+    except _UnsupportedError:
+        return None
+    if tp not in ("int", "bool"):
+        return None
+    reads = "".join(f"    {name} = c.{name}\n" for name in sorted(emitter.names))
+    before = "    B = c.before\n" if emitter.before else ""
+    code = (
+        f"def judged(c):\n    A = c.cur\n{before}{reads}    return {src}\n"
+        f"def on_board(A, B, colour, frm, to):\n    return {src}\n"
+    )
+    scope: dict[str, Any] = {}
+    exec(compile(code, "<board card>", "exec"), dict(_EMITTED_GLOBALS), scope)
+    scope["judged"].on_board = scope["on_board"]
+    fn: Fn = scope["judged"]
+    return fn
+
+
+def board_function(fn: Fn) -> BoardFn | None:
+    """The function :func:`emit_board_card` wrote with ``fn``, judging on ``(after, before, colour,
+    from, to)`` without a :class:`Ctx` (``fn(ctx)`` is ``board_function(fn)(ctx.after, ctx.before,
+    ctx.colour, ctx.frm, ctx.to)`` on a context whose ``cur`` is its ``after``); None for any other
+    function."""
+    found: BoardFn | None = getattr(fn, "on_board", None)
+    return found
+
+
 def _a(tp: str) -> str:
     return {
         "int": "a number",
@@ -839,6 +1013,8 @@ def compile_tree(node: Node, domain: str, counting: bool, *, guarded: bool = Tru
     if tp != want:
         what = "a number (it is a '?' card)" if counting else "a condition (it has a fixed value)"
         raise CardError(f"the expression must give {what}, not {_a(tp)}")
+    if not guarded and domain == "board":
+        fn = emit_board_card(node) or fn  # the built-in artefact cards: one function each
     if not guarded or counting_nesting(node)[0] == 0:
         return fn  # nothing repeats: the work is bounded by the size of the tree
 
@@ -863,14 +1039,17 @@ __all__ = [
     "SAYINGS",
     "TOUCHES",
     "UPPER_BODY",
+    "BoardFn",
     "CardBudgetError",
     "CardError",
     "Ctx",
     "Node",
+    "board_function",
     "check_bounds",
     "compile_card_expr",
     "compile_tree",
     "counting_nesting",
+    "emit_board_card",
     "estimate_cost",
     "parse",
     "tokenize",

@@ -104,7 +104,16 @@ from coven.games.commandments.board import (
     NUM_ARTEFACTS,
     counts_of,
 )
-from coven.games.commandments.cards import ACTION, ARTEFACT, COUNT_CAP, MAX_FIXED, Card, Deck, deck_for
+from coven.games.commandments.cards import (
+    ACTION,
+    ARTEFACT,
+    BUILTIN,
+    COUNT_CAP,
+    MAX_FIXED,
+    Card,
+    Deck,
+    deck_for,
+)
 from coven.games.commandments.lang import Ctx
 from coven.games.commandments.notation import (
     ACTION_CLASSES,
@@ -130,13 +139,17 @@ from coven.games.commandments.notation import (
     parse_action,
 )
 from coven.games.commandments.view import (
+    KARMA_EVENTS,
+    MARKS,
     TABOO,
     CommandmentsView,
     build_view,
     karma_event,
+    move_event,
     ordained_events,
     revealed_event,
     ritual_events,
+    shared_karma_event,
 )
 
 JUDGE_SECONDS: Final = 120.0
@@ -200,8 +213,8 @@ class CommandmentsState:
     pending_start: int = -1
     counts: Counts = ()
     """Per area, the artefacts of each colour on ``board`` (:func:`counts_table`), kept up to date by
-    the moves (a derived cache, shared by clones; ``()`` until the first move needs it). Code that sets
-    ``board`` by hand sets this back to ``()``."""
+    the moves while a card of the ritual reads them (a derived cache, shared by clones; ``()`` when
+    not kept: counted again when needed). Code that sets ``board`` by hand sets this back to ``()``."""
 
     @property
     def ritual(self) -> Ritual:
@@ -407,17 +420,30 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return -1 if phase == OVER else state.rituals[-1].priestess
 
     def to_act(self, state: CommandmentsState) -> frozenset[Seat]:
-        return _TO_ACT[self.current_seat(state)]
+        phase = state.phase
+        if phase == MOVE:  # current_seat, inlined: the hot path
+            players = state.players
+            return _TO_ACT[(state.rituals[-1].priestess + 1 + state.turn % (players - 1)) % players]
+        return _TO_ACT[-1 if phase == OVER else state.rituals[-1].priestess]
 
     def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
+        phase = state.phase
+        if phase == MOVE:  # current_seat, inlined: the hot path
+            players = state.players
+            mover = (state.rituals[-1].priestess + 1 + state.turn % (players - 1)) % players
+            return _NOVICE_ACTIONS if seat == mover else ()
         if seat != self.current_seat(state):
             return ()
-        if state.phase == MOVE:
-            return _NOVICE_ACTIONS
         ritual = state.ritual
         if state.phase == ORDAIN:
+            hand = ritual.hand
+            if max(hand) < _BUILTIN_CARDS:  # the box's cards (a custom deck appends its own after them)
+                made = _ORDAINS
+                return [
+                    made[d * _BUILTIN_CARDS + t] or _ordain_of(d, t) for d in hand for t in hand if t != d
+                ]
             ids = [state.deck.cards[c].id for c in ritual.hand]
-            return [Ordain(d, t) for d in ids for t in ids if t != d]
+            return [_ordain(d, t) for d in ids for t in ids if t != d]
         if state.phase == PLACE:
             return _PLACEMENTS
         return [Judge(m) for m in _judge_choices(self.action_slots(state))]
@@ -481,10 +507,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     # ------------------------------------------------------------------------------------- apply
     def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
-        ritual = state.ritual
-        cards = state.deck.cards
         if isinstance(action, Move):
             return self._move(state, seat, action)
+        ritual = state.ritual
+        cards = state.deck.cards
         if isinstance(action, Ordain):
             by_id = {cards[c].id: c for c in ritual.hand}
             ritual.discard = by_id[action.discard]
@@ -494,11 +520,14 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             return ordained_events(seat, [cards[c].type for c in ritual.slots], action.discard)
         if isinstance(action, Place):
             state.board = list(action.areas)
-            state.counts = counts_table(action.areas)
             ritual.placement = tuple(action.areas)
             state.phase = MOVE
-            text = _PLACEMENT_TEXT.get(id(action)) or format_action(action)
-            return [public("placed", action=text)]
+            known = _PLACED.get(id(action))
+            if known is not None:  # one of the placements legal_actions offers: made once
+                state.counts, event = known
+                return [event]
+            state.counts = counts_table(action.areas)
+            return [public("placed", action=format_action(action))]
         if isinstance(action, Forfeit):
             for novice in novice_order(state.players, ritual.priestess):
                 if novice != seat:
@@ -532,9 +561,11 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return self._resolve(state, mover, move, start, values)
 
     def _move(self, state: CommandmentsState, seat: int, move: Move) -> list[Event]:
-        """A novice's move: the hot path of every playout. The board's counts are updated from the
-        last move's (not recounted); a move of the interned family (:data:`MOVE_FAMILY`) has its text
-        and its action cards' verdicts (which look at the performance alone) computed once."""
+        """A novice's move: the hot path of every playout. When a card reads the board, its counts are
+        updated from the last move's (not recounted); a move of the interned family
+        (:data:`MOVE_FAMILY`) has its text and its action cards' verdicts (which look at the
+        performance alone) computed once; an artefact card that never reads the board is judged by
+        its table (:attr:`Deck.boardless`)."""
         deck = state.deck
         cards = deck.cards
         slots = state.rituals[-1].slots
@@ -542,12 +573,6 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         artefact, to = move.artefact, move.to
         start = board[artefact]
         colour = COLOUR_OF[artefact]
-        before = state.counts or counts_table(board)
-        after = list(before)
-        w, b, r = after[start]
-        after[start] = (w - 1, b, r) if colour == 0 else (w, b - 1, r) if colour == 1 else (w, b, r - 1)
-        w, b, r = after[to]
-        after[to] = (w + 1, b, r) if colour == 0 else (w, b + 1, r) if colour == 1 else (w, b, r + 1)
         family = _FAMILY_INDEX.get(id(move), -1)
         if family >= 0:
             text = _FAMILY_TEXT[family]
@@ -557,13 +582,41 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             text = format_action(move)
         by_priestess = state.options["judge"] == "priestess" and any(cards[c].type == ACTION for c in slots)
         values: list[int] = []
+        after: list[tuple[int, ...]] | None = None
         if not by_priestess:
             # Judged before the state changes: judging never raises (a custom card past its step
             # budget is unmarked, see Card.judge), and if it ever did the state would stay whole.
             on_board: Ctx | None = None
+            before: Counts = ()
+            tables, emitted = deck.boardless, deck.on_board
+            at = (colour * NUM_AREAS + start) * NUM_AREAS + to
             for c in slots:
+                table = tables[c]
+                if table is not None:  # an artefact card that looks at the colour and the areas alone
+                    values.append(table[at])
+                    continue
                 card = cards[c]
                 if card.type == ARTEFACT:  # looks at the board alone
+                    if after is None:
+                        before = state.counts or counts_table(board)
+                        after = list(before)
+                        w, b, r = after[start]
+                        after[start] = (
+                            (w - 1, b, r) if colour == 0 else (w, b - 1, r) if colour == 1 else (w, b, r - 1)
+                        )
+                        w, b, r = after[to]
+                        after[to] = (
+                            (w + 1, b, r) if colour == 0 else (w, b + 1, r) if colour == 1 else (w, b, r + 1)
+                        )
+                    judged = emitted[c]
+                    if judged is not None:  # a built-in card: its expression, without a Ctx
+                        result = judged(after, before, colour, start, to)
+                        fixed = card.value  # Card.karma_of, inlined
+                        if fixed is None:
+                            values.append(max(0, min(COUNT_CAP, int(result))))
+                        else:
+                            values.append(fixed if result else 0)
+                        continue
                     if on_board is None:
                         on_board = Ctx(colour, start, to, before, after)
                     values.append(card.judge(on_board))
@@ -576,14 +629,16 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                 else:
                     values.append(card.judge(move_context(board, move)))
         board[artefact] = to
-        state.counts = tuple(after)
-        events = [Event("move", {"seat": seat, "action": text, "start": AREA_NAMES[start]})]
+        # the counts are kept up to date while a card reads them (the slots are the ritual's: on every
+        # move, or on none), else left to be counted again when needed
+        state.counts = () if after is None else tuple(after)
+        event = move_event(seat, text, AREA_NAMES[start])
         if by_priestess:
             state.pending = move
             state.pending_start = start
             state.phase = JUDGE
-            return events
-        return self._resolve(state, seat, move, start, values, events)
+            return [event]
+        return self._resolve(state, seat, move, start, values, event)
 
     def _resolve(
         self,
@@ -592,28 +647,44 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         move: Move,
         start: int,
         values: list[int],
-        events: list[Event] | None = None,
+        first: Event | None = None,
     ) -> list[Event]:
-        """The karma of a judged move, appended to ``events`` (the move's own), and what follows."""
+        """The karma of a judged move, after ``first`` (the move's own event), and what follows."""
         ritual = state.rituals[-1]
-        total = sum(values) - 2 * values[TABOO]  # karma_total: the taboo counts against
-        marks = tuple([1 if v > 0 else 0 for v in values])
-        if events is None:
-            events = []
+        if len(values) == 3:  # every ritual's slots (read_position holds a position to them)
+            v0, v1, v2 = values
+            total = v1 + v2 - v0  # karma_total: the taboo counts against
+            bits = (v0 > 0) | (v1 > 0) << 1 | (v2 > 0) << 2
+            marks = MARKS[bits]
+        else:
+            total = sum(values) - 2 * values[TABOO]
+            bits = -1
+            marks = tuple([1 if v > 0 else 0 for v in values])
         if total > 0:
             state.karma[seat] += total
             ritual.gains[seat] += total
-            state.flips = 0
-            verdict = "karma"
+            state.flips = flips = 0
+            announced = total
         else:
-            state.flips += 1
-            verdict = "no karma" if total == 0 else "bad karma"
-        announced = total if total > 0 else (0 if total == 0 else -1)  # announce, inlined
-        ritual.moves.append(MoveLog(seat, move, start, marks, announced, state.flips))
-        events.append(
-            karma_event(seat, verdict, announced, state.flips, marks, bool(state.options["expert"]))
-        )
-        if state.flips < DESTINY_CARDS and state.turn + 1 < (state.players - 1) * _ROUNDS[state.players]:
+            state.flips = flips = state.flips + 1
+            announced = 0 if total == 0 else -1  # announce, inlined
+        log: MoveLog = _new(MoveLog)
+        _set_log_seat(log, seat)
+        _set_log_move(log, move)
+        _set_log_start(log, start)
+        _set_log_marks(log, marks)
+        _set_log_total(log, announced)
+        _set_log_flips(log, flips)
+        ritual.moves.append(log)
+        expert = bool(state.options["expert"])
+        if bits >= 0 and flips < 8:
+            key = ((((announced + 1) * 8 + flips) * 8 + bits) * 8 + seat) * 2 + expert  # karma_key
+            karma = KARMA_EVENTS.get(key) or shared_karma_event(seat, announced, flips, bits, expert)
+        else:
+            verdict = "karma" if total > 0 else "no karma" if total == 0 else "bad karma"
+            karma = karma_event(seat, verdict, announced, flips, marks, expert)
+        events = [karma] if first is None else [first, karma]
+        if flips < DESTINY_CARDS and state.turn + 1 < (state.players - 1) * _ROUNDS[state.players]:
             state.turn += 1  # the next novice's turn (_next_turn's common case, inlined)
         else:
             events += self._after_flip(state)
@@ -712,8 +783,45 @@ def _placements() -> tuple[Place, ...]:
     return tuple(out)
 
 
+_new = object.__new__
+(
+    _set_log_seat,
+    _set_log_move,
+    _set_log_start,
+    _set_log_marks,
+    _set_log_total,
+    _set_log_flips,
+) = (vars(MoveLog)[f.name].__set__ for f in dataclasses.fields(MoveLog))
+"""A move's log entry is made with its slots filled directly, not through the frozen dataclass's
+``__init__`` (one ``object.__setattr__`` per field); the tests check it equals the plain one."""
+_set_discard, _set_taboo = (vars(Ordain)[f.name].__set__ for f in dataclasses.fields(Ordain))
+
+
+def _ordain(discard: str, taboo: str) -> Ordain:
+    """``Ordain(discard, taboo)``, its slots filled directly (legal_actions makes twelve a ritual)."""
+    action: Ordain = _new(Ordain)
+    _set_discard(action, discard)
+    _set_taboo(action, taboo)
+    return action
+
+
+_BUILTIN_CARDS: Final = len(BUILTIN)
+_ORDAINS: Final[list[Ordain | None]] = [None] * (_BUILTIN_CARDS * _BUILTIN_CARDS)
+"""``Ordain`` of two cards of the box by their positions (every deck starts with the box), made on first
+need (actions are values: every ritual may offer the same ones)."""
+
+
+def _ordain_of(discard: int, taboo: int) -> Ordain:
+    action = _ORDAINS[discard * _BUILTIN_CARDS + taboo] = _ordain(BUILTIN[discard].id, BUILTIN[taboo].id)
+    return action
+
+
 _PLACEMENTS: Final[tuple[Place, ...]] = _placements()
-_PLACEMENT_TEXT: Final[dict[int, str]] = {id(place): format_action(place) for place in _PLACEMENTS}
+_PLACED: Final[dict[int, tuple[Counts, Event]]] = {
+    id(place): (counts_table(place.areas), public("placed", action=format_action(place)))
+    for place in _PLACEMENTS
+}
+"""Each offered placement's counts and event, by identity (they live as long as the module)."""
 _ROUNDS: Final[tuple[int, ...]] = tuple(rounds_for(players) if players >= 3 else 0 for players in range(8))
 _TO_ACT: Final[dict[int, frozenset[int]]] = {-1: frozenset(), **{s: frozenset((s,)) for s in range(7)}}
 _FAMILY_INDEX: Final[dict[int, int]] = {id(move): i for i, move in enumerate(MOVE_FAMILY)}

@@ -9,10 +9,11 @@ ends, unless the table says ``reveal=never`` (then only she sees them again).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from coven.core import Event, JSONValue, Seat, private, public
+from coven.core import Event, JSONValue, Seat
 from coven.games.commandments.notation import PHASE_NAMES, Move, MoveLog
 
 if TYPE_CHECKING:
@@ -127,16 +128,38 @@ def build_view(state: CommandmentsState, seat: Seat | None, to_move: int) -> Com
 
 
 # ------------------------------------------------------------------------------------ event audiences
+# Events (a novice's move makes a ``move`` event and a ``karma`` event, and a log entry, see the rules) are
+# made with their slots filled directly, not through the frozen dataclasses' ``__init__`` (one
+# ``object.__setattr__`` per field, a good part of a move's cost in a playout), and a karma event, which
+# depends on a few small numbers only, is made once per value and shared (events are values: frozen,
+# their data never changed). The tests check they equal the plain values.
+_new = object.__new__
+_set_kind, _set_data, _set_audience = (vars(Event)[f.name].__set__ for f in dataclasses.fields(Event))
+_ONLY: Final[tuple[frozenset[Seat], ...]] = tuple(frozenset((s,)) for s in range(8))
+
+
+def _event(kind: str, data: dict[str, JSONValue], audience: frozenset[Seat] | None = None) -> Event:
+    """``Event(kind, data, audience)``, its slots filled directly."""
+    event: Event = _new(Event)
+    _set_kind(event, kind)
+    _set_data(event, data)
+    _set_audience(event, audience)
+    return event
+
+
 def ritual_events(priestess: int, number: int, hand: list[JSONValue]) -> list[Event]:
     """A ritual begins: everyone learns who leads it; only she sees the four cards she drew."""
-    return [public("ritual", priestess=priestess, number=number), private("hand", [priestess], cards=hand)]
+    return [
+        _event("ritual", {"priestess": priestess, "number": number}),
+        _event("hand", {"cards": hand}, _ONLY[priestess]),
+    ]
 
 
 def ordained_events(priestess: int, types: list[JSONValue], discard: str) -> list[Event]:
     """Everyone sees the slots' backs; only she knows which card she discarded."""
     return [
-        public("ordained", priestess=priestess, slots=types),
-        private("discarded", [priestess], card=discard),
+        _event("ordained", {"priestess": priestess, "slots": types}),
+        _event("discarded", {"card": discard}, _ONLY[priestess]),
     ]
 
 
@@ -150,6 +173,41 @@ def karma_event(
     return Event("karma", data)
 
 
+def move_event(seat: int, action: str, start: str) -> Event:
+    """``Event("move", {"seat": seat, "action": action, "start": start})``: a novice's move is public."""
+    event: Event = _new(Event)
+    _set_kind(event, "move")
+    _set_data(event, {"seat": seat, "action": action, "start": start})
+    _set_audience(event, None)
+    return event
+
+
+MARKS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    (bits & 1, bits >> 1 & 1, bits >> 2 & 1) for bits in range(8)
+)
+"""The markers of three slots from their bits (bit ``i``: slot ``i`` is marked)."""
+KARMA_EVENTS: Final[dict[int, Event]] = {}
+"""The shared karma events of moves judged on three slots, by :func:`karma_key` (at most 7 seats x 5
+destiny counts x 8 markers x 2 variants x the announced totals, -1 to 40: some thousands)."""
+
+
+def karma_key(seat: int, announced: int, flips: int, bits: int, expert: bool) -> int:
+    """The key of a karma event in :data:`KARMA_EVENTS` (one key per value: ``seat`` 0-7, ``flips``
+    0-7, ``bits`` 0-7, ``announced`` -1 or more); the rules compute it inline."""
+    return ((((announced + 1) * 8 + flips) * 8 + bits) * 8 + seat) * 2 + expert
+
+
+def shared_karma_event(seat: int, announced: int, flips: int, bits: int, expert: bool) -> Event:
+    """:func:`karma_event` of a move judged on three slots whose markers are the bits of ``bits``
+    (see :data:`MARKS`), from :data:`KARMA_EVENTS` (made on first need)."""
+    key = karma_key(seat, announced, flips, bits, expert)
+    event = KARMA_EVENTS.get(key)
+    if event is None:
+        verdict = "karma" if announced > 0 else "no karma" if announced == 0 else "bad karma"
+        event = KARMA_EVENTS[key] = karma_event(seat, verdict, announced, flips, MARKS[bits], expert)
+    return event
+
+
 def revealed_event(priestess: int, cards: list[JSONValue], never: bool) -> Event:
     """Her three cards at the end of her ritual: to all, or to her alone with ``reveal=never``."""
-    return private("revealed", [priestess], cards=cards) if never else public("revealed", cards=cards)
+    return _event("revealed", {"cards": cards}, _ONLY[priestess] if never else None)

@@ -1,0 +1,349 @@
+"""The rules' fast paths give exactly what the plain computation gives: artefact cards judged by
+their tables, events and log entries made with their slots filled (karma events shared), the offered
+ordainments and placements made once. Random playouts, every move checked against the plain one."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from coven.core import Event, JSONValue, private, public
+from coven.games.commandments import GAME
+from coven.games.commandments.board import AREA_NAMES, NUM_AREAS, NUM_ARTEFACTS
+from coven.games.commandments.cards import (
+    ARTEFACT,
+    BOARDLESS_SIZE,
+    BUILTIN,
+    Card,
+    Deck,
+    boardless_table,
+    deck_for,
+    make_card,
+)
+from coven.games.commandments.lang import (
+    CardError,
+    Ctx,
+    Fn,
+    board_function,
+    check_bounds,
+    compile_tree,
+    emit_board_card,
+    parse,
+)
+from coven.games.commandments.notation import ORDAIN, PLACE, Move, MoveLog, Ordain, Place, format_action
+from coven.games.commandments.rules import (
+    CommandmentsState,
+    announce,
+    counts_table,
+    judge_cards,
+    karma_total,
+    move_context,
+)
+from coven.games.commandments.view import (
+    MARKS,
+    karma_event,
+    move_event,
+    ordained_events,
+    revealed_event,
+    ritual_events,
+    shared_karma_event,
+)
+
+from .helpers import table
+
+ARTEFACT_DOMAIN = "board"
+
+
+def _boards(rng: random.Random, count: int) -> list[list[int]]:
+    """Random boards, and the crowded ones (everything in one area, in two)."""
+    boards = [[rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)] for _ in range(count)]
+    return [*boards, [0] * NUM_ARTEFACTS, [11] * 7 + [6] * 8]
+
+
+def _check_table(card: Card, table: tuple[int, ...], rng: random.Random) -> None:
+    for board in _boards(rng, 6):
+        for artefact in range(NUM_ARTEFACTS):
+            for to in range(NUM_AREAS):
+                ctx = move_context(board, Move(artefact, to))
+                at = (ctx.colour * NUM_AREAS + ctx.frm) * NUM_AREAS + to
+                assert table[at] == card.judge(ctx), (card.id, board, artefact, to)
+
+
+@pytest.mark.parametrize("card", [c for c in BUILTIN if c.type == ARTEFACT], ids=lambda c: c.id)
+def test_an_artefact_card_that_never_reads_the_board_is_judged_by_its_table(card: Card) -> None:
+    table = boardless_table(card)
+    reads = any(word in card.expr for word in ("count(", "colours(", "total(", "areas(", "sum(", "max("))
+    assert (table is None) == reads, card.expr
+    if table is not None:
+        assert len(table) == BOARDLESS_SIZE
+        _check_table(card, table, random.Random(card.id))
+
+
+def test_cards_that_read_the_board_on_some_moves_only_or_before_the_move_get_no_table() -> None:
+    for expr in (
+        "from != to and count(from) == 0",
+        "before(count(to)) == 0",
+        'colour == "black" or count(to) > 9',
+    ):
+        assert boardless_table(make_card("Z1", ARTEFACT, 2, "x", "x", expr)) is None, expr
+    action = next(c for c in BUILTIN if c.type != ARTEFACT)
+    assert boardless_table(action) is None
+    # a custom card that never reads the board but does much work per judgement: no table either
+    costly = make_card("Z2", ARTEFACT, "?", "x", "x", "areas(sum(adjacent(area, to), 1) > 2)")
+    assert boardless_table(costly) is None
+    cheap = make_card("Z3", ARTEFACT, "?", "x", "x", "areas(adjacent(area, to))")
+    table = boardless_table(cheap)
+    assert table is not None
+    _check_table(cheap, table, random.Random(3))
+
+
+def test_a_custom_deck_gets_the_tables_of_its_own_cards() -> None:
+    custom = json.dumps(
+        [
+            {
+                "id": "Loc",
+                "type": "artefact",
+                "value": 4,
+                "en": "x",
+                "expr": 'adjacent(from, to) and colour != "brown"',
+            },
+            {"id": "Brd", "type": "artefact", "value": 3, "en": "x", "expr": "count(to) == 2 and to != from"},
+        ]
+    )
+    deck = deck_for(custom)
+    local, board = deck.cards[deck.index["Loc"]], deck.cards[deck.index["Brd"]]
+    assert deck.boardless[deck.index["Brd"]] is None
+    assert deck.on_board[deck.index["Brd"]] is None  # a custom card is guarded: judged by its closures
+    table = deck.boardless[deck.index["Loc"]]
+    assert table is not None and table == boardless_table(local)
+    _check_table(local, table, random.Random(5))
+    replaced = [dataclasses.replace(c, fn=board.fn) if c.id == "Loc" else c for c in deck.cards]
+    assert Deck.of(replaced).boardless[deck.index["Loc"]] is None  # the table follows the function
+
+
+def _contexts(rng: random.Random, boards: int) -> list[Ctx]:
+    return [
+        move_context(board, Move(rng.randrange(NUM_ARTEFACTS), rng.randrange(NUM_AREAS)))
+        for board in _boards(rng, boards)
+        for _ in range(4)
+    ]
+
+
+def _same_judgement(emitted: Fn, closures: Fn, contexts: list[Ctx], expr: str) -> None:
+    for ctx in contexts:
+        got, want = emitted(ctx), closures(ctx)
+        assert got == want and type(got) is type(want), (expr, got, want)
+        assert ctx.cur is ctx.after and ctx.area == 0
+
+
+@pytest.mark.parametrize("card", [c for c in BUILTIN if c.type == ARTEFACT], ids=lambda c: c.id)
+def test_a_built_in_artefact_card_is_one_emitted_function_that_judges_as_the_closures(card: Card) -> None:
+    node = parse(card.expr)
+    emitted = emit_board_card(node)
+    assert emitted is not None and card.fn.__code__.co_filename == "<board card>"
+    closures = compile_tree(node, ARTEFACT_DOMAIN, card.counting)  # guarded: never emitted
+    assert closures.__code__.co_filename != "<board card>"
+    contexts = _contexts(random.Random(card.id), 20)
+    _same_judgement(emitted, closures, contexts, card.expr)
+    # without a Ctx, as the rules judge it (Deck.on_board), and counted as Card.judge counts
+    on_board = board_function(card.fn)
+    assert on_board is not None and deck_for("").on_board[deck_for("").index[card.id]] is on_board
+    for ctx in contexts:
+        result = on_board(ctx.after, ctx.before, ctx.colour, ctx.frm, ctx.to)
+        assert result == card.fn(ctx) and type(result) is type(card.fn(ctx))
+        assert card.karma_of(result) == card.judge(ctx)
+
+
+# Well-typed board expressions (every word of the board's language, counting functions nested).
+numbers: st.SearchStrategy[str] = st.deferred(
+    lambda: st.one_of(
+        st.sampled_from(["count(area)", "count(to)", 'count(from, "black")', "count(area, colour)"]),
+        st.sampled_from(["colours(area)", "colours(from)", "1", "0", "12", 'count("C", "white")']),
+        st.sampled_from(['total("hexagon")', 'total("ring", "brown")', "total(kind(to), colour)"]),
+        st.builds("sum({})".format, numbers),
+        st.builds("max({})".format, numbers),
+        st.builds("areas({})".format, conditions),
+        st.builds("sum({}, {})".format, conditions, numbers),
+        st.builds("before({})".format, numbers),
+        st.builds("min({}, {})".format, numbers, numbers),
+        st.builds("({} {} {})".format, numbers, st.sampled_from("+-*"), numbers),
+    )
+)
+conditions: st.SearchStrategy[str] = st.deferred(
+    lambda: st.one_of(
+        st.sampled_from(["to == from", "adjacent(area, to)", 'kind(area) == "ring"', 'colour != "white"']),
+        st.sampled_from(['"T2" == area', "kind(from) != kind(area)", 'adjacent("C", from)', "area == to"]),
+        st.builds("not {}".format, conditions),
+        st.builds("({} {} {})".format, conditions, st.sampled_from(["and", "or"]), conditions),
+        st.builds("{} {} {}".format, numbers, st.sampled_from(["<", "<=", ">", ">=", "==", "!="]), numbers),
+        st.builds("before({})".format, conditions),
+    )
+)
+_FUZZ_CONTEXTS = _contexts(random.Random(11), 3)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.one_of(numbers, conditions))
+@example(text="areas(sum(adjacent(area, to), count(area)) > before(max(count(area, colour))))")
+@example(text='sum(kind(area) == "hexagon", areas(adjacent(area, from) and colours(area) == 2))')
+def test_the_emitted_function_of_any_board_expression_judges_as_the_closures(text: str) -> None:
+    try:
+        node = parse(text)
+        check_bounds(node)
+    except CardError:
+        return
+    try:
+        closures = compile_tree(node, ARTEFACT_DOMAIN, counting=True)
+    except CardError:  # a condition, or 'area' outside a counting function
+        try:
+            closures = compile_tree(node, ARTEFACT_DOMAIN, counting=False)
+        except CardError:
+            return
+    emitted = emit_board_card(node)
+    assert emitted is not None
+    _same_judgement(emitted, closures, _FUZZ_CONTEXTS, text)
+
+
+def _plain_move(state: CommandmentsState, seat: int, move: Move) -> tuple[list[Event], MoveLog]:
+    """A novice's move as the plain rules make it (engine judging): its two events and its log entry."""
+    cards = [state.deck.cards[c] for c in state.ritual.slots]
+    values = judge_cards(cards, move_context(state.board, move))
+    total = karma_total(values)
+    flips = 0 if total > 0 else state.flips + 1
+    marks = tuple(1 if v > 0 else 0 for v in values)
+    verdict = "karma" if total > 0 else "no karma" if total == 0 else "bad karma"
+    start = state.board[move.artefact]
+    data: dict[str, JSONValue] = {"seat": seat, "verdict": verdict, "total": announce(total), "flips": flips}
+    if not state.options["expert"]:
+        data["marks"] = list(marks)
+    events = [
+        Event("move", {"seat": seat, "action": format_action(move), "start": AREA_NAMES[start]}),
+        Event("karma", data),
+    ]
+    return events, MoveLog(seat, move, start, marks, announce(total), flips)
+
+
+def _same(fast: Event, plain: Event) -> None:
+    assert fast == plain and plain == fast
+    assert type(fast) is Event and type(fast.data) is dict
+    assert json.dumps(fast.to_json()) == json.dumps(plain.to_json())
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (3, {}),
+        (4, {"expert": True}),
+        (5, {"reveal": "never"}),
+        (7, {}),
+        (4, {"judge": "priestess"}),
+        (
+            4,
+            {
+                "custom_cards": json.dumps(
+                    [{"id": "Cu", "type": "artefact", "value": 2, "en": "x", "expr": 'to == "T3"'}]
+                )
+            },
+        ),
+    ],
+)
+def test_every_move_of_random_playouts_gives_the_plain_events_log_and_counts(
+    players: int, options: dict[str, object]
+) -> None:
+    rng = random.Random(players * 7 + len(options))
+    moves = 0
+    for game in range(12):
+        state = GAME.new_game(players, options, seed=game)
+        while GAME.to_act(state):
+            seat = min(GAME.to_act(state))
+            legal = GAME.legal_actions(state, seat)
+            action = legal[rng.randrange(len(legal))]
+            if isinstance(action, Move) and rng.random() < 0.3:  # off the interned family: the plain path
+                action = dataclasses.replace(action, seconds=rng.randrange(1, 60))
+            if state.phase == ORDAIN:
+                ids = [state.deck.cards[c].id for c in state.ritual.hand]
+                plain_ordains = [Ordain(d, t) for d in ids for t in ids if t != d]
+                assert list(legal) == plain_ordains and all(type(a) is Ordain for a in legal)
+                assert [hash(a) for a in legal] == [hash(a) for a in plain_ordains]
+            judging = state.options["judge"] == "priestess" and any(
+                state.deck.cards[c].type != ARTEFACT for c in state.ritual.slots
+            )
+            plain: tuple[list[Event], MoveLog] | None = None
+            if isinstance(action, Move):
+                plain = _plain_move(state, seat, action)
+            ritual = state.ritual
+            placed = state.phase == PLACE
+            events = GAME.apply(state, seat, action)
+            if placed:
+                assert isinstance(action, Place)
+                _same(events[0], Event("placed", {"action": format_action(action)}))
+                assert state.counts == counts_table(state.board)
+            if plain is None:
+                continue
+            moves += 1
+            _same(events[0], plain[0][0])
+            if judging:
+                assert len(events) == 1 and state.pending == action
+                continue
+            _same(events[1], plain[0][1])
+            log = ritual.moves[-1]
+            assert log == plain[1] and type(log) is MoveLog and hash(log) == hash(plain[1])
+            if state.counts:
+                assert state.counts == counts_table(state.board)
+    assert moves > 100
+
+
+def test_the_events_made_with_their_slots_filled_equal_the_plain_ones() -> None:
+    for priestess in range(7):
+        _same_all(
+            ritual_events(priestess, 2, ["A01", "A02", "P01", "P02"]),
+            [
+                public("ritual", priestess=priestess, number=2),
+                private("hand", [priestess], cards=["A01", "A02", "P01", "P02"]),
+            ],
+        )
+        _same_all(
+            ordained_events(priestess, ["artefact", "action", "action"], "A02"),
+            [
+                public("ordained", priestess=priestess, slots=["artefact", "action", "action"]),
+                private("discarded", [priestess], card="A02"),
+            ],
+        )
+        _same_all(
+            [revealed_event(priestess, ["A01"], True)], [private("revealed", [priestess], cards=["A01"])]
+        )
+        _same_all([revealed_event(priestess, ["A01"], False)], [public("revealed", cards=["A01"])])
+        _same_all(
+            [move_event(priestess, "wh1 C", "R")], [public("move", seat=priestess, action="wh1 C", start="R")]
+        )
+    for bits in range(8):
+        for announced in (-1, 0, 1, 7, 40):
+            for expert in (False, True):
+                shared = shared_karma_event(3, announced, 2, bits, expert)
+                verdict = "karma" if announced > 0 else "no karma" if announced == 0 else "bad karma"
+                plain = karma_event(3, verdict, announced, 2, MARKS[bits], expert)
+                _same(shared, plain)
+                assert shared is shared_karma_event(3, announced, 2, bits, expert)
+                assert MARKS[bits] == tuple(bits >> i & 1 for i in range(3))
+
+
+def _same_all(fast: list[Event], plain: list[Event]) -> None:
+    assert len(fast) == len(plain)
+    for a, b in zip(fast, plain, strict=True):
+        _same(a, b)
+
+
+def test_a_hand_with_a_custom_card_offers_the_plain_ordainments() -> None:
+    custom = json.dumps([{"id": "Cu", "type": "artefact", "value": 2, "en": "x", "expr": 'to == "T3"'}])
+    for hand in (["Cu", "A01", "P01", "P02"], ["A05", "A01", "P01", "P02"]):
+        state = table(4, hand, {"custom_cards": custom})
+        ids = [state.deck.cards[c].id for c in state.ritual.hand]
+        assert ids == hand
+        legal = GAME.legal_actions(state, 0)
+        assert legal == [Ordain(d, t) for d in ids for t in ids if t != d]
+        assert all(type(a) is Ordain for a in legal)
