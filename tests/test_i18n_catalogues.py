@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,51 @@ def test_no_catalogue_key_is_unused() -> None:
     used = used_keys()
     unused = sorted(k for k in catalogue("en") if k not in used and not k.startswith("opt."))
     assert not unused, f"unused catalogue keys: {unused}"
+
+
+# A string literal with two words or more (spaces between letters) is a text a person may read; outside
+# t("key") it would show in English whatever the language. The literals passed to t() (keys), class names,
+# selectors and the like do not count; the few others are listed with the reason they stay.
+LITERAL = re.compile(r"""(?P<q>["`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+WORDS = re.compile(r"[A-Za-z']{2,} [A-Za-z']{2,}")
+NOT_TEXT = re.compile(
+    r"\b(?:tr?|class|className|querySelector(?:All)?|closest|addEventListener|matchMedia|fetch)\s*[:(=]\s*$"
+)
+ALLOWED = {
+    # api.js: shown through errorText(code "network"), which translates it by its code
+    "The server cannot be reached (${err.message}).",
+    "Si vous vous inclinez",  # the card maker's example of a card's French text
+    "no board for ${gameId}, using the generic one",  # a console warning for developers
+    "just arrived",  # class names
+}
+
+
+def hard_coded_texts() -> list[str]:
+    found = []
+    for path in sorted(WEB.rglob("*.js")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith(("//", "*", "/*")):
+                continue
+            for m in LITERAL.finditer(line):
+                body = m["body"]
+                if not WORDS.search(re.sub(r"\$\{[^}]*\}", " ", body)) or body in ALLOWED:
+                    continue
+                if NOT_TEXT.search(line[: m.start()]):
+                    continue
+                found.append(f"{path.relative_to(WEB)}:{number}: {body}")
+    return found
+
+
+def test_no_text_bypasses_the_catalogue() -> None:
+    assert not hard_coded_texts(), "texts outside the catalogue:\n" + "\n".join(hard_coded_texts())
+
+
+def test_the_check_for_hard_coded_texts_finds_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same check over a board that writes a text of its own: it is found.
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "x.js").write_text(
+        'el.append(h("p", { class: "board-note" }, t("x.ok")), h("h3", {}, "Spell book"));\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(sys.modules[__name__], "WEB", tmp_path)
+    assert hard_coded_texts() == ["games/x.js:1: Spell book"]

@@ -70,6 +70,9 @@ def play_until_over(page: Page, choose: Chooser, rng: random.Random, max_moves: 
                 timeout=30_000,
             )
             continue
+        # A person sees the last move drawn in motion (a card sliding, an artefact travelling) before
+        # acting: wait until the page has shown it.
+        page.wait_for_selector("main:not([data-animating=yes])")
         choose(page, rng)
         moves += 1
         assert moves <= max_moves, "the game does not end"

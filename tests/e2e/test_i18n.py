@@ -4,8 +4,11 @@ remembered. Screenshots of the French lobby and a French table, desktop and phon
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +19,85 @@ from tests.e2e.test_screens import FITS, SCREENS, TABLES, shoot
 pytestmark = pytest.mark.browser
 
 MISSING = "() => document.documentElement.outerHTML.includes('\u27e6')"
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "coven" / "web" / "i18n"
+# Texts the boards used to write in English whatever the language (kept here even if the catalogue
+# changes: any of them on a French page means a text bypasses the catalogue).
+KNOWN_ENGLISH = [
+    "Spell book",
+    "Ask the spirits",
+    "Cast the freeing spell",
+    "Deduction assistant",
+    "No question yet",
+    "Your secret",
+    "Questions so far",
+    "Drag each amulet",
+    "Amulets to place",
+    "The altar",
+    "Karma pad",
+    "Your performance",
+    "Forfeit this move",
+    "Ordain your cards",
+    "Place the artefacts",
+    "The Holy Circle",
+    "is High Priestess",
+    "Standard rules",
+    "The engine judges every card",
+    "Cards revealed when a ritual ends",
+    "Destiny:",
+    "The deck: every card",
+    "This ritual's moves",
+    "Your four cards",
+    "Your moves",
+    "move number",
+    "Loading the deck",
+    "Add this card",
+    "The card language",
+]
+# What a page shows or says: every text in it (shown now or not), and the labels, titles and placeholders
+# of its elements; but not a card's own English words, marked lang=en (the cards are printed in both).
+SHOWN = """() => {
+  const main = document.querySelector('main');
+  const english = (node) => {
+    const marked = node.closest && node.closest('[lang]');
+    return Boolean(marked) && main.contains(marked) && marked.lang === 'en';
+  };
+  const parts = [];
+  const walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!english(n.parentElement) && !n.parentElement.closest('style, script')) parts.push(n.textContent);
+  }
+  for (const el of main.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    if (english(el)) continue;
+    for (const a of ['aria-label', 'title', 'placeholder']) {
+      if (el.hasAttribute(a)) parts.push(el.getAttribute(a));
+    }
+  }
+  return parts.join('\\n');
+}"""
+
+
+def english_only() -> list[str]:
+    """The catalogue's English texts that French never says: each text's literal pieces (between
+    placeholders) of at least two words, found in no French text; and the known English texts."""
+    en = json.loads((CATALOGUES / "en.json").read_text(encoding="utf-8"))
+    fr = json.loads((CATALOGUES / "fr.json").read_text(encoding="utf-8"))
+    french = "\n".join(fr.values())
+    pieces = set(KNOWN_ENGLISH)
+    for key, text in en.items():
+        if text == fr[key]:
+            continue
+        for part in re.split(r"\{\w+\}", text):
+            piece = part.strip(" :;,.—()")
+            if len(piece) >= 10 and len(piece.split()) >= 2 and piece not in french:
+                pieces.add(piece)
+    return sorted(pieces)
+
+
+def leaks(page: Any) -> list[str]:
+    shown = page.evaluate(SHOWN)
+    return [piece for piece in english_only() if piece in shown]
+
+
 # Texts of each game's board that only the French catalogue has.
 BOARD_TEXTS = {
     "namaste": ["Comment jouer", "mauvais karma"],
@@ -57,6 +139,8 @@ def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     assert page.inner_text("#create-table") == "Créer la table"
     assert "Règles de Namaste" in page.inner_text("#game-namaste")
     assert not page.evaluate(MISSING), "a text is missing from the French catalogue"
+    page.click("#bot-levels summary")
+    assert not leaks(page), f"English in the French lobby: {leaks(page)}"
     shoot(page, f"lobby-fr-{kind}")
     assert page.evaluate(FITS), f"the French lobby scrolls sideways on the {kind}"
 
@@ -91,6 +175,10 @@ def test_each_game_s_table_in_french(server: Any, browser: Any, game: str) -> No
         assert page.inner_text("#log-h") == "Ce qui s'est passé"
         assert page.inner_text("#chat-h") == "Discussion"
         assert "Vous êtes à la place 1" in page.inner_text("#who")
+        # A bot nobody named is named by the server ("greedy bot"): the page says it in French.
+        bot = TABLES[game][0]
+        players = page.inner_text("#score-table")
+        assert f"bot {bot}" in players and f"{bot} bot" not in players, players
         text = page.locator("main").inner_text()
         for phrase in BOARD_TEXTS[game]:
             assert phrase in text, f"{phrase!r} not on the French {game} table"
@@ -98,6 +186,56 @@ def test_each_game_s_table_in_french(server: Any, browser: Any, game: str) -> No
         assert page.locator("#board > p.error").count() == 0, "the board failed to draw"
         # Card texts (The 3 Commandments) are shown in French only: no English text is marked as such.
         assert page.locator("#board [lang=en]").count() == 0
+        # No English text of the interface: not on the board, not in a label, a title or a placeholder.
+        page.click("#board details.how summary")
+        assert not leaks(page), f"English on the French {game} table: {leaks(page)}"
+        if game == "commandments":
+            # The game's French title (the others keep theirs).
+            assert page.inner_text(".topbar h1") == "Les 3 Commandements"
+            # The deck at the table, in French (its cards are printed in both languages).
+            page.click("#cmd-deck summary")
+            page.wait_for_selector("#cmd-deck .deck-browser[data-ready=yes]")
+            assert "cartes d'artefact" in page.inner_text("#cmd-deck")
+            assert not leaks(page), f"English in the French deck: {leaks(page)}"
+            assert not page.evaluate(MISSING)
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_the_english_list_finds_english(server: Any, context: Any, game: str) -> None:
+    # The same table in English: the list of English-only texts does find the board's texts (the check
+    # above is not vacuous), and nothing is missing from the English catalogue.
+    bots = [{"kind": "bot", "bot": b, "name": None} for b in TABLES[game]]
+    seats = [{"kind": "human", "name": "Ana"}, *bots]
+    created = server.post("/api/tables", {"game": game, "players": len(seats), "seats": seats})
+    page = context.new_page()
+    page.goto(created["invites"][0]["url"])
+    page.wait_for_selector("main[data-myturn=yes]")
+    page.wait_for_selector("#board > :not(details)")
+    page.click("#board details.how summary")
+    found = leaks(page)
+    assert len(found) >= 5, found
+    assert not page.evaluate(MISSING)
+
+
+def test_the_deck_page_and_the_card_maker_in_french(server: Any, browser: Any) -> None:
+    with french(browser, "desktop") as ctx:
+        page = ctx.new_page()
+        page.goto(server.base + "/deck.html")
+        page.wait_for_selector(".deck-browser[data-ready=yes]")
+        assert page.inner_text("h1") == "Le paquet des 3 Commandements"
+        assert page.get_attribute("html", "lang") == "fr"
+        assert "cartes d'artefact" in page.inner_text("#deck-count")
+        assert not page.evaluate(MISSING)
+        assert not leaks(page), f"English on the French deck page: {leaks(page)}"
+        page.goto(server.base + "/")
+        page.wait_for_selector("#create-table")
+        page.select_option("#new-game", "commandments")
+        page.wait_for_selector("#cc-add")
+        page.click(".cc-help summary")
+        page.wait_for_selector(".cc-words p")
+        assert "Ajouter cette carte" in page.inner_text(".custom-cards")
+        assert not page.evaluate(MISSING)
+        assert not leaks(page), f"English in the French card maker: {leaks(page)}"
 
 
 def test_a_french_table_on_desktop_and_phone(server: Any, fr_screen: tuple[str, Any]) -> None:
@@ -128,3 +266,24 @@ def test_a_refused_move_is_explained_in_french(server: Any, browser: Any) -> Non
         page.click("#notation-play")
         page.wait_for_selector("#move-error:has-text('Ce coup ne peut pas être lu')")
         assert page.inner_text("#move-error .dismiss") == "Fermer"
+
+
+def test_the_rules_page_in_french(server: Any, browser: Any) -> None:
+    # The rulebooks are written in English: the page around them speaks French and says so, and marks
+    # the rules as English for screen readers.
+    with french(browser, "desktop") as ctx:
+        page = ctx.new_page()
+        page.goto(server.base + "/rules/namaste")
+        page.wait_for_selector("#rules-language")
+        assert page.inner_text("#rules-language") == "Ces règles sont rédigées en anglais."
+        assert page.get_attribute("article.rulebook", "lang") == "en"
+        assert page.inner_text("main a.button[href='/']") == "Retour au salon"
+        assert page.title() == "Namaste — règles · Coven"
+        assert page.locator("header.site .lang-switch .lang-fr[aria-pressed=true]").count() == 1
+        assert not page.evaluate(MISSING)
+        assert not leaks(page), f"English around the French rules: {leaks(page)}"
+        page.goto(server.base + "/")
+        page.click("#rules-brujas summary")
+        page.wait_for_selector("#rules-brujas article h1")
+        assert page.get_attribute("#rules-brujas article", "lang") == "en"
+        assert "rédigées en anglais" in page.inner_text("#rules-brujas")

@@ -97,6 +97,7 @@ def test_double_clicking_create_makes_one_table(server: Any, context: Any) -> No
     page.wait_for_selector("#game-namaste")
     page.select_option("#new-game", "namaste")
     before = {t["id"] for t in server.get("/api/tables")}
+    page.locator("#create-table").scroll_into_view_if_needed()
     box = page.locator("#create-table").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.dblclick(x, y)

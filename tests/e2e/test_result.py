@@ -53,7 +53,7 @@ def test_the_result_screen_explains_the_scores(server: Any, browser: Any) -> Non
     assert page.input_value("#replay-slider") == str(step)
     assert page.inner_text(".replay-head").startswith(f"Step {step} of")
     page.locator("#result").scroll_into_view_if_needed()
-    shoot(page, "result-brujas-desktop")
+    shoot(page, "result-brujas-seat-desktop")
     ctx.close()
     # the same seat's result on a phone: it fits, and the explanation is the same
     phone = browser.new_context(**SCREENS["phone"])
@@ -64,8 +64,8 @@ def test_the_result_screen_explains_the_scores(server: Any, browser: Any) -> Non
     page.wait_for_selector("#result[data-ready=yes]", timeout=30_000)
     assert page.evaluate(EXPLAINED) == explained
     no_stray_objects(page)
-    shoot(page, "result-brujas-phone")
-    page.locator("#explanation").screenshot(path=str(SHOTS / "result-brujas-phone-explanation.png"))
+    shoot(page, "result-brujas-seat-phone")
+    page.locator("#explanation").screenshot(path=str(SHOTS / "result-brujas-seat-phone-explanation.png"))
     assert page.evaluate(FITS), "the result screen scrolls sideways on the phone"
     phone.close()
     assert not errors, f"script errors in the page: {errors}"

@@ -47,6 +47,7 @@ def _document(title: str, main: str) -> str:
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{escape(title)} · Coven</title>
   <link rel="stylesheet" href="/style.css">
+  <script type="module" src="/rules.js"></script>
 </head>
 <body>
   <header class="site">

@@ -39,7 +39,7 @@ export function scoreChart(series, names) {
       s("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", class: "tick" }, String(Math.round(v * 10) / 10)));
   }
   svg.append(s("line", { x1: L, x2: W - R, y1: Y(0), y2: Y(0), class: "axis" }),
-    s("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "tick" }, "move number"),
+    s("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "tick" }, t("chart.move_number")),
     s("text", { x: L, y: H - 16, "text-anchor": "start", class: "tick" }, String(x0)),
     s("text", { x: W - R, y: H - 16, "text-anchor": "end", class: "tick" }, String(x1)));
   names.forEach((name, i) => {

@@ -62,9 +62,28 @@ function knownErrors() {
     bad_token: t("err.bad_token"),
     offline: t("err.offline"),
     network: t("err.network"),
+    unknown_table: t("err.unknown_table"),
+    unknown_game: t("err.unknown_game"),
+    unknown_bot: t("err.unknown_bot"),
+    bad_request: t("err.bad_request"),
+    bad_json: t("err.bad_json"),
+    bad_message: t("err.bad_message"),
+    too_large: t("err.too_large"),
+    hello_required: t("err.hello_required"),
+    already_joined: t("err.already_joined"),
+    bad_protocol: t("err.bad_protocol"),
+    conflict: t("err.conflict"),
+    internal: t("err.internal"),
+    not_over: t("err.not_over"),
+    no_rules: t("err.no_rules"),
+    no_explanation: t("err.no_explanation"),
+    invalid_option: t("err.invalid_option"),
+    invalid_card: t("err.invalid_card"),
+    game_error: t("err.game_error"),
   };
 }
-const DETAILED = new Set(["illegal_action", "bad_notation", "bad_request"]);
+// Codes whose server message names the specifics (which card, which option, which rule): kept beside.
+const DETAILED = new Set(["illegal_action", "bad_notation", "bad_request", "invalid_option", "invalid_card", "game_error"]);
 
 /** The text to show for a server error {code, message}. */
 export function errorText(code, message) {
@@ -87,6 +106,14 @@ export function errorTitle(code) {
     rate_limited: t("errt.rate_limited"),
     closed: t("errt.closed"),
   }[code] || t("errt.refused");
+}
+
+/** A game's title in the page's language: the server's (English) title, or the catalogue's where the game
+ * is published under another name in that language. */
+export function gameTitle(id, title) {
+  if (lang === "en") return title;
+  const own = { commandments: t("game.commandments.title") }[id];
+  return own || title;
 }
 
 /** The EN/FR switch: two buttons, the current language pressed. */

@@ -5,7 +5,7 @@ import { h, clear, button, listing } from "./util.js";
 import { keptSeats, forgetSeat, seatUrl, spectatorUrl } from "./seats.js";
 import { deckBrowser } from "./deck.js";
 import { customCardsField } from "./games/commandments_cards.js";
-import { t as tr, errorText, lang } from "./i18n.js";
+import { t as tr, errorText, lang, gameTitle } from "./i18n.js";
 
 /** A variant worth naming beside a table's game (The 3 Commandments' expert variant). */
 function variantText(t) {
@@ -34,6 +34,19 @@ function optionText(opt) {
   if (lang === "en") return opt.description;
   const own = tr(`opt.${opt.key}`);
   return own.startsWith("⟦") ? opt.description : own;
+}
+
+/** What a bot level plays like, in the page's language (every level the games offer; another name gets a
+ * plain line). */
+export function botText(bot) {
+  return {
+    random: tr("bot.desc.random"),
+    beginner: tr("bot.desc.beginner"),
+    casual: tr("bot.desc.casual"),
+    greedy: tr("bot.desc.greedy"),
+    best: tr("bot.desc.best"),
+    reference: tr("bot.desc.reference"),
+  }[bot] || tr("bot.desc.other", { bot });
 }
 
 /** The Commandments deck, browsable in the lobby (loaded when opened). */
@@ -66,7 +79,7 @@ export async function mountLobby(root) {
 
   let games;
   try {
-    games = await api.games();
+    games = (await api.games()).map((g) => ({ ...g, title: gameTitle(g.id, g.title) }));
   } catch (err) {
     gamesBox.append(h("p", { class: "error", role: "alert" }, tr("lobby.games_failed", { message: errorText(err.code, err.message) })));
     return;
@@ -107,7 +120,8 @@ function gameCard(g) {
       const article = await loadRules(g.id);
       article.classList.remove("panel");
       article.removeAttribute("id");
-      clear(rulesBody).append(article,
+      article.lang = "en"; // the rulebooks are written in English
+      clear(rulesBody).append(lang === "en" ? "" : h("p", { class: "muted rules-language" }, tr("rules.in_english")), article,
         h("p", {}, h("a", { href: `/rules/${encodeURIComponent(g.id)}`, class: "rules-page-link" }, tr("lobby.rules_page", { title: g.title }))));
     } catch (err) {
       loaded = false; // let a later toggle try again
@@ -192,18 +206,28 @@ function createForm(games, linksBox, onCreated) {
     const n = Number(playersSel.value);
     const before = [...seatsBox.querySelectorAll(".seat-row")].map((row) => ({
       kind: row.querySelector("select").value, name: row.querySelector("input").value }));
-    clear(seatsBox).append(h("legend", {}, tr("lobby.seats")));
+    clear(seatsBox).append(h("legend", {}, tr("lobby.seats")),
+      h("details", { class: "bot-levels", id: "bot-levels" }, h("summary", {}, tr("lobby.bot_levels")),
+        h("dl", {}, g.bots.map((b) => [h("dt", {}, b), h("dd", { dataset: { bot: b } }, botText(b))]))));
     for (let i = 0; i < n; i++) {
       const old = before[i];
       const defaultKind = i === 0 ? "human" : `bot:${g.bots.includes("greedy") ? "greedy" : g.bots[0] || "random"}`;
       const kind = old && (old.kind === "human" || g.bots.includes(old.kind.slice(4))) ? old.kind : defaultKind;
       const sel = h("select", { id: `seat-${i}-kind`, "aria-label": tr("lobby.seat_who", { n: i + 1 }) },
         h("option", { value: "human", selected: kind === "human" }, tr("lobby.a_person")),
-        g.bots.map((b) => h("option", { value: `bot:${b}`, selected: kind === `bot:${b}` }, tr("lobby.bot", { bot: b }))));
+        g.bots.map((b) => h("option", { value: `bot:${b}`, selected: kind === `bot:${b}`, title: botText(b) }, tr("lobby.bot", { bot: b }))));
+      // What the chosen bot plays like, under the seat (and read with the select by screen readers).
+      const desc = h("p", { class: "bot-desc muted", id: `seat-${i}-desc` });
+      const describe = () => {
+        desc.textContent = sel.value.startsWith("bot:") ? botText(sel.value.slice(4)) : tr("lobby.person_desc");
+      };
+      sel.setAttribute("aria-describedby", desc.id);
+      sel.addEventListener("change", describe);
+      describe();
       const name = h("input", { type: "text", id: `seat-${i}-name`, maxlength: 40,
         "aria-label": tr("lobby.seat_name", { n: i + 1 }), placeholder: i === 0 ? tr("lobby.your_name") : tr("lobby.name_optional"),
         value: old ? old.name : "" });
-      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, tr("lobby.seat_n", { n: i + 1 })), sel, name));
+      seatsBox.append(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, tr("lobby.seat_n", { n: i + 1 })), sel, name, desc));
     }
   }
 

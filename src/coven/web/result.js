@@ -50,7 +50,11 @@ async function fetchExplanation(table) {
   if (table.token) headers.Authorization = `Bearer ${table.token}`;
   const res = await fetch(`/api/tables/${encodeURIComponent(table.tableId)}/explanation${q}`, { headers });
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data && data.error ? data.error.message : `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const err = new Error(data && data.error ? data.error.message : `${res.status} ${res.statusText}`);
+    err.code = data && data.error ? data.error.code : undefined;
+    throw err;
+  }
   return data;
 }
 

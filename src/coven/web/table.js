@@ -5,7 +5,7 @@ import { boardFor, generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
 import { showResult } from "./result.js";
 import { keepSeat, spectatorUrl } from "./seats.js";
-import { t, errorText, errorTitle } from "./i18n.js";
+import { t, errorText, errorTitle, gameTitle } from "./i18n.js";
 
 let nextId = 1;
 
@@ -47,12 +47,21 @@ class TableClient {
     this.connStatus = "connecting";
     this.connNote = "";
     this.resultShown = false;
+    // Animations: a new step is drawn once with its move animated (cards slide, dice roll, artefacts travel);
+    // the time the page spent animating before the person could act goes with the next act (animation_ms),
+    // so that a timed move (The 3 Commandments) is not charged for it.
+    this.freshPending = false;
+    this.changedAt = performance.now();
+    this.animEnds = this.changedAt;
+    this.announced = null;
   }
 
   async start() {
     this.el = {
       top: h("div", { class: "topbar" }),
-      turn: h("p", { class: "turn", id: "turn", "aria-live": "polite" }, t("table.connecting")),
+      turn: h("p", { class: "turn", id: "turn" }, t("table.connecting")),
+      // Whose turn it is, for screen readers: said once per step (the visible line also counts a clock down).
+      live: h("p", { class: "sr-only", id: "turn-live", role: "status", "aria-live": "polite", "aria-atomic": "true" }),
       error: h("div", { class: "error-box", id: "move-error", role: "alert", hidden: true }),
       board: h("section", { class: "board", id: "board", "aria-label": t("table.board_label"), tabindex: "-1" }),
       share: h("p", { class: "share", id: "share" }),
@@ -67,7 +76,7 @@ class TableClient {
     const logPanel = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" },
       h("h2", { id: "log-h" }, t("table.log")), this.el.log);
     this.root.append(h("div", { class: "table-page" },
-      this.el.top, this.el.share, this.el.turn, this.el.error,
+      this.el.top, this.el.share, this.el.turn, this.el.live, this.el.error,
       h("div", { class: "table-layout" },
         h("div", { class: "main-col" }, this.el.board, this.el.moves),
         h("aside", { class: "side-col" }, this.el.scores, this.el.chat, logPanel)),
@@ -80,6 +89,7 @@ class TableClient {
       this.status = info.status;
       this.reveals = info.reveals;
       this.info = await api.game(info.game).catch(() => null);
+      if (this.info) this.info = { ...this.info, title: gameTitle(info.game, this.info.title) };
       // "?board=generic" draws any game with the generic board (the view as panels, moves as buttons).
       const forced = new URLSearchParams(location.search).get("board");
       this.board = forced === "generic" ? generic : await boardFor(info.game);
@@ -108,7 +118,7 @@ class TableClient {
   }
 
   names() {
-    const base = Array.from({ length: this.players }, (_, i) => (this.seats[i] && this.seats[i].name) || t("table.seat_n", { n: i + 1 }));
+    const base = Array.from({ length: this.players }, (_, i) => shownName(this.seats[i], i));
     return base.map((n, i) => {
       const twin = base.filter((m) => m === n).length > 1;
       const name = twin ? `${n} ${i + 1}` : n;
@@ -149,6 +159,8 @@ class TableClient {
         else this.steps = this.steps.filter((s) => s.number <= m.since);
         for (const st of m.steps) this.steps.push(st);
         this.lastStep = m.steps.length ? m.steps[m.steps.length - 1].number : this.lastStep;
+        // Only a step or two caught up is animated; a full history is drawn as it stands.
+        this.freshPending = !m.full && m.steps.length > 0 && m.steps.length <= 2;
         this.applyState(m);
         if (m.full || m.steps.length) this.renderLog(true);
         if (this.retry) this.resend();
@@ -162,6 +174,7 @@ class TableClient {
         this.steps.push({ number: m.number, actor: m.actor, events: m.events });
         if (m.actor === this.seat) this.pending = null;
         this.lastStep = m.number;
+        this.freshPending = true;
         this.applyState(m);
         this.renderLog(false);
         if (this.retry) this.resend();
@@ -200,6 +213,8 @@ class TableClient {
     this.number = m.number;
     this.status = m.status;
     this.view = m.view;
+    this.changedAt = performance.now();
+    this.animEnds = this.changedAt;
     this.legal = m.legal;
     this.toAct = m.to_act || [];
     this.mayAct = m.may_act || [];
@@ -238,7 +253,7 @@ class TableClient {
       return false;
     }
     const id = `m${nextId++}`;
-    const msg = { type: "act", number: this.number, id };
+    const msg = { type: "act", number: this.number, id, animation_ms: this.animationMs() };
     if (typeof action === "string") msg.action = action;
     else msg.action_json = action.json;
     if (!this.conn.send(msg)) {
@@ -250,6 +265,12 @@ class TableClient {
     this.clearError();
     this.render();
     return true;
+  }
+
+  /** How long the page animated the current position before this moment (0-5000 ms, the server's bound). */
+  animationMs() {
+    const spent = Math.min(this.animEnds, performance.now()) - this.changedAt;
+    return Math.max(0, Math.min(5000, Math.round(spent)));
   }
 
   showError(m) {
@@ -267,7 +288,7 @@ class TableClient {
   }
 
   // --------------------------------------------------------------------------------- drawing
-  ctx({ view = this.view, legal = this.legal, readOnly = false, events = null } = {}) {
+  ctx({ view = this.view, legal = this.legal, readOnly = false, events = null, fresh = false } = {}) {
     const mine = !readOnly && legal && this.seat !== null;
     return {
       game: this.game,
@@ -284,6 +305,9 @@ class TableClient {
       mayAct: readOnly ? [] : this.mayAct,
       status: this.status,
       readOnly,
+      // Draw the latest move in motion (only on the first drawing of a new step, and never when the person
+      // asked for reduced motion).
+      animate: fresh && !readOnly && !reducedMotion(),
       lastEvents: events ?? (this.steps.length ? this.steps[this.steps.length - 1].events : []),
       act: (a) => this.act(a),
       rerender: () => this.render(),
@@ -299,10 +323,13 @@ class TableClient {
     d.myturn = this.legal && this.legal.required && this.pending === null && this.status === "playing" ? "yes" : "no";
     d.mayact = this.legal && !this.legal.required && this.pending === null && this.status === "playing" ? "yes" : "no";
     const restore = this.noteFocus();
+    const fresh = this.freshPending;
+    this.freshPending = false;
     this.renderTop();
     this.renderTurn();
+    this.announceTurn();
     this.renderScores();
-    this.renderBoard();
+    this.renderBoard(fresh);
     this.renderMoves();
     if (restore) this.restoreFocus();
     if (this.status === "over" && this.result && !this.resultShown) {
@@ -394,6 +421,45 @@ class TableClient {
     document.title = `${this.legal && this.legal.required && this.status === "playing" ? "● " : ""}Coven — ${this.info ? this.info.title : this.game}`;
   }
 
+  /** When the move animations just started on the board end (CSS animations and the boards' own named
+   * "move-…"; endless ones such as a pulsing hint do not count). */
+  noteAnimations(el) {
+    if (typeof el.getAnimations !== "function") return;
+    let longest = 0;
+    for (const a of el.getAnimations({ subtree: true })) {
+      const name = a.animationName || a.id || "";
+      if (!name.startsWith("move-")) continue;
+      const timing = a.effect ? a.effect.getComputedTiming() : null;
+      if (!timing || !Number.isFinite(timing.endTime)) continue;
+      longest = Math.max(longest, timing.endTime - (timing.localTime || 0));
+    }
+    if (longest > 0) this.animEnds = Math.max(this.animEnds, performance.now() + longest);
+    // For tests and assistive tech: "yes" while the move is being shown.
+    this.root.dataset.animating = longest > 0 ? "yes" : "no";
+    clearTimeout(this.animTimer);
+    if (longest > 0) this.animTimer = setTimeout(() => { this.root.dataset.animating = "no"; }, longest);
+  }
+
+  /** The turn in words for screen readers: said again at every step, without the clock's countdown. */
+  announceTurn() {
+    if (this.status === "connecting" || this.number === null) return;
+    const names = this.names();
+    let text;
+    if (this.status === "over") text = this.el.turn.textContent;
+    else if (this.status === "waiting") text = this.el.turn.textContent;
+    else if (this.legal && this.legal.required) {
+      const hint = this.board.turnHint ? this.board.turnHint(this.ctx()) : "";
+      text = hint ? t("turn.yours_hint", { hint }) : t("turn.yours");
+    } else if (this.toAct.length) text = t("turn.live_others", { names: listing(this.toAct.map((i) => names[i])) });
+    else return;
+    if (this.pending !== null) return;
+    const key = `${this.number}|${text}`;
+    if (key === this.announced) return;
+    this.announced = key;
+    this.el.live.textContent = t("turn.live", { n: this.number, text });
+    this.root.dataset.announced = String(this.number);
+  }
+
   /** Seconds left for the move under way (the first seat the game waits for), or null without a pace. */
   timeLeft() {
     if (this.status !== "playing" || !this.pace || !this.pace.limits) return null;
@@ -460,7 +526,7 @@ class TableClient {
       rows));
   }
 
-  renderBoard() {
+  renderBoard(fresh = false) {
     const el = clear(this.el.board);
     el.dataset.game = this.game || "";
     if (!this.view) return;
@@ -469,7 +535,8 @@ class TableClient {
         h("summary", {}, t("table.how")), h("ul", {}, this.board.help.map((line) => h("li", {}, line)))));
     }
     try {
-      this.board.render(el, this.ctx());
+      this.board.render(el, this.ctx({ fresh }));
+      if (fresh) this.noteAnimations(el);
     } catch (err) {
       console.error(err);
       clear(el).append(h("p", { class: "error" }, t("table.board_failed", { message: err.message })));
@@ -520,6 +587,20 @@ class TableClient {
     }
     log.scrollTop = log.scrollHeight;
   }
+}
+
+/** A seat's name as shown: the server names a seat nobody named "<bot> bot" or "Player <n>" (in English);
+ * those are said in the page's language. */
+function shownName(seat, i) {
+  const name = seat && seat.name;
+  if (!name) return t("table.seat_n", { n: i + 1 });
+  if (seat.kind === "bot" && seat.bot && name === `${seat.bot} bot`) return t("table.bot_name", { bot: seat.bot });
+  if (seat.kind === "human" && name === `Player ${i + 1}`) return t("table.player_n", { n: i + 1 });
+  return name;
+}
+
+function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 function connWord(status) {

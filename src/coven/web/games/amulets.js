@@ -7,14 +7,14 @@ import { t } from "../i18n.js";
 
 const LETTERS = "ABCDE";
 const CODES = "RYGBK";
-const NAMES = ["Red", "Yellow", "Green", "Blue", "Black"];
+const NAMES = [t("amulets.red"), t("amulets.yellow"), t("amulets.green"), t("amulets.blue"), t("amulets.black")];
 const ANSWER_TEXT = {
-  "*": "my amulet is on my field",
-  o: "another amulet is on my field",
-  "+": "my amulet is in my field's row or column",
-  "-": "none of these",
-  y: "yes",
-  n: "no",
+  "*": t("amulets.ans.star"),
+  o: t("amulets.ans.o"),
+  "+": t("amulets.ans.plus"),
+  "-": t("amulets.ans.minus"),
+  y: t("amulets.ans.yes"),
+  n: t("amulets.ans.no"),
   ".": "",
 };
 
@@ -23,7 +23,7 @@ const fieldName = (f) => `${LETTERS[Math.floor(f / 5)]}${(f % 5) + 1}`;
 let work = { key: null, fields: [null, null, null, null, null], picked: null };
 
 function token(a, attrs = {}) {
-  return h("span", { class: `amulet a-${CODES[a]}`, title: `${NAMES[a]} amulet`, ...attrs }, CODES[a]);
+  return h("span", { class: `amulet a-${CODES[a]}`, title: t("amulets.amulet", { colour: NAMES[a] }), ...attrs }, CODES[a]);
 }
 
 function placementText(fields) {
@@ -53,12 +53,13 @@ export function render(el, ctx) {
   const building = !ctx.readOnly && (canAsk || canCast);
 
   const secret = me !== null && me !== undefined && v.field >= 0
-    ? h("p", { class: "secret" }, "Your secret (only you see it): field ", h("strong", {}, fieldName(v.field)), ", amulet ",
+    ? h("p", { class: "secret" }, t("amulets.secret_field"), h("strong", {}, fieldName(v.field)), t("amulets.secret_amulet"),
       token(v.amulet), ` ${NAMES[v.amulet]}`)
     : null;
   const status = h("p", { class: "board-note" },
-    `${ctx.names[v.turn]} asks now. Questions so far: ${v.questions}${v.options.question_cap ? ` of ${v.options.question_cap}` : ""}.`,
-    v.out.some((x) => x) ? ` Failed casts (out): ${listing(v.out.map((x, i) => (x ? ctx.names[i] : null)).filter(Boolean))}.` : "");
+    v.options.question_cap ? t("amulets.status_cap", { name: ctx.names[v.turn], n: v.questions, cap: v.options.question_cap })
+      : t("amulets.status", { name: ctx.names[v.turn], n: v.questions }),
+    v.out.some((x) => x) ? t("amulets.status_out", { names: listing(v.out.map((x, i) => (x ? ctx.names[i] : null)).filter(Boolean)) }) : "");
 
   el.append(h("div", { class: "amulets" }, secret, status,
     building ? builder(ctx, canAsk, canCast) : null,
@@ -76,18 +77,18 @@ function builder(ctx, canAsk, canCast) {
     rerender();
   };
   // The tray: amulets not yet on the altar (and the picked one).
-  const tray = h("div", { class: "tray", role: "group", "aria-label": "Amulets to place" });
+  const tray = h("div", { class: "tray", role: "group", "aria-label": t("amulets.tray") });
   for (let a = 0; a < 5; a++) {
     const onAltar = work.fields[a] !== null;
     tray.append(h("button", { type: "button", class: `amulet-btn ${work.picked === a ? "picked" : ""} ${onAltar ? "placed" : ""}`,
       draggable: "true", dataset: { amulet: CODES[a], fkey: `amulet:${a}` }, "aria-pressed": String(work.picked === a),
-      "aria-label": `${NAMES[a]} amulet${onAltar ? ` (on ${fieldName(work.fields[a])})` : ""}: pick it, then a field`,
+      "aria-label": onAltar ? t("amulets.pick_on", { colour: NAMES[a], field: fieldName(work.fields[a]) }) : t("amulets.pick", { colour: NAMES[a] }),
       onclick: () => { work.picked = work.picked === a ? null : a; rerender(); },
       ondragstart: (ev) => ev.dataTransfer.setData("text/plain", String(a)) },
     token(a), onAltar ? ` ${fieldName(work.fields[a])}` : ""));
   }
   // The altar.
-  const altar = h("div", { class: "altar", role: "group", "aria-label": "The altar: rows A-E, columns 1-5" });
+  const altar = h("div", { class: "altar", role: "group", "aria-label": t("amulets.altar") });
   altar.append(h("span", { class: "corner" }));
   for (let c = 1; c <= 5; c++) altar.append(h("span", { class: "axis" }, String(c)));
   for (let r = 0; r < 5; r++) {
@@ -96,7 +97,7 @@ function builder(ctx, canAsk, canCast) {
       const f = r * 5 + c;
       const a = work.fields.indexOf(f);
       const cell = h("button", { type: "button", class: `field ${a >= 0 ? "occupied" : ""}`, dataset: { field: fieldName(f), fkey: `field:${f}` },
-        "aria-label": `Field ${fieldName(f)}${a >= 0 ? `: ${NAMES[a]} amulet` : ""}`,
+        "aria-label": a >= 0 ? t("amulets.field_with", { field: fieldName(f), colour: NAMES[a] }) : t("amulets.field", { field: fieldName(f) }),
         onclick: () => {
           if (work.picked !== null) place(work.picked, f);
           else if (a >= 0) { work.picked = a; rerender(); }
@@ -111,36 +112,36 @@ function builder(ctx, canAsk, canCast) {
   const full = work.fields.every((f) => f !== null);
   const send = (kind) => { if (full) ctx.act(`${kind} ${placementText(work.fields)}`); };
   const buttons = h("div", { class: "actions-row" },
-    canAsk ? h("button", { type: "button", class: "primary", id: "amulets-ask", disabled: !full || ctx.pending, onclick: () => send("ask") }, "Ask the spirits") : null,
-    canCast ? h("button", { type: "button", id: "amulets-cast", disabled: !full || ctx.pending, onclick: () => send("cast") }, "Cast the freeing spell") : null,
-    h("button", { type: "button", class: "small", onclick: () => { work.fields = [null, null, null, null, null]; work.picked = null; rerender(); } }, "Clear"),
-    h("span", { class: "board-note" }, full ? placementText(work.fields) : "Drag each amulet onto a field (or pick one, then a field)."));
-  return h("section", { class: "builder" }, h("h3", {}, canAsk ? "Your question or spell" : "Cast the spell (optional)"), tray, altar, buttons,
-    !canAsk && canCast ? h("p", { class: "board-note" }, "You may cast now; a failed cast puts you out of the game.") : null);
+    canAsk ? h("button", { type: "button", class: "primary", id: "amulets-ask", disabled: !full || ctx.pending, onclick: () => send("ask") }, t("amulets.ask")) : null,
+    canCast ? h("button", { type: "button", id: "amulets-cast", disabled: !full || ctx.pending, onclick: () => send("cast") }, t("amulets.cast")) : null,
+    h("button", { type: "button", class: "small", onclick: () => { work.fields = [null, null, null, null, null]; work.picked = null; rerender(); } }, t("amulets.clear")),
+    h("span", { class: "board-note" }, full ? placementText(work.fields) : t("amulets.drag")));
+  return h("section", { class: "builder" }, h("h3", {}, canAsk ? t("amulets.build_ask") : t("amulets.build_cast")), tray, altar, buttons,
+    !canAsk && canCast ? h("p", { class: "board-note" }, t("amulets.may_cast")) : null);
 }
 
 function spellBook(v, ctx) {
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Who"), h("th", {}, "Placement"),
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("amulets.who")), h("th", {}, t("amulets.placement")),
     Array.from({ length: v.players }, (_, s) => h("th", {}, ctx.names[s])));
-  const rows = v.book.map((e, i) => h("tr", { class: `entry ${e.kind} ${i === v.book.length - 1 && !ctx.readOnly ? "fresh" : ""}` },
+  const rows = v.book.map((e, i) => h("tr", { class: `entry ${e.kind} ${i === v.book.length - 1 && ctx.animate ? "fresh" : ""}` },
     h("td", {}, String(i + 1)),
-    h("td", {}, `${ctx.names[e.seat]} ${e.kind === "ask" ? "asked" : "cast"}`),
+    h("td", {}, e.kind === "ask" ? t("amulets.asked", { name: ctx.names[e.seat] }) : t("amulets.casted", { name: ctx.names[e.seat] })),
     h("td", {}, miniAltar(e.fields), h("span", { class: "ptext" }, placementText(e.fields))),
     [...e.answers].map((ch) => h("td", { class: `ans ans-${ch === "*" ? "star" : ch === "." ? "none" : ch === "+" ? "plus" : ch === "-" ? "minus" : ch}`, title: ANSWER_TEXT[ch] || "" }, ch === "." ? "" : ch))));
-  return h("section", { class: "book" }, h("h3", {}, "Spell book"),
-    h("p", { class: "legend board-note" }, "Answers: * my amulet is on my field · o another amulet is on my field · + my amulet shares my field's row or column · − none · y/n a spirit's check of a spell"),
+  return h("section", { class: "book" }, h("h3", {}, t("amulets.book")),
+    h("p", { class: "legend board-note" }, t("amulets.legend")),
     v.book.length ? h("div", { class: "book-scroll" }, h("table", { class: "spell-book" }, h("thead", {}, head), h("tbody", {}, rows)))
-      : h("p", { class: "board-note" }, "No question yet."));
+      : h("p", { class: "board-note" }, t("amulets.no_question")));
 }
 
 // The deduction assistant: the server's exact deduction engine (coven.games.amulets.deduction) sends,
 // with each view, every (field, amulet) pair still possible for each other wizard and in how many of
 // the remaining joint worlds it holds. The page only draws it.
 function assistant(v, ctx) {
-  const box = h("section", { class: "assistant" }, h("h3", {}, "Deduction assistant"));
+  const box = h("section", { class: "assistant" }, h("h3", {}, t("amulets.assistant")));
   const found = v.assistant;
   if (!found) return box;
-  box.append(h("p", { class: "board-note" }, `${found.worlds} joint assignment(s) of the secrets remain.`));
+  box.append(h("p", { class: "board-note" }, t("amulets.worlds", { n: found.worlds })));
   for (const wizard of found.wizards) {
     const fields = new Map();
     for (const p of wizard.possible) fields.set(p.field, [...(fields.get(p.field) || []), p]);
@@ -151,25 +152,28 @@ function assistant(v, ctx) {
       const share = found.worlds ? Math.round((100 * weight) / found.worlds) : 0;
       grid.append(h("span", {
         class: `mf ${ps.length ? "maybe" : "no"}`,
-        title: `${fieldName(f)}: ${ps.map((p) => NAMES[p.amulet]).join(", ") || "impossible"}${ps.length ? ` (${share}%)` : ""}`,
+        title: ps.length ? t("amulets.maybe", { field: fieldName(f), colours: ps.map((p) => NAMES[p.amulet]).join(", "), share }) : t("amulets.impossible", { field: fieldName(f) }),
       }, ps.length === 1 ? CODES[ps[0].amulet] : ps.length ? String(ps.length) : ""));
     }
     const amulets = [...new Set(wizard.possible.map((p) => p.amulet))].sort();
     box.append(h("div", { class: "assist-wizard" }, h("h4", {}, ctx.names[wizard.seat]), grid,
-      h("p", { class: "board-note" }, `${wizard.possible.length} pairs possible; amulet: ${amulets.map((a) => NAMES[a]).join(", ") || "—"}`)));
+      h("p", { class: "board-note" }, t("amulets.pairs", { n: wizard.possible.length, colours: amulets.map((a) => NAMES[a]).join(", ") || "—" }))));
   }
   return box;
 }
 
 export function describe(ev, ctx) {
   const d = ev.data || {};
-  const n = (s) => ctx.names[s] ?? `seat ${s + 1}`;
+  const n = (s) => ctx.names[s] ?? t("table.seat_n", { n: s + 1 });
   switch (ev.kind) {
-    case "question": return `${n(d.seat)} asked ${d.placement}: ${(d.answers || []).map(([s, c]) => `${n(s)} ${c}`).join(", ")}`;
-    case "cast": return `${n(d.seat)} cast ${d.placement}: ${(d.checks || []).map(([s, c]) => `${n(s)} ${c}`).join(", ")} — ${d.success ? "it worked!" : "it failed"}`;
-    case "turn": return `${n(d.seat)} asks next`;
-    case "win": return `${n(d.seat)} frees the spirits and wins`;
-    case "all_failed": return "Every wizard failed: nobody wins";
+    case "question": return t("amulets.ev.question", { name: n(d.seat), placement: d.placement, answers: (d.answers || []).map(([s, c]) => `${n(s)} ${c}`).join(", ") });
+    case "cast": {
+      const said = { name: n(d.seat), placement: d.placement, checks: (d.checks || []).map(([s, c]) => `${n(s)} ${c}`).join(", ") };
+      return d.success ? t("amulets.ev.cast_ok", said) : t("amulets.ev.cast_failed", said);
+    }
+    case "turn": return t("amulets.ev.turn", { name: n(d.seat) });
+    case "win": return t("amulets.ev.win", { name: n(d.seat) });
+    case "all_failed": return t("amulets.ev.all_failed");
     default: return null;
   }
 }

@@ -71,7 +71,8 @@ export function render(el, ctx) {
     const attrs = legal.has(pick) && !taken
       ? { onclick: () => ctx.act(pick), dataset: { action: pick, fkey: pick }, disabled: ctx.pending }
       : {};
-    const fresh = v.phase === "play" && i === v.trick.length - 1;
+    // The card just played slides in (once, when the step is new).
+    const fresh = ctx.animate && v.phase === "play" && i === v.trick.length - 1;
     trick.append(h("figure", { class: `played ${i === 0 ? "first" : ""} ${won ? "won" : ""} ${taken ? "taken" : ""} ${fresh ? "fresh" : ""}` },
       card(name, attrs, legal.has(pick) && !taken ? "lit" : ""),
       h("figcaption", {}, names[seat], i === 0 ? t("brujas.first") : "", won ? t("brujas.wins") : "")));
@@ -91,6 +92,9 @@ export function render(el, ctx) {
     trickBox.append(h("p", { class: "board-note pick-note" }, left.length ? t("brujas.picks_left", { name: names[v.to_act], cards: left.join(", ") }) : t("brujas.picks", { name: names[v.to_act] })));
   }
 
+  // Cards just taken slide from the trick into the taker's pile.
+  const justTaken = new Set(ctx.animate ? (ctx.lastEvents || []).filter((ev) => ev.kind === "take").map((ev) => ev.data && ev.data.card) : []);
+
   // My hand.
   const hand = h("div", { class: "hand", role: "group", "aria-label": t("brujas.hand") });
   v.hand.forEach((name, i) => {
@@ -109,7 +113,7 @@ export function render(el, ctx) {
       h("h4", {}, names[s], h("span", { class: "muted" }, t("brujas.in_hand", { n: v.hand_sizes[s] }))),
       h("p", { class: "pile-counts" }, Object.keys(COLOUR).map((k) => counts[k]
         ? h("span", { class: `count ${COLOUR[k]}` }, `${SHOWN[k]} ${counts[k]}`) : null)),
-      h("div", { class: "pile-cards" }, [...v.piles[s]].sort().map((c) => card(c, {}, "mini")))));
+      h("div", { class: "pile-cards" }, [...v.piles[s]].sort().map((c) => card(c, {}, `mini ${justTaken.has(c) && s === takerOf(ctx) ? "arrived" : ""}`)))));
   }
 
   el.append(h("div", { class: "brujas" },
@@ -118,6 +122,12 @@ export function render(el, ctx) {
     h("section", { class: "piles-box" }, h("h3", {}, t("brujas.piles")), piles),
     pastTricks(v, names)));
   enableDrop(el, ctx, legal);
+}
+
+/** The seat that took a card in the latest step. */
+function takerOf(ctx) {
+  const ev = (ctx.lastEvents || []).find((e) => e.kind === "take");
+  return ev && ev.data ? ev.data.seat : null;
 }
 
 function winningColour(v) {

@@ -21,7 +21,17 @@ const ART = Array.from({ length: 15 }, (_, i) => `${CODES[Math.floor(i / 5)]}${(
 // The fixed vocabularies of a performance (the game's notation, coven.games.commandments.lang).
 const GESTURES = ["stand", "dance", "sing", "bow", "kneel", "clap", "macho", "pray", "laugh", "whistle", "close_eyes", "wave", "jump", "hum", "stretch", "stamp", "smile"];
 const BUDGET = 10; // beats a move may cost: 2 a gesture or touch, 1 a word or an area carried over
-const TOUCHES = { hp: "touch the High Priestess", hp_art: "touch her with the artefact", novice: "touch another novice", artefact: "touch another artefact" };
+const TOUCHES = { hp: t("cmd.touch.hp"), hp_art: t("cmd.touch.hp_art"), novice: t("cmd.touch.novice"), artefact: t("cmd.touch.artefact") };
+// The gestures' names as shown (the notation keeps the game's own words).
+const GESTURE_TEXT = {
+  stand: t("cmd.g.stand"), dance: t("cmd.g.dance"), sing: t("cmd.g.sing"), bow: t("cmd.g.bow"), kneel: t("cmd.g.kneel"),
+  clap: t("cmd.g.clap"), macho: t("cmd.g.macho"), pray: t("cmd.g.pray"), laugh: t("cmd.g.laugh"), whistle: t("cmd.g.whistle"),
+  close_eyes: t("cmd.g.close_eyes"), wave: t("cmd.g.wave"), jump: t("cmd.g.jump"), hum: t("cmd.g.hum"), stretch: t("cmd.g.stretch"),
+  stamp: t("cmd.g.stamp"), smile: t("cmd.g.smile"),
+};
+const gestureText = (g) => GESTURE_TEXT[g] || g.replace("_", " ");
+const SHOWN_COLOURS = [t("cmd.white"), t("cmd.black"), t("cmd.brown")];
+const karmaText = (value) => (value === "?" ? t("cmd.per_unit") : t("cmd.karma_n", { n: value }));
 
 // ---------------------------------------------------------------------------------- geometry
 const RAD = Math.PI / 180;
@@ -128,6 +138,36 @@ export function render(el, ctx) {
       novice ? performancePanel(ctx, legal) : null,
       v.phase === "ordain" ? null : ritualPanel(v, ctx, ritual)),
     h("div", { class: "cmd-pad" }, karmaPad(v, ctx), movesPanel(v, ctx, ritual), deckPanel(v))));
+  if (ctx.animate) travel(el, v, ctx);
+}
+
+/** The artefact just moved travels its path on the circle: from its start, over every area it was carried
+ * over (out of the circle for X), to where it now stands. Once, when the step is new. */
+function travel(el, v, ctx) {
+  if (!(ctx.lastEvents || []).some((ev) => ev.kind === "move")) return;
+  const last = (v.rituals[v.rituals.length - 1]?.moves || []).slice(-1)[0];
+  const m = v.phase === "judge" && v.pending ? { ...v.pending, start: v.pending_start }
+    : last && last.move ? { ...last.move, start: last.start } : null;
+  if (!m || typeof m.start !== "number") return;
+  const token = el.querySelector(`.holy-circle .token[data-artefact="${ART[m.artefact]}"]`);
+  if (!token || typeof token.animate !== "function") return;
+  const end = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(token.getAttribute("transform") || "");
+  if (!end) return;
+  const centre = (area) => (area === "R" ? polar(224, -90) : CENTRES[area]);
+  const points = [centre(AREAS[m.start])];
+  for (const a of m.path) {
+    const name = PATH[a];
+    if (name === "X") {
+      const [x, y] = points[points.length - 1];
+      const r = Math.hypot(x, y) || 1;
+      points.push([(x / r) * 262, (y / r) * 262 || -262]);
+    } else {
+      points.push(centre(name));
+    }
+  }
+  points.push([Number(end[1]), Number(end[2])]);
+  const frames = points.map(([x, y]) => ({ transform: `translate(${x}px, ${y}px)` }));
+  token.animate(frames, { duration: Math.min(2400, 380 * (points.length - 1)), easing: "ease-in-out", id: "move-travel" });
 }
 
 /** The table's variant, named: expert or standard, who judges, when the cards are shown. */
@@ -135,16 +175,16 @@ function variantLine(v) {
   const o = v.options || {};
   return h("p", { class: "cmd-variant", id: "cmd-variant" },
     o.expert
-      ? h("span", { class: "badge expert" }, "Expert variant: no markers, novices learn only each move's total")
-      : h("span", { class: "badge" }, "Standard rules: the matched cards are marked"),
-    h("span", { class: "badge" }, o.judge === "priestess" ? "The High Priestess judges her action cards" : "The engine judges every card"),
-    h("span", { class: "badge" }, o.reveal === "never" ? "Cards never revealed" : "Cards revealed when a ritual ends"),
-    customCards(o.custom_cards).length ? h("span", { class: "badge" }, `${customCards(o.custom_cards).length} custom card(s)`) : null);
+      ? h("span", { class: "badge expert" }, t("cmd.variant.expert"))
+      : h("span", { class: "badge" }, t("cmd.variant.standard")),
+    h("span", { class: "badge" }, o.judge === "priestess" ? t("cmd.variant.priestess") : t("cmd.variant.engine")),
+    h("span", { class: "badge" }, o.reveal === "never" ? t("cmd.variant.never") : t("cmd.variant.revealed")),
+    customCards(o.custom_cards).length ? h("span", { class: "badge" }, t("cmd.variant.custom", { n: customCards(o.custom_cards).length })) : null);
 }
 
 function circle(v, ctx, board, { novice, placing }) {
   const draggable = novice || placing;
-  const svg = s("svg", { viewBox: "-270 -270 540 540", class: "holy-circle", role: "group", "aria-label": "The Holy Circle" });
+  const svg = s("svg", { viewBox: "-270 -270 540 540", class: "holy-circle", role: "group", "aria-label": t("cmd.circle") });
   svg.append(s("rect", { x: -270, y: -270, width: 540, height: 540, class: "outside", "data-area": "X" }));
   const lastMove = (v.rituals[v.rituals.length - 1]?.moves || []).slice(-1)[0];
   // The move the High Priestess is judging: its start, path and destination are drawn on the circle.
@@ -156,7 +196,7 @@ function circle(v, ctx, board, { novice, placing }) {
     const inRoute = work.route.includes(area);
     const cls = `area ${area[0]} ${inRoute || judged.includes(area) ? "in-route" : ""} ${judgedFrom === area ? "judged-from" : ""} ${(p ? PATH[p.to] === area : lastMove && lastMove.move && PATH[lastMove.move.to] === area) ? "last-to" : ""}`;
     const attrs = { class: cls, "data-area": area };
-    if (novice && work.sel !== null) Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": `Carry over or to ${area}` });
+    if (novice && work.sel !== null) Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": t("cmd.carry", { area }) });
     for (const [k, val] of Object.entries(attrs)) shape.setAttribute(k, val);
     shape.addEventListener("click", () => {
       if (!novice || work.sel === null) return;
@@ -181,7 +221,7 @@ function circle(v, ctx, board, { novice, placing }) {
       const g = s("g", { class: `token ${COLOUR_NAMES[colour]} ${work.sel === a || (work.move && work.move.artefact === a) ? "selected" : ""} ${moved === a ? "moved" : ""} ${draggable ? "draggable" : ""}`,
         transform: `translate(${x},${y})`, "data-artefact": ART[a], "data-area": area,
         tabindex: draggable ? 0 : undefined, role: draggable ? "button" : undefined,
-        "aria-label": `${COLOUR_NAMES[colour]} artefact ${(a % 5) + 1} in ${area}` },
+        "aria-label": t("cmd.token", { colour: SHOWN_COLOURS[colour], n: (a % 5) + 1, area }) },
       s("circle", { r: 10 }), s("text", { y: 4 }, String((a % 5) + 1)));
       if (draggable) attachDrag(g, svg, a, area, ctx, { placing });
       svg.append(g);
@@ -240,7 +280,7 @@ function attachDrag(g, svg, a, start, ctx, { placing }) {
       return;
     }
     if (to === "X") {
-      ctx.error("an artefact must end its move inside the Holy Circle: drop it on an area");
+      ctx.error(t("cmd.inside"));
       work.move = null; work.route = []; work.sel = null;
       ctx.rerender();
       return;
@@ -265,69 +305,71 @@ function select(a, ctx) {
 function routeNote(ctx) {
   if (work.move) {
     const m = work.move;
-    return h("p", { class: "route", id: "route" }, `Your move: ${ART[m.artefact]} from its area${m.path.length ? ` over ${m.path.join(" → ")}` : ""} to ${m.to}.`);
+    return h("p", { class: "route", id: "route" }, m.path.length
+      ? t("cmd.route_over", { artefact: ART[m.artefact], path: m.path.join(" → "), to: m.to })
+      : t("cmd.route", { artefact: ART[m.artefact], to: m.to }));
   }
-  if (work.sel !== null) return h("p", { class: "route board-note", id: "route" }, `${ART[work.sel]} picked: now click the areas it passes over, in order; the last one is where it stays.`);
-  return h("p", { class: "board-note", id: "route" }, "Drag an artefact (or pick it, then click areas). The path it travels is part of your performance.");
+  if (work.sel !== null) return h("p", { class: "route board-note", id: "route" }, t("cmd.picked", { artefact: ART[work.sel] }));
+  return h("p", { class: "board-note", id: "route" }, t("cmd.drag"));
 }
 
 // --------------------------------------------------------------------------------- panels
-const ROLE = (i) => (i === 0 ? "Taboo" : `Commandment ${i}`);
+const ROLE = (i) => (i === 0 ? t("cmd.taboo") : t("cmd.commandment", { n: i }));
 const cardOf = (v, id) => (v.cards || []).find((c) => c.id === id) || null;
 
 function forfeitBar(ctx, legal) {
   if (!legal.includes("forfeit")) return null;
   return h("div", { class: "forfeit-bar" },
     h("button", { type: "button", class: "danger", id: "forfeit", dataset: { action: "forfeit", fkey: "forfeit" }, disabled: ctx.pending,
-      onclick: () => ctx.act("forfeit") }, "Forfeit this move"),
-    h("span", { class: "muted" }, " The other novices get 2 karma and a destiny card flips."));
+      onclick: () => ctx.act("forfeit") }, t("cmd.forfeit")),
+    h("span", { class: "muted" }, t("cmd.forfeit_note")));
 }
 
 function ritualPanel(v, ctx, ritual) {
   if (!ritual) return null;
   const own = ctx.seat === ritual.priestess;
   return h("section", { class: "ritual-panel" },
-    h("h3", {}, `Ritual ${v.rituals.length} of ${v.players}: ${ctx.names[ritual.priestess]} is High Priestess`),
+    h("h3", {}, t("cmd.ritual_head", { k: v.rituals.length, n: v.players, name: ctx.names[ritual.priestess] })),
     disempoweredBanner(v, ctx),
     slotCards(v, ctx, ritual),
     destinyPanel(v, ritual),
-    own && ritual.hand.length ? h("p", {}, `Your four cards: ${ritual.hand.join(", ")}${ritual.discard ? ` (discarded unseen: ${ritual.discard})` : ""}`) : null,
+    own && ritual.hand.length ? h("p", {}, ritual.discard ? t("cmd.hand_discarded", { cards: ritual.hand.join(", "), card: ritual.discard })
+      : t("cmd.hand", { cards: ritual.hand.join(", ") })) : null,
     own ? cardTexts(v, ritual.hand) : null);
 }
 
 /** The taboo and the two commandments as cards, with the markers the moves put on them. */
 function slotCards(v, ctx, ritual) {
-  if (!ritual.slots.length) return h("p", { class: "board-note" }, "The High Priestess is choosing her taboo and her two commandments.");
+  if (!ritual.slots.length) return h("p", { class: "board-note" }, t("cmd.choosing"));
   const hidden = v.options.expert && ctx.seat !== ritual.priestess;
   const marked = ritual.moves.filter((m) => m.marks.length);
   const last = ritual.moves.length ? ritual.moves[ritual.moves.length - 1] : null;
   const lastMarks = last && last.marks.length ? last.marks : null;
   return h("div", {},
-    h("ul", { class: "slot-cards", "aria-label": "The taboo and the commandments" }, ritual.slots.map((sl, i) => {
+    h("ul", { class: "slot-cards", "aria-label": t("cmd.slots") }, ritual.slots.map((sl, i) => {
       const c = sl.card ? cardOf(v, sl.card) : null;
       const on = lastMarks ? lastMarks[i] === 1 : false;
       return h("li", { class: `slot-card ${sl.type} ${on ? "marked" : ""}`, dataset: { slot: i, card: sl.card || "", marked: on ? "yes" : "no" } },
-        h("div", { class: "slot-head" }, h("strong", {}, ROLE(i)), h("span", { class: "slot-type" }, sl.type === "artefact" ? "artefact (red)" : "action (green)")),
+        h("div", { class: "slot-head" }, h("strong", {}, ROLE(i)), h("span", { class: "slot-type" }, sl.type === "artefact" ? t("cmd.artefact_red") : t("cmd.action_green"))),
         c ? h("div", { class: "slot-text" },
-          h("span", { class: "slot-id" }, `${c.id} · ${c.value === "?" ? "? per unit" : `${c.value} karma`}`),
+          h("span", { class: "slot-id" }, `${c.id} · ${karmaText(c.value)}`),
           ...cardWords(c))
-          : h("div", { class: "slot-text secret" }, "secret"),
-        on ? h("span", { class: "marker", title: `marked by ${ctx.names[last.seat]}'s move`, "aria-label": `marked by ${ctx.names[last.seat]}'s move` }, "marked") : null,
-        marked.length ? h("span", { class: "mark-history", "aria-label": `marked on ${marked.filter((m) => m.marks[i]).length} of ${marked.length} moves` },
-          marked.map((m) => h("span", { class: `dot ${m.marks[i] ? "on" : ""}`, title: `${ctx.names[m.seat]}: ${m.marks[i] ? "marked" : "not marked"}` }))) : null);
+          : h("div", { class: "slot-text secret" }, t("cmd.secret")),
+        on ? h("span", { class: "marker", title: t("cmd.marked_by", { name: ctx.names[last.seat] }), "aria-label": t("cmd.marked_by", { name: ctx.names[last.seat] }) }, t("cmd.marked")) : null,
+        marked.length ? h("span", { class: "mark-history", "aria-label": t("cmd.marked_on", { k: marked.filter((m) => m.marks[i]).length, n: marked.length }) },
+          marked.map((m) => h("span", { class: `dot ${m.marks[i] ? "on" : ""}`, title: m.marks[i] ? t("cmd.dot_on", { name: ctx.names[m.seat] }) : t("cmd.dot_off", { name: ctx.names[m.seat] }) }))) : null);
     })),
-    hidden ? h("p", { class: "board-note" }, "Expert variant: she marks the cards in secret; you learn only each move's total.")
-      : lastMarks ? h("p", { class: "board-note" }, `Markers: ${ctx.names[last.seat]}'s last move. Dots: every move of this ritual, in order.`) : null);
+    hidden ? h("p", { class: "board-note" }, t("cmd.expert_note"))
+      : lastMarks ? h("p", { class: "board-note" }, t("cmd.markers_note", { name: ctx.names[last.seat] })) : null);
 }
 
 function destinyPanel(v, ritual) {
   const n = v.flips;
   return h("div", { class: "destiny-row" },
-    h("span", { class: "destiny", id: "destiny", dataset: { flips: n }, role: "img", "aria-label": `${n} of 4 destiny cards flipped` },
+    h("span", { class: "destiny", id: "destiny", dataset: { flips: n }, role: "img", "aria-label": t("cmd.destiny_label", { n }) },
       [0, 1, 2, 3].map((k) => h("span", { class: `destiny-card ${k < n ? "flipped" : ""}` }, k < n ? "☹" : "☺"))),
     h("span", { class: `destiny-text ${n >= 3 ? "warn" : ""}` },
-      ritual.disempowered ? "Disempowered!" : n === 0 ? "Destiny: 0 of 4 flipped"
-        : n === 3 ? "Destiny: 3 of 4 flipped — one more move without karma disempowers her" : `Destiny: ${n} of 4 flipped`));
+      ritual.disempowered ? t("cmd.disempowered") : n === 3 ? t("cmd.destiny_3") : t("cmd.destiny", { n })));
 }
 
 function disempoweredBanner(v, ctx) {
@@ -337,15 +379,15 @@ function disempoweredBanner(v, ctx) {
   if (!which) return null;
   const k = v.rituals.indexOf(which) + 1;
   return h("p", { class: "disempowered-banner", role: "status" },
-    `Ritual ${k}: ${ctx.names[which.priestess]} was disempowered (four destiny cards flipped). Every novice got 20 karma; she got none.`);
+    t("cmd.disempowered_banner", { k, name: ctx.names[which.priestess] }));
 }
 
 // The words of the cards in `ids` (her own hand; the view carries them, the page never judges a card).
 function cardTexts(v, ids) {
   const cards = ids.map((id) => cardOf(v, id)).filter(Boolean);
   if (!cards.length) return null;
-  return h("dl", { class: "card-texts", "aria-label": "Card texts" }, cards.flatMap((c) => [
-    h("dt", {}, `${c.id} · ${c.type} · ${c.value === "?" ? "? (one per unit)" : `${c.value} karma`}`),
+  return h("dl", { class: "card-texts", "aria-label": t("cmd.card_texts") }, cards.flatMap((c) => [
+    h("dt", {}, `${c.id} · ${c.type === "artefact" ? t("cmd.artefact") : t("cmd.action")} · ${karmaText(c.value)}`),
     lang === "fr" ? h("dd", { lang: "fr" }, c.fr || c.en) : h("dd", { lang: "en" }, c.en, h("span", { class: "fr", lang: "fr" }, ` / ${c.fr}`)),
   ]));
 }
@@ -353,26 +395,26 @@ function cardTexts(v, ids) {
 /** The karma pad, as on paper: a row per player, a column per ritual (the High Priestess's cell marked). */
 function karmaPad(v, ctx) {
   const seats = Array.from({ length: v.players }, (_, s) => s);
-  const head = h("tr", {}, h("th", { scope: "col" }, "Player"),
-    seats.map((k) => h("th", { scope: "col" }, `Ritual ${k + 1}`, h("small", {}, v.rituals[k] ? ctx.names[v.rituals[k].priestess] : ctx.names[k]))),
-    h("th", { scope: "col" }, "Total"));
+  const head = h("tr", {}, h("th", { scope: "col" }, t("cmd.player")),
+    seats.map((k) => h("th", { scope: "col" }, t("cmd.ritual_n", { n: k + 1 }), h("small", {}, v.rituals[k] ? ctx.names[v.rituals[k].priestess] : ctx.names[k]))),
+    h("th", { scope: "col" }, t("cmd.total")));
   const rows = seats.map((s) => h("tr", { dataset: { seat: s } },
     h("th", { scope: "row" }, ctx.names[s]),
     seats.map((k) => padCell(v.rituals[k], s, k === v.rituals.length - 1 && v.phase !== "over")),
     h("td", { class: "pad-total", dataset: { seat: s } }, String(v.karma[s]))));
-  return h("section", { class: "karma-pad" }, h("h3", {}, "Karma pad"),
+  return h("section", { class: "karma-pad" }, h("h3", {}, t("cmd.pad")),
     h("div", { class: "pad-scroll" }, h("table", { id: "karma-pad" }, h("thead", {}, head), h("tbody", {}, rows))),
-    h("p", { class: "board-note" }, "HP: the High Priestess of that ritual (she gains the best novice's karma when it ends). Small figures: each move's announced karma."));
+    h("p", { class: "board-note" }, t("cmd.pad_note")));
 }
 
 function padCell(r, s, current) {
   if (!r) return h("td", { class: "future" }, "");
   if (r.priestess === s) {
-    return h("td", { class: "hp-cell", dataset: { gain: r.gains[s] } }, h("span", { class: "hp-badge" }, "HP"), " ",
-      r.disempowered ? "disempowered · 0" : r.ended ? String(r.gains[s]) : current ? "…" : String(r.gains[s]));
+    return h("td", { class: "hp-cell", dataset: { gain: r.gains[s] } }, h("span", { class: "hp-badge" }, t("cmd.hp")), " ",
+      r.disempowered ? t("cmd.pad_disempowered") : r.ended ? String(r.gains[s]) : current ? "…" : String(r.gains[s]));
   }
   const mine = r.moves.filter((m) => m.seat === s);
-  const bits = mine.map((m) => (m.move === null ? "forfeit" : m.total > 0 ? `+${m.total}` : m.total === 0 ? "0" : "bad"));
+  const bits = mine.map((m) => (m.move === null ? t("cmd.pad_forfeit") : m.total > 0 ? `+${m.total}` : m.total === 0 ? "0" : t("cmd.pad_bad")));
   if (r.disempowered) bits.push("+20");
   return h("td", { class: "novice-cell", dataset: { gain: r.gains[s] } }, String(r.gains[s]),
     bits.length ? h("small", {}, bits.join(" ")) : null);
@@ -383,11 +425,11 @@ const deckState = { el: null };
 /** The deck browser at the table (built once: its filters survive every re-render). */
 function deckPanel(v) {
   if (!deckState.el) {
-    const details = h("details", { class: "cmd-deck", id: "cmd-deck" }, h("summary", {}, "The deck: every card, in English and French"));
+    const details = h("details", { class: "cmd-deck", id: "cmd-deck" }, h("summary", {}, t("cmd.deck")));
     details.addEventListener("toggle", () => {
       if (details.open && !details.querySelector(".deck-browser")) {
         details.append(deckBrowser({ extra: customCards((v.options || {}).custom_cards), prefix: "table-deck" }),
-          h("p", {}, h("a", { href: "/deck.html", target: "_blank", rel: "noopener" }, "The deck as a page of its own")));
+          h("p", {}, h("a", { href: "/deck.html", target: "_blank", rel: "noopener" }, t("cmd.deck_page"))));
       }
     });
     deckState.el = details;
@@ -398,12 +440,12 @@ function deckPanel(v) {
 function ordainPanel(v, ctx, ritual, legal) {
   const list = legal.filter((a) => a.startsWith("ordain "));
   if (!list.length) return null;
-  return h("section", { class: "ordain" }, h("h3", {}, "Ordain your cards"),
-    h("p", { class: "board-note" }, "Discard one card unseen; name the taboo; the other two are the commandments."),
+  return h("section", { class: "ordain" }, h("h3", {}, t("cmd.ordain")),
+    h("p", { class: "board-note" }, t("cmd.ordain_note")),
     h("div", { class: "actions-row" }, list.map((a) => {
       const m = /discard=(\S+) taboo=(\S+)/.exec(a);
       return h("button", { type: "button", class: "small", dataset: { action: a, fkey: a }, disabled: ctx.pending,
-        onclick: () => ctx.act(a) }, m ? `discard ${m[1]}, taboo ${m[2]}` : a);
+        onclick: () => ctx.act(a) }, m ? t("cmd.ordain_choice", { discard: m[1], taboo: m[2] }) : a);
     })));
 }
 
@@ -413,15 +455,15 @@ function placeText() {
 
 function placePanel(ctx, legal) {
   const suggestions = legal.filter((a) => a.startsWith("place ")).slice(0, 6);
-  return h("section", { class: "place" }, h("h3", {}, "Place the artefacts"),
-    h("p", { class: "board-note" }, "Drag artefacts to the areas you want, or start from a suggestion."),
+  return h("section", { class: "place" }, h("h3", {}, t("cmd.place")),
+    h("p", { class: "board-note" }, t("cmd.place_note")),
     h("div", { class: "actions-row" }, suggestions.map((a, k) => h("button", { type: "button", class: "small",
-      onclick: () => { work.placement = parsePlace(a); ctx.rerender(); } }, `Suggestion ${k + 1}`))),
+      onclick: () => { work.placement = parsePlace(a); ctx.rerender(); } }, t("cmd.suggestion", { n: k + 1 })))),
     h("p", {}, h("code", {}, placeText())),
-    h("button", { type: "button", class: "primary", id: "place-confirm", disabled: ctx.pending, onclick: () => ctx.act(placeText()) }, "Place the artefacts here"));
+    h("button", { type: "button", class: "primary", id: "place-confirm", disabled: ctx.pending, onclick: () => ctx.act(placeText()) }, t("cmd.place_here")));
 }
 
-const TOUCH_SEEN = { hp: "touched the High Priestess", hp_art: "touched her with the artefact", novice: "touched another novice", artefact: "touched another artefact" };
+const TOUCH_SEEN = { hp: t("cmd.touched.hp"), hp_art: t("cmd.touched.hp_art"), novice: t("cmd.touched.novice"), artefact: t("cmd.touched.artefact") };
 
 /** What she saw: the move as it happened, then a yes or no for each of her action cards. */
 function judgePanel(v, ctx, ritual, legal) {
@@ -430,15 +472,15 @@ function judgePanel(v, ctx, ritual, legal) {
   if (!p) return null;
   const from = AREAS[v.pending_start];
   const seen = h("dl", { class: "performance-seen", id: "performance-seen" },
-    h("dt", {}, "Novice"), h("dd", {}, ctx.names[(ritual.priestess + 1 + (ritual.moves.length % (v.players - 1))) % v.players] ?? ""),
-    h("dt", {}, "Artefact"), h("dd", {}, `${COLOUR_NAMES[Math.floor(p.artefact / 5)]} ${(p.artefact % 5) + 1} (${ART[p.artefact]}), from ${from}`),
-    h("dt", {}, "Path"), h("dd", {}, [from, ...p.path.map((a) => (PATH[a] === "X" ? "out of the circle" : PATH[a])), PATH[p.to]].join(" → ")),
-    h("dt", {}, "Gestures"), h("dd", {}, p.gestures.length ? p.gestures.map((g) => g.replace("_", " ")).join(", ") : "none"),
-    h("dt", {}, "Touches"), h("dd", {}, p.touches.length ? p.touches.map((x) => TOUCH_SEEN[x] || x).join(", ") : "none"),
-    h("dt", {}, "Words"), h("dd", { class: "words-said" }, p.words ? `“${p.words}”` : "silence"),
-    h("dt", {}, "Time"), h("dd", {}, `${p.seconds} s (measured by the server)`));
+    h("dt", {}, t("cmd.seen.novice")), h("dd", {}, ctx.names[(ritual.priestess + 1 + (ritual.moves.length % (v.players - 1))) % v.players] ?? ""),
+    h("dt", {}, t("cmd.seen.artefact")), h("dd", {}, t("cmd.seen.artefact_from", { colour: SHOWN_COLOURS[Math.floor(p.artefact / 5)], n: (p.artefact % 5) + 1, code: ART[p.artefact], from })),
+    h("dt", {}, t("cmd.seen.path")), h("dd", {}, [from, ...p.path.map((a) => (PATH[a] === "X" ? t("cmd.seen.out") : PATH[a])), PATH[p.to]].join(" → ")),
+    h("dt", {}, t("cmd.seen.gestures")), h("dd", {}, p.gestures.length ? p.gestures.map(gestureText).join(", ") : t("cmd.seen.none")),
+    h("dt", {}, t("cmd.seen.touches")), h("dd", {}, p.touches.length ? p.touches.map((x) => TOUCH_SEEN[x] || x).join(", ") : t("cmd.seen.none")),
+    h("dt", {}, t("cmd.seen.words")), h("dd", { class: "words-said" }, p.words ? `“${p.words}”` : t("cmd.seen.silence")),
+    h("dt", {}, t("cmd.seen.time")), h("dd", {}, t("cmd.seen.seconds", { n: p.seconds })));
   if (!list.length) {
-    return h("section", { class: "judge" }, h("h3", {}, "The High Priestess is judging this move"), seen);
+    return h("section", { class: "judge" }, h("h3", {}, t("cmd.judging")), seen);
   }
   const slots = ritual.slots.map((sl, i) => ({ sl, i })).filter((x) => x.sl.type === "action");
   while (work.verdict.length < slots.length) work.verdict.push(null);
@@ -446,7 +488,7 @@ function judgePanel(v, ctx, ritual, legal) {
     const c = cardOf(v, sl.card);
     const pick = (yes) => { work.verdict[k] = yes; ctx.rerender(); };
     return h("fieldset", { class: "judge-card", dataset: { card: sl.card } },
-      h("legend", {}, `${ROLE(i)}: ${sl.card}${c ? ` · ${c.value === "?" ? "? (counts)" : `${c.value} karma`}` : ""}`),
+      h("legend", {}, `${ROLE(i)}: ${sl.card}${c ? ` · ${karmaText(c.value)}` : ""}`),
       c ? h("p", { class: "judge-text" }, ...cardWords(c)) : null,
       h("div", { class: "yesno" },
         ["yes", "no"].map((word) => {
@@ -454,18 +496,18 @@ function judgePanel(v, ctx, ritual, legal) {
           return h("label", { for: id, class: `chip ${work.verdict[k] === (word === "yes") ? "on" : ""}` },
             h("input", { type: "radio", id, name: `verdict-${k}`, value: word, dataset: { fkey: id },
               checked: work.verdict[k] === (word === "yes"), onchange: () => pick(word === "yes") }),
-            word === "yes" ? "Yes, it matched" : "No");
+            word === "yes" ? t("cmd.yes") : t("cmd.no"));
         })));
   });
   const ready = work.verdict.every((x) => x !== null);
   const notationText = `judge ${work.verdict.map((x) => (x ? "yes" : "no")).join(",")}`;
-  return h("section", { class: "judge" }, h("h3", {}, "Judge the move"),
+  return h("section", { class: "judge" }, h("h3", {}, t("cmd.judge")),
     seen,
-    h("p", { class: "board-note" }, "For each of your action cards: did this performance match it? Your artefact card is judged by the board."),
+    h("p", { class: "board-note" }, t("cmd.judge_note")),
     cards,
     h("button", { type: "button", class: "primary", id: "judge-send", dataset: { action: ready ? notationText : "" },
       disabled: !ready || ctx.pending, onclick: () => { if (ready) ctx.act(notationText); } },
-    ready ? "Announce the verdict" : "Answer yes or no for each card"));
+    ready ? t("cmd.announce") : t("cmd.answer_each")));
 }
 
 function chips(title, entries, set, ctx, group) {
@@ -481,34 +523,34 @@ function chips(title, entries, set, ctx, group) {
 function performancePanel(ctx, legal) {
   const p = work.perf;
   const text = work.move ? notation(work.move, p) : "";
-  const cost = h("span", { id: "perf-beats" }, `${beats(work.move, p)} of ${BUDGET} beats`);
-  const words = h("input", { type: "text", id: "perf-words", maxlength: 200, value: p.words, placeholder: "what you say, in English or French (optional)",
-    oninput: (ev) => { p.words = ev.target.value; summary.textContent = work.move ? notation(work.move, p) : ""; cost.textContent = `${beats(work.move, p)} of ${BUDGET} beats`; } });
+  const cost = h("span", { id: "perf-beats" }, t("cmd.beats", { n: beats(work.move, p), max: BUDGET }));
+  const words = h("input", { type: "text", id: "perf-words", maxlength: 200, value: p.words, placeholder: t("cmd.words_placeholder"),
+    oninput: (ev) => { p.words = ev.target.value; summary.textContent = work.move ? notation(work.move, p) : ""; cost.textContent = t("cmd.beats", { n: beats(work.move, p), max: BUDGET }); } });
   const summary = h("code", { id: "perf-notation" }, text);
-  return h("section", { class: "performance" }, h("h3", {}, "Your performance"),
-    chips("Gestures", GESTURES.map((g) => [g, g.replace("_", " ")]), p.gestures, ctx, "g"),
-    chips("Touches", Object.entries(TOUCHES), p.touches, ctx, "t"),
-    h("div", { class: "field" }, h("label", { for: "perf-words" }, "Free words"), words),
-    h("p", {}, "Move: ", summary, " — ", cost),
+  return h("section", { class: "performance" }, h("h3", {}, t("cmd.performance")),
+    chips(t("cmd.seen.gestures"), GESTURES.map((g) => [g, gestureText(g)]), p.gestures, ctx, "g"),
+    chips(t("cmd.seen.touches"), Object.entries(TOUCHES), p.touches, ctx, "t"),
+    h("div", { class: "field" }, h("label", { for: "perf-words" }, t("cmd.free_words")), words),
+    h("p", {}, t("cmd.move_label"), summary, " — ", cost),
     h("div", { class: "actions-row" },
       h("button", { type: "button", class: "primary", id: "perform", disabled: !work.move || ctx.pending,
-        onclick: () => { if (work.move) ctx.act(notation(work.move, p)); } }, "Perform the move"),
-      h("button", { type: "button", class: "small", onclick: () => { work.move = null; work.sel = null; work.route = []; ctx.rerender(); } }, "Start over")));
+        onclick: () => { if (work.move) ctx.act(notation(work.move, p)); } }, t("cmd.perform")),
+      h("button", { type: "button", class: "small", onclick: () => { work.move = null; work.sel = null; work.route = []; ctx.rerender(); } }, t("cmd.start_over"))));
 }
 
 function verdict(total) {
-  return total > 0 ? `karma +${total}` : total === 0 ? "no karma" : "bad karma";
+  return total > 0 ? t("cmd.karma_plus", { n: total }) : total === 0 ? t("cmd.no_karma") : t("cmd.bad_karma");
 }
 
 function markedText(marks, slots) {
   if (!marks || !marks.length) return "";
   const on = marks.map((m, i) => (m ? (slots && slots[i] && slots[i].card ? `${ROLE(i).toLowerCase()} ${slots[i].card}` : ROLE(i).toLowerCase()) : null)).filter(Boolean);
-  return on.length ? `marked: ${on.join(", ")}` : "no card marked";
+  return on.length ? t("cmd.marked_list", { cards: on.join(", ") }) : t("cmd.none_marked");
 }
 
 function movesPanel(v, ctx, ritual) {
   if (!ritual || !ritual.moves.length) return null;
-  return h("section", { class: "cmd-moves" }, h("h3", {}, "This ritual's moves"),
+  return h("section", { class: "cmd-moves" }, h("h3", {}, t("cmd.moves")),
     h("ol", {}, ritual.moves.map((m) => h("li", { class: m.total > 0 ? "good" : "bad" },
       `${ctx.names[m.seat]}: ${moveText(m.move)} — ${verdict(m.total)}`, m.marks.length ? ` (${markedText(m.marks, ritual.slots)})` : ""))));
 }
@@ -519,20 +561,20 @@ export function scores(view) {
 
 export function describe(ev, ctx) {
   const d = ev.data || {};
-  const n = (x) => ctx.names[x] ?? `seat ${x + 1}`;
+  const n = (x) => ctx.names[x] ?? t("table.seat_n", { n: x + 1 });
   switch (ev.kind) {
-    case "ritual": return `Ritual ${d.number}: ${n(d.priestess)} becomes High Priestess`;
-    case "hand": return `Your cards: ${(d.cards || []).join(", ")}`;
-    case "ordained": return `${n(d.priestess)} ordained the cards: taboo and commandments (${(d.slots || []).join(", ")})`;
-    case "discarded": return `You discarded ${d.card}`;
-    case "placed": return `The artefacts are placed: ${d.action}`;
-    case "forfeit": return `${n(d.seat)} forfeits: the other novices get ${d.bonus} karma; a destiny card flips`;
-    case "move": return `${n(d.seat)} moved ${d.action} (from ${d.start})`;
-    case "karma": return `${n(d.seat)}: ${verdict(d.total)}${d.marks ? ` (${markedText(d.marks, null)})` : ""}; destiny cards flipped ${d.flips} of 4`;
-    case "disempowered": return `${n(d.priestess)} is disempowered: every novice gets ${d.bonus} karma`;
-    case "ritual_end": return `${n(d.priestess)}'s ritual ends: she gains ${d.gain}`;
-    case "revealed": return `The cards were: ${(d.cards || []).join(", ")}`;
-    case "game_over": return `Game over: ${(d.karma || []).map((k, i) => `${n(i)} ${k}`).join(", ")}`;
+    case "ritual": return t("cmd.ev.ritual", { n: d.number, name: n(d.priestess) });
+    case "hand": return t("cmd.ev.hand", { cards: (d.cards || []).join(", ") });
+    case "ordained": return t("cmd.ev.ordained", { name: n(d.priestess), slots: (d.slots || []).join(", ") });
+    case "discarded": return t("cmd.ev.discarded", { card: d.card });
+    case "placed": return t("cmd.ev.placed", { action: d.action });
+    case "forfeit": return t("cmd.ev.forfeit", { name: n(d.seat), bonus: d.bonus });
+    case "move": return t("cmd.ev.move", { name: n(d.seat), action: d.action, start: d.start });
+    case "karma": return t("cmd.ev.karma", { name: n(d.seat), verdict: `${verdict(d.total)}${d.marks ? ` (${markedText(d.marks, null)})` : ""}`, flips: d.flips });
+    case "disempowered": return t("cmd.ev.disempowered", { name: n(d.priestess), bonus: d.bonus });
+    case "ritual_end": return t("cmd.ev.ritual_end", { name: n(d.priestess), gain: d.gain });
+    case "revealed": return t("cmd.ev.revealed", { cards: (d.cards || []).join(", ") });
+    case "game_over": return t("ev.game_over", { scores: (d.karma || []).map((k, i) => `${n(i)} ${k}`).join(", ") });
     default: return null;
   }
 }

@@ -4,6 +4,7 @@
 // (POST /api/games/commandments/cards/preview). The cards made feed the custom_cards option's JSON.
 import { h, clear } from "../util.js";
 import { loadDeck } from "../deck.js";
+import { t, lang, errorText } from "../i18n.js";
 
 const VALUES = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "?"];
 
@@ -23,10 +24,10 @@ async function askPreview(card) {
     res = await fetch("/api/games/commandments/cards/preview", {
       method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ card }) });
   } catch (err) {
-    return { error: `the server cannot be reached (${err.message})` };
+    return { error: t("cc.unreachable", { message: err.message }) };
   }
   const data = await res.json().catch(() => null);
-  if (!res.ok) return { error: data && data.error ? data.error.message : `${res.status} ${res.statusText}` };
+  if (!res.ok) return { error: data && data.error ? errorText(data.error.code, data.error.message) : `${res.status} ${res.statusText}` };
   return { preview: data };
 }
 
@@ -36,16 +37,16 @@ export function customCardsField(opt, idPrefix) {
   const raw = h("textarea", { id: rawId, name: opt.key, rows: 3, class: "custom-json", spellcheck: "false" });
   raw.value = opt.default ?? "";
   const cid = h("input", { type: "text", id: "cc-id", maxlength: 16, value: "MY1", autocomplete: "off" });
-  const ctype = h("select", { id: "cc-type" }, h("option", { value: "action" }, "action card (green): judged on the performance"),
-    h("option", { value: "artefact" }, "artefact card (red): judged on the board"));
-  const cvalue = h("select", { id: "cc-value" }, VALUES.map((v) => h("option", { value: v, selected: v === "2" }, v === "?" ? "? — one karma per unit counted" : `${v} karma`)));
-  const cen = h("input", { type: "text", id: "cc-en", maxlength: 200, placeholder: "If you bow", autocomplete: "off" });
+  const ctype = h("select", { id: "cc-type" }, h("option", { value: "action" }, t("cc.type_action")),
+    h("option", { value: "artefact" }, t("cc.type_artefact")));
+  const cvalue = h("select", { id: "cc-value" }, VALUES.map((v) => h("option", { value: v, selected: v === "2" }, v === "?" ? t("cc.value_unit") : t("cmd.karma_n", { n: v }))));
+  const cen = h("input", { type: "text", id: "cc-en", maxlength: 200, placeholder: t("cc.en_placeholder"), autocomplete: "off" });
   const cfr = h("input", { type: "text", id: "cc-fr", maxlength: 200, placeholder: "Si vous vous inclinez", autocomplete: "off" });
   const cexpr = h("textarea", { id: "cc-expr", rows: 2, maxlength: 400, placeholder: 'did("bow")', spellcheck: "false" });
-  const start = h("select", { id: "cc-from", "aria-label": "Start from a card of the box" }, h("option", { value: "" }, "start from a card of the box…"));
+  const start = h("select", { id: "cc-from", "aria-label": t("cc.from_label") }, h("option", { value: "" }, t("cc.from")));
   const preview = h("div", { class: "cc-preview", id: "cc-preview", "aria-live": "polite" },
-    h("p", { class: "muted" }, "Write a condition: the server checks it and judges it on a sample board."));
-  const add = h("button", { type: "button", id: "cc-add", class: "small", disabled: true }, "Add this card");
+    h("p", { class: "muted" }, t("cc.write")));
+  const add = h("button", { type: "button", id: "cc-add", class: "small", disabled: true }, t("cc.add"));
   const list = h("ul", { class: "cc-list", id: "cc-list" });
   const words = h("div", { class: "cc-words muted" });
 
@@ -56,17 +57,17 @@ export function customCardsField(opt, idPrefix) {
     const cards = readCards(raw.value);
     clear(list);
     if (cards === null) {
-      list.append(h("li", { class: "error" }, "The JSON below is not a list of cards: fix it or clear it."));
+      list.append(h("li", { class: "error" }, t("cc.bad_json")));
       return;
     }
     cards.forEach((c, k) => list.append(h("li", { class: `cc-item ${c && c.type === "artefact" ? "artefact" : "action"}` },
       h("strong", {}, String(c && c.id)), ` · ${c && c.type} · ${c && c.value} · ${c && c.en}`, " ",
-      h("button", { type: "button", class: "small", "aria-label": `Remove custom card ${c && c.id}`, onclick: () => {
+      h("button", { type: "button", class: "small", "aria-label": t("cc.remove_label", { id: c && c.id }), onclick: () => {
         const now = readCards(raw.value) || [];
         now.splice(k, 1);
         raw.value = now.length ? JSON.stringify(now) : "";
         raw.dispatchEvent(new Event("input", { bubbles: true }));
-      } }, "Remove"))));
+      } }, t("cc.remove")))));
   }
 
   let asked = 0;
@@ -77,16 +78,16 @@ export function customCardsField(opt, idPrefix) {
     const c = card();
     if (!c.en || !c.expr.trim()) {
       add.disabled = true;
-      clear(preview).append(h("p", { class: "muted" }, "Give the card an English text and a condition: the preview appears here."));
+      clear(preview).append(h("p", { class: "muted" }, t("cc.need")));
       return;
     }
-    clear(preview).append(h("p", { class: "muted" }, "Checking…"));
+    clear(preview).append(h("p", { class: "muted" }, t("cc.checking")));
     const { error, preview: out } = await askPreview(c);
     if (mine !== asked) return; // a newer question is on its way
     if (error) {
       lastOk = null;
       add.disabled = true;
-      clear(preview).append(h("p", { class: "error", id: "cc-error" }, `Not a valid card: ${error}`));
+      clear(preview).append(h("p", { class: "error", id: "cc-error" }, t("cc.invalid", { error })));
       return;
     }
     lastOk = c;
@@ -94,14 +95,15 @@ export function customCardsField(opt, idPrefix) {
     add.disabled = taken;
     const hits = out.sample.filter((s) => s.marked).length;
     clear(preview).append(
-      h("p", { class: "cc-ok" }, `Valid: ${out.card.id}, ${out.card.type} card, ${out.card.value === "?" ? "?" : `${out.card.value} karma`}. `,
-        `It matches ${hits} of ${out.sample.length} sample moves. Cost to judge: ${out.cost} of ${out.max_cost}.`,
-        taken ? h("strong", { class: "error" }, ` The id ${c.id} is already in your list: change it.`) : null),
+      h("p", { class: "cc-ok" }, t("cc.valid", { id: out.card.id, type: out.card.type === "artefact" ? t("cmd.artefact") : t("cmd.action"),
+        value: out.card.value === "?" ? "?" : t("cmd.karma_n", { n: out.card.value }) }),
+        t("cc.matches", { k: hits, n: out.sample.length, cost: out.cost, max: out.max_cost }),
+        taken ? h("strong", { class: "error" }, t("cc.taken", { id: c.id })) : null),
       h("table", { class: "cc-sample", id: "cc-sample" },
-        h("thead", {}, h("tr", {}, h("th", {}, "Sample move"), h("th", {}, "From"), h("th", {}, "Karma"))),
+        h("thead", {}, h("tr", {}, h("th", {}, t("cc.sample_move")), h("th", {}, t("cc.from_col")), h("th", {}, t("cc.karma")))),
         h("tbody", {}, out.sample.map((s) => h("tr", { class: s.marked ? "marked" : "" },
           h("td", {}, h("code", {}, s.move)), h("td", {}, s.start), h("td", { class: "cc-karma" }, s.marked ? String(s.karma) : "—"))))),
-      h("p", { class: "muted" }, `Sample board (wh1…br5): ${out.board.join(" ")}.`));
+      h("p", { class: "muted" }, t("cc.sample_board", { board: out.board.join(" ") })));
   }
   const later = () => { clearTimeout(timer); timer = setTimeout(check, 250); };
   for (const el of [cid, ctype, cvalue, cen, cfr, cexpr]) {
@@ -123,7 +125,7 @@ export function customCardsField(opt, idPrefix) {
   raw.addEventListener("input", renderList);
 
   loadDeck().then((deck) => {
-    start.append(...deck.cards.map((c) => h("option", { value: c.id }, `${c.id} · ${c.en}`)));
+    start.append(...deck.cards.map((c) => h("option", { value: c.id }, `${c.id} · ${lang === "fr" ? c.fr || c.en : c.en}`)));
     start.addEventListener("change", () => {
       const c = deck.cards.find((x) => x.id === start.value);
       if (!c) return;
@@ -132,23 +134,23 @@ export function customCardsField(opt, idPrefix) {
     });
     const L = deck.language;
     words.append(
-      h("p", {}, h("strong", {}, "Artefact cards"), ` (the board after the move): ${L.board_words.join(", ")}; areas ${L.areas.join(" ")}; colours ${L.colours.join(", ")}; kinds ${L.kinds.join(", ")}.`),
-      h("p", {}, h("strong", {}, "Action cards"), ` (the performance): ${L.performance_words.join(", ")}; did(…) takes ${L.gestures.join(", ")}; touched(…) takes ${L.touches.join(", ")}; said(…) takes ${L.sayings.join(", ")}.`),
-      h("p", {}, "A card with a value holds a condition (", h("code", {}, 'did("bow") and silent'), "); a ? card counts (", h("code", {}, "min(words, 3)"), `). At most ${L.max_text} characters.`));
-  }).catch(() => { words.append(h("p", {}, "(The card language's words could not be loaded.)")); });
+      h("p", {}, h("strong", {}, t("cc.artefact_cards")), t("cc.board_words", { words: L.board_words.join(", "), areas: L.areas.join(" "), colours: L.colours.join(", "), kinds: L.kinds.join(", ") })),
+      h("p", {}, h("strong", {}, t("cc.action_cards")), t("cc.performance_words", { words: L.performance_words.join(", "), gestures: L.gestures.join(", "), touches: L.touches.join(", "), sayings: L.sayings.join(", ") })),
+      h("p", {}, t("cc.lang_a"), h("code", {}, 'did("bow") and silent'), t("cc.lang_b"), h("code", {}, "min(words, 3)"), t("cc.lang_c", { n: L.max_text })));
+  }).catch(() => { words.append(h("p", {}, t("cc.no_words"))); });
   renderList();
 
   return h("fieldset", { class: "field custom-cards" },
-    h("legend", {}, h("strong", {}, "custom_cards"), " — your own cards, added to the box"),
+    h("legend", {}, h("strong", {}, "custom_cards"), t("cc.legend")),
     h("div", { class: "cc-grid" },
-      h("div", { class: "field" }, h("label", { for: "cc-from" }, "Example"), start),
-      h("div", { class: "field" }, h("label", { for: "cc-id" }, "Id"), cid),
-      h("div", { class: "field" }, h("label", { for: "cc-type" }, "Type"), ctype),
-      h("div", { class: "field" }, h("label", { for: "cc-value" }, "Value"), cvalue),
-      h("div", { class: "field" }, h("label", { for: "cc-en" }, "Text in English"), cen),
-      h("div", { class: "field" }, h("label", { for: "cc-fr" }, "Text in French (optional)"), cfr)),
-    h("div", { class: "field" }, h("label", { for: "cc-expr" }, "Condition (the card language)"), cexpr),
-    h("details", { class: "cc-help" }, h("summary", {}, "The card language"), words),
+      h("div", { class: "field" }, h("label", { for: "cc-from" }, t("cc.example")), start),
+      h("div", { class: "field" }, h("label", { for: "cc-id" }, t("cc.id")), cid),
+      h("div", { class: "field" }, h("label", { for: "cc-type" }, t("deck.type")), ctype),
+      h("div", { class: "field" }, h("label", { for: "cc-value" }, t("deck.value")), cvalue),
+      h("div", { class: "field" }, h("label", { for: "cc-en" }, t("cc.text_en")), cen),
+      h("div", { class: "field" }, h("label", { for: "cc-fr" }, t("cc.text_fr")), cfr)),
+    h("div", { class: "field" }, h("label", { for: "cc-expr" }, t("cc.condition")), cexpr),
+    h("details", { class: "cc-help" }, h("summary", {}, t("cc.language")), words),
     preview, h("div", { class: "actions-row" }, add), list,
-    h("div", { class: "field" }, h("label", { for: rawId }, "The custom cards as JSON (what the table receives)"), raw));
+    h("div", { class: "field" }, h("label", { for: rawId }, t("cc.json")), raw));
 }

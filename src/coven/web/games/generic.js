@@ -1,6 +1,7 @@
 // The generic board: the view as readable panels and the legal actions as buttons. Every game is
 // playable with it, before (or instead of) its own board.
 import { h, show } from "../util.js";
+import { t } from "../i18n.js";
 
 export const name = "generic";
 
@@ -9,7 +10,7 @@ function panel(key, value, ctx) {
     // One entry per seat.
     return h("div", { class: "kv" }, h("h4", {}, key),
       h("ul", {}, value.map((v, i) => h("li", { class: i === ctx.seat ? "me" : "" },
-        h("strong", {}, `${ctx.names[i] ?? `seat ${i + 1}`}: `), show(v)))));
+        h("strong", {}, t("generic.who", { name: ctx.names[i] ?? t("table.seat_n", { n: i + 1 }) })), show(v)))));
   }
   if (value && typeof value === "object" && !Array.isArray(value)) {
     return h("div", { class: "kv" }, h("h4", {}, key),
@@ -24,8 +25,8 @@ export function render(el, ctx) {
     Object.entries(view).filter(([k]) => k !== "options").map(([k, v]) => panel(k, v, ctx)));
   el.append(panels);
   if (!ctx.readOnly && ctx.legal.length) {
-    el.append(h("div", { class: "generic-actions", role: "group", "aria-label": "Your moves" },
-      h("h4", {}, "Your moves"),
+    el.append(h("div", { class: "generic-actions", role: "group", "aria-label": t("generic.moves") },
+      h("h4", {}, t("generic.moves")),
       ctx.legal.map((a) => h("button", { type: "button", class: "move", dataset: { action: a.notation, fkey: `move:${a.notation}` },
         onclick: () => ctx.act(a.notation) }, a.notation))));
   }

@@ -26,8 +26,8 @@ function dieText(face) {
   return face === 1 ? "1/7" : String(face);
 }
 
-function die(face, kind) {
-  return h("span", { class: `die ${kind}`, title: kind === "white" ? t("namaste.white_die", { face: dieText(face) }) : t("namaste.turquoise_die", { face: dieText(face) }) }, dieText(face));
+function die(face, kind, rolling = false) {
+  return h("span", { class: `die ${kind} ${rolling ? "rolling" : ""}`, title: kind === "white" ? t("namaste.white_die", { face: dieText(face) }) : t("namaste.turquoise_die", { face: dieText(face) }) }, dieText(face));
 }
 
 function writes(ctx) {
@@ -61,7 +61,7 @@ function sheet(view, seat, ctx, { big, lit = new Map(), just = null }) {
     const classes = ["cell"];
     if (PINK.has(name)) classes.push("pink");
     if (TRUTH[name]) classes.push("truth");
-    if (just === name) classes.push("just");
+    if (just === name) classes.push(ctx.animate ? "just arrived" : "just");
     const style = { gridRow: String(r), gridColumn: String(c) };
     const label = `${name}${TRUTH[name] ? ` (${TRUTH[name]})` : PINK.has(name) ? t("namaste.pink") : ""}: ${value || t("namaste.empty")}`;
     const move = lit.get(name);
@@ -96,10 +96,12 @@ export function render(el, ctx) {
   const me = ctx.seat;
   // The roll.
   const roll = h("div", { class: "roll", "aria-live": "polite" });
+  // The dice roll on screen when they were just rolled (once, when the step is new).
+  const rolled = Boolean(ctx.animate && (ctx.lastEvents || []).some((ev) => ev.kind === "roll"));
   if (view.phase === "decide") {
     // Element.append takes nodes one by one (an array would print as "[object HTMLSpanElement]").
     roll.append(h("span", { class: "roll-who" }, t("namaste.rolled", { name: ctx.names[view.active] })),
-      ...view.white.map((f) => die(f, "white")), h("span", { class: "plus" }, "+"), die(view.turquoise, "turquoise"),
+      ...view.white.map((f) => die(f, "white", rolled)), h("span", { class: "plus" }, "+"), die(view.turquoise, "turquoise", rolled),
       h("span", { class: "board-note" }, t("namaste.roll_note")));
   } else if (view.phase === "choose") {
     roll.append(h("span", {}, t("namaste.about_to_roll", { name: ctx.names[view.active] })));
