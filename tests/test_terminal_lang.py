@@ -74,3 +74,47 @@ def test_coven_play_in_french_with_the_flag_and_the_environment() -> None:
         assert "your move>" not in out
     english = _play([], {"COVEN_LANG": ""})
     assert "you are seat 0, seed 3" in english and "your move>" in english
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "options"),
+    [("brujas", 3, {"conflict": True}), ("namaste", 2, {}), ("commandments", 3, {}), ("amulets", 3, {})],
+)
+def test_the_explained_result_in_french(game_id: str, players: int, options: dict[str, object]) -> None:
+    """``coven play --lang fr``: every text of the explanation in French (names filled), none in English."""
+    from coven.core import RandomBot
+    from coven.core.driver import escape, play_terminal
+    from coven.core.explain import fill, translate
+    from coven.core.lang import EXPLANATIONS_FR
+    from coven.games import REGISTRY
+
+    game = REGISTRY.get(game_id)
+    state = game.new_game(players, options, 7)
+    bots = {s: RandomBot(game, s, s) for s in range(1, players)}
+    me = RandomBot(game, 0, 9)
+    printed: list[str] = []
+
+    def read(_prompt: str) -> str:
+        action = me.act(game.view(state, 0), game.legal_actions(state, 0), True)
+        assert action is not None
+        return game.format_action(action)
+
+    play_terminal(game, state, 0, bots, read, printed.append, lang="fr")
+    out = "\n".join(printed)
+    assert "Pourquoi ces scores" in out and "Why these scores" not in out
+    assert "{s" not in out and "⟦" not in out
+
+    def who(s: int) -> str:
+        return "vous" if s == 0 else f"place {s}"
+
+    explained = game.explain(game.view(state, 0))
+    assert explained is not None
+    texts = [explained.summary, *explained.notes]
+    for s in explained.seats:
+        texts += [line.message for line in s.lines] + list(s.notes)
+    assert len(texts) >= players + 1
+    for text in texts:
+        french = fill(escape(translate(text, EXPLANATIONS_FR, "fr")), who)
+        english = fill(escape(str(text)), who)
+        assert french[:1].upper() + french[1:] in out, french
+        assert english[1:] not in out, english

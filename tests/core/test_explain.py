@@ -5,14 +5,22 @@ steps they cite are moments that seat saw."""
 from __future__ import annotations
 
 import json
+import pickle
+import re
 from collections.abc import Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from coven.core import Driver, Event, Game, Seat
-from coven.core.explain import Explanation, Moment, fill
+from coven.core.explain import CORE, Explanation, Message, Moment, Texts, fill, seat_list, translate
+from coven.core.lang import EXPLANATIONS_FR, explanation_catalogue
 from coven.games import REGISTRY
+from coven.games.amulets.explain import TEXTS as AMULETS
+from coven.games.brujas.explain import TEXTS as BRUJAS
+from coven.games.commandments.explain import TEXTS as COMMANDMENTS
+from coven.games.namaste.explain import TEXTS as NAMASTE
 
 AnyGame = Game[Any, Any, Any]
 
@@ -152,3 +160,137 @@ def test_amulets_winner_cast_is_the_point() -> None:
                 assert won[0].steps == (len(driver.moves),)
                 won_games += 1
     assert won_games > 0
+
+
+# ------------------------------------------------------------------ texts in every language
+WEB_I18N = Path(__file__).resolve().parents[2] / "src" / "coven" / "web" / "i18n"
+
+
+def web_catalogue(lang: str) -> dict[str, str]:
+    data = json.loads((WEB_I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def texts_of(ex: Explanation) -> list[str]:
+    """Every text of an explanation: the summary, the table's notes, each seat's lines and notes."""
+    out: list[str] = [ex.summary, *ex.notes]
+    for s in ex.seats:
+        out.extend(ln.message for ln in s.lines)
+        out.extend(s.notes)
+    return out
+
+
+def keys_of(text: str) -> set[str]:
+    """The message keys of a text and of every message nested in its parameters."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Message):
+            found.add(value.key)
+            for v in value.params.values():
+                walk(v)
+        elif isinstance(value, tuple):
+            for v in value:
+                walk(v)
+
+    walk(text)
+    return found
+
+
+GAME_TEXTS = {"amulets": AMULETS, "brujas": BRUJAS, "commandments": COMMANDMENTS, "namaste": NAMASTE}
+
+
+def test_the_templates_are_the_same_in_python_and_in_the_catalogues() -> None:
+    en, fr = web_catalogue("en"), web_catalogue("fr")
+    english: dict[str, str] = {}
+    for texts in GAME_TEXTS.values():
+        english.update(texts.templates)
+    assert len(english) > 80
+    for key, text in english.items():
+        assert en.get(key) == text, key
+        assert fr.get(key) == EXPLANATIONS_FR[key], key
+    assert set(EXPLANATIONS_FR) == set(english)
+    # no explanation text in the catalogues that the engine does not send
+    assert {k for k in en if k.startswith("why.")} == {k for k in fr if k.startswith("why.")} == set(english)
+    assert explanation_catalogue("fr") is EXPLANATIONS_FR and explanation_catalogue("en") == {}
+
+
+@pytest.mark.parametrize(("game_id", "players", "seed", "options"), cases())
+def test_every_text_has_a_key_and_reads_in_french(
+    game_id: str, players: int, seed: int, options: dict[str, Any]
+) -> None:
+    game: AnyGame = REGISTRY.get(game_id)
+    driver, watchers = play(game, players, options, seed)
+    en, fr = web_catalogue("en"), web_catalogue("fr")
+    for viewer, seen in watchers.items():
+        ex = game.explain(game.view(driver.state, viewer), seen.seen)
+        assert ex is not None
+        for text in texts_of(ex):
+            assert isinstance(text, Message) and text.key, text
+            known = GAME_TEXTS[game_id].templates
+            assert all(k in known or f"{k}.other" in known for k in keys_of(text)), text
+            # the browser's English catalogue gives the same text as the engine
+            assert translate(text, en, "en") == text
+            french = translate(text, fr, "fr")
+            assert french == translate(text, EXPLANATIONS_FR, "fr")
+            assert french != str(text), text
+            # seat references survive, nothing else is left unfilled
+            assert re.findall(r"\{s\d+\}", french) == re.findall(r"\{s\d+\}", str(text))
+            assert not re.search(r"\{(?!s\d+\})", french), french
+            named = fill(french, lambda k: f"Joueuse{k}")
+            assert "{" not in named
+        data: Any = json.loads(json.dumps(ex.to_json()))
+        assert isinstance(ex.summary, Message)
+        assert data["summary"] == ex.summary and data["summary_key"] == ex.summary.key
+        assert [n["key"] for n in data["note_keys"]] == [n.key for n in ex.notes if isinstance(n, Message)]
+
+
+def test_a_french_brujas_explanation_reads_as_french() -> None:
+    game: AnyGame = REGISTRY.get("brujas")
+    driver, _ = play(game, 4, {"conflict": True}, 4)
+    ex = game.explain(game.view(driver.state, 0))
+    assert ex is not None
+    for s in ex.seats:
+        witch = [
+            translate(ln.message, EXPLANATIONS_FR, "fr") for ln in s.lines if ln.key == "why.brujas.witch"
+        ]
+        assert len(witch) == 1
+        assert witch[0].startswith("Score de sorcière : le plus de cartes en ")
+        assert re.search(
+            r"la sorcière (rouge|bleue|jaune|verte) est (en haut|deuxième|troisième|en bas)", witch[0]
+        )
+    summary = translate(ex.summary, EXPLANATIONS_FR, "fr")
+    assert " : victoire" in summary and "wins" not in summary
+
+
+def test_plural_forms_and_unknown_keys() -> None:
+    texts = CORE | Texts(
+        {"t.q.one": "{n} question", "t.q.other": "{n} questions", "t.say": "{who} asked {q}"}
+    )
+    for n, en_text, fr_text in (
+        (0, "0 questions", "0 question"),
+        (1, "1 question", "1 question"),
+        (2, "2 questions", "2 questions"),
+        (1.5, "1.5 questions", "1.5 question"),
+    ):
+        msg = texts("t.say", who="{s1}", q=texts("t.q", n=n))
+        assert msg == f"{{s1}} asked {en_text}"
+        french = {"t.say": "{who} a posé {q}", "t.q.one": "{n} question", "t.q.other": "{n} questions"}
+        assert translate(msg, french, "fr") == f"{{s1}} a posé {fr_text}"
+    msg = texts("t.say", who=seat_list([0, 2, 3]), q=texts("t.q", n=2))
+    assert msg == "{s0}, {s2} and {s3} asked 2 questions"
+    french = {"t.say": "{who} a posé {q}", "why.and": "{first} et {last}", "t.q.other": "{n} questions"}
+    assert translate(msg, french, "fr") == "{s0}, {s2} et {s3} a posé 2 questions"
+    # a key (or a nested key) the catalogue lacks: the English text, whole
+    assert translate(msg, {"t.say": "{who} a posé {q}"}, "fr") == str(msg)
+    assert translate(msg, {}, "fr") == str(msg)
+    assert translate("plain English", EXPLANATIONS_FR, "fr") == "plain English"
+    # a text in each language picks the language's, else English
+    card = texts("t.say", who="{s0}", q={"en": "a feather", "fr": "une plume"})
+    assert card == "{s0} asked a feather"
+    assert translate(card, {"t.say": "{who} a demandé {q}"}, "fr") == "{s0} a demandé une plume"
+    assert translate(card, {"t.say": "{who} asked for {q}"}, "de") == "{s0} asked for a feather"
+    with pytest.raises(KeyError):
+        texts("no.such.key")
+    assert pickle.loads(pickle.dumps(msg)).key == "t.say"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import watch_errors
+from tests.e2e.helpers import table_id
 from tests.e2e.test_screens import FITS, SCREENS, TABLES, shoot
 
 pytestmark = pytest.mark.browser
@@ -287,3 +288,34 @@ def test_the_rules_page_in_french(server: Any, browser: Any) -> None:
         page.wait_for_selector("#rules-brujas article h1")
         assert page.get_attribute("#rules-brujas article", "lang") == "en"
         assert "rédigées en anglais" in page.inner_text("#rules-brujas")
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_the_result_screen_explains_in_french(server: Any, browser: Any, game: str) -> None:
+    """A whole game by bots, watched in French: the explanation (summary, every line, every note) is
+    French, built from each text's message key; none of its English texts is on the page."""
+    with french(browser, "desktop") as ctx:
+        seats = [{"kind": "bot", "bot": b, "name": None} for b in ["greedy", *TABLES[game]]]
+        created = server.post("/api/tables", {"game": game, "players": len(seats), "seats": seats})
+        page = ctx.new_page()
+        page.goto(created["spectator_url"])
+        page.wait_for_selector("#result[data-ready=yes]", timeout=60_000)
+        page.wait_for_selector("#explanation .why-seat")
+        shown = page.inner_text("#explanation")
+        assert "Pourquoi ces scores" in shown
+        assert "{s" not in shown and "\u27e6" not in shown
+        body = server.get(f"/api/tables/{table_id(created['spectator_url'])}/explanation")
+        english = [body["summary"], *body["notes"]]
+        for seat in body["seats"]:
+            english += [line["label"] for line in seat["lines"]] + seat["notes"]
+        assert len(english) > len(seats)
+        for text in english:
+            for part in re.split(r"\{s\d+\}", text):
+                piece = part.strip(" :;,.()")
+                if len(piece) >= 12 and len(piece.split()) >= 2:
+                    assert piece not in shown, f"English on the French {game} result: {piece!r}"
+        # the catalogue's English explanation texts, none shown (and the check finds them in English)
+        pieces = [p for p in english_only() if p in shown]
+        assert not pieces, f"English on the French {game} result: {pieces}"
+        summary = page.inner_text("#why-summary")
+        assert "victoire" in summary or "Personne ne gagne" in summary, summary

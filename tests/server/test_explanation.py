@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +17,7 @@ from tests.server.conftest import TestClient
 from tests.server.helpers import create, hello, latest, wait_for, ws_url
 
 AnyGame = Game[Any, Any, Any]
+WEB = Path(__file__).resolve().parents[2] / "src" / "coven" / "web" / "i18n"
 
 
 def _finish(client: TestClient, game: str, players: int, seed: int, **options: Any) -> dict[str, Any]:
@@ -107,3 +111,58 @@ def test_a_table_that_keeps_its_secrets_explains_a_seat_only_to_that_seat(
     assert any("taboo" in note for note in mine.json()["notes"])
     assert not any("taboo" in note for note in spectator.json()["notes"])
     assert _sums(mine.json()) == _sums(spectator.json()) == mine.json()["scores"]
+
+
+def _render(key: str, params: dict[str, Any], catalogue: dict[str, str], lang: str) -> str | None:
+    """What the page does with a text's key and params (result.js): the catalogue's template, nested
+    messages first, a count's .one/.other form, a text in each language picked; None if a key is unknown."""
+
+    def value(v: Any) -> str | None:
+        if isinstance(v, list):
+            parts = [value(x) for x in v]
+            return None if None in parts else ", ".join(str(p) for p in parts)
+        if isinstance(v, dict):
+            return _render(v["key"], v["params"], catalogue, lang) if "key" in v else v.get(lang, v["en"])
+        return f"{v:g}" if isinstance(v, float) else str(v)
+
+    values = {name: value(v) for name, v in params.items()}
+    if None in values.values():
+        return None
+    template = catalogue.get(key)
+    n = params.get("n")
+    if template is None and isinstance(n, int | float):
+        one = abs(n) < 2 if lang == "fr" else n == 1
+        template = catalogue.get(f"{key}.{'one' if one else 'other'}")
+    if template is None:
+        return None
+    return re.sub(r"\{(\w+)\}", lambda m: str(values.get(m.group(1), m.group(0))), template)
+
+
+@pytest.mark.parametrize("game_id", ["brujas", "namaste", "amulets", "commandments"])
+def test_explanation_texts_carry_their_message_keys(
+    make_client: Callable[..., TestClient], game_id: str
+) -> None:
+    """The English fields stay as they were; beside each text its key and params, from which the page's
+    catalogues give back the same English text, and French."""
+    client = make_client(games=REGISTRY)
+    game: AnyGame = REGISTRY.get(game_id)
+    table_id = _finish(client, game_id, game.spec.min_players, seed=3)["table"]["id"]
+    body = client.get(f"/api/tables/{table_id}/explanation?seat=0").json()
+    assert {"table", "game", "seat", "summary", "notes", "winners", "scores", "seats"} <= set(body)
+    en, fr = (json.loads((WEB / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "fr"))
+    texts: list[tuple[str, str, dict[str, Any]]] = [
+        (body["summary"], body["summary_key"], body["summary_params"])
+    ]
+    texts += [(n, k["key"], k["params"]) for n, k in zip(body["notes"], body["note_keys"], strict=True)]
+    for seat in body["seats"]:
+        assert {"seat", "score", "lines", "notes", "note_keys"} <= set(seat)
+        for line in seat["lines"]:
+            assert {"label", "points", "steps", "key", "params"} <= set(line)
+            texts.append((line["label"], line["key"], line["params"]))
+        texts += [(n, k["key"], k["params"]) for n, k in zip(seat["notes"], seat["note_keys"], strict=True)]
+    assert len(texts) > game.spec.min_players
+    for english, key, params in texts:
+        assert key.startswith("why."), (english, key)
+        assert _render(key, params, en, "en") == english
+        in_french = _render(key, params, fr, "fr")
+        assert in_french is not None and in_french != english, english

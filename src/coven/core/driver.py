@@ -35,9 +35,9 @@ from typing import Any, Protocol
 from coven.core.bot import Bot
 from coven.core.errors import CovenError, IllegalActionError
 from coven.core.events import Event
-from coven.core.explain import Explanation, Moment, fill
+from coven.core.explain import Explanation, Moment, fill, translate
 from coven.core.game import Game
-from coven.core.lang import translations
+from coven.core.lang import explanation_catalogue, pick_lang, translations
 from coven.core.record import Move
 from coven.core.types import Seat
 
@@ -352,7 +352,7 @@ def play_terminal(
         write(f"{who(s)}: {value:g}{crown}")
     explained = game.explain(view, moments.seen)
     if explained is not None:
-        for line in explanation_lines(explained, who, tr):
+        for line in explanation_lines(explained, who, tr, lang):
             write(line)
     return driver
 
@@ -371,13 +371,17 @@ class _MomentTee:
         self.inner.observe(view, events, action)
 
 
-def explanation_lines(explained: Explanation, who: Callable[[int], str], tr: Translate = _same) -> list[str]:
+def explanation_lines(
+    explained: Explanation, who: Callable[[int], str], tr: Translate = _same, lang: str | None = None
+) -> list[str]:
     """The end-of-game explanation in Rich markup: per seat its score, then each line's points, label
     and the steps where it happened (step k: right after the game's k-th move, as in the browser's
-    replay)."""
+    replay). ``lang`` (``fr``) translates the texts by their message keys."""
+    code = pick_lang(lang)
+    catalogue = explanation_catalogue(code)
 
     def text(raw: str) -> str:
-        filled = fill(escape(raw), who).replace("you wins", "you win")
+        filled = fill(escape(translate(raw, catalogue, code)), who).replace("you wins", "you win")
         return filled[:1].upper() + filled[1:]
 
     out = ["", f"[bold]{tr('Why these scores')}[/]"]
@@ -390,7 +394,7 @@ def explanation_lines(explained: Explanation, who: Callable[[int], str], tr: Tra
                 shown = ", ".join(str(st) for st in line.steps[:6]) + (" …" if len(line.steps) > 6 else "")
                 steps = tr("steps {steps}" if len(line.steps) > 1 else "step {steps}").format(steps=shown)
                 at = f" [dim]({steps})[/]"
-            out.append(f"  {sign:>4}  {text(line.label)}{at}")
+            out.append(f"  {sign:>4}  {text(line.message)}{at}")
         out.extend(f"        [dim]{text(note)}[/]" for note in s.notes)
     out.extend(f"[dim]{text(note)}[/]" for note in explained.notes)
     out.append(text(explained.summary))

@@ -69,3 +69,150 @@ def pick_lang(choice: str | None) -> str:
 
 def translations(lang: str | None) -> DictTranslations:
     return DictTranslations(CATALOGUES[pick_lang(lang)])
+
+
+EXPLANATIONS_FR: Final[Mapping[str, str]] = {
+    # coven.core.explain: every game's summary
+    "why.points.one": "{n} point",
+    "why.points.other": "{n} points",
+    "why.and": "{first} et {last}",
+    "why.nobody": "Personne ne gagne.",
+    "why.not_over": "La partie n'est pas finie.",
+    "why.wins": "{who} : victoire avec {points}{gap}{top}.",
+    "why.share": "{who} : victoire partagée avec {points}{gap}{top}.",
+    "why.ahead": ", {points} devant {second}",
+    "why.level": ", à égalité avec {second} : {tie}",
+    "why.most_from": " ; l'essentiel grâce à {parts}",
+    "why.part": "{what} +{points}",
+    # Amulets
+    "why.amulets.questions.one": "{n} question",
+    "why.amulets.questions.other": "{n} questions",
+    "why.amulets.failed_casts.one": "{n} sortilège raté",
+    "why.amulets.failed_casts.other": "{n} sortilèges ratés",
+    "why.amulets.asked": "Questions posées : {questions} (les réponses sont des indices, pas des points)",
+    "why.amulets.freed": (
+        "A lancé le sortilège de libération ({where}) à l'étape {step}, après {questions} en tout : "
+        "chaque esprit a dit oui, le sorcier gagne"
+    ),
+    "why.amulets.failed": (
+        "A lancé le sortilège ({where}) à l'étape {step}, après {questions} en tout, et a échoué ; "
+        "hors course dès lors"
+    ),
+    "why.amulets.refused": (
+        "A lancé le sortilège ({where}) à l'étape {step}, après {questions} en tout, et a échoué : "
+        "l'esprit de {who} a dit non ; hors course dès lors"
+    ),
+    "why.amulets.never_cast": "n'a jamais lancé le sortilège",
+    "why.amulets.wins": (
+        "{who} : victoire, premier à lancer correctement le sortilège de libération, après {questions}."
+    ),
+    "why.amulets.wins_after_failures": (
+        "{who} : victoire, premier à lancer correctement le sortilège de libération, après {questions} "
+        "et {failed} par les autres."
+    ),
+    "why.amulets.nobody": "Personne ne gagne : le sortilège de chaque sorcier a échoué.",
+    # Brujas del Sábado
+    "why.brujas.red": "rouge",
+    "why.brujas.blue": "bleu",
+    "why.brujas.yellow": "jaune",
+    "why.brujas.green": "vert",
+    "why.brujas.witch_red": "la sorcière rouge",
+    "why.brujas.witch_blue": "la sorcière bleue",
+    "why.brujas.witch_yellow": "la sorcière jaune",
+    "why.brujas.witch_green": "la sorcière verte",
+    "why.brujas.top": "en haut",
+    "why.brujas.second": "deuxième",
+    "why.brujas.third": "troisième",
+    "why.brujas.bottom": "en bas",
+    "why.brujas.cards.one": "{n} carte",
+    "why.brujas.cards.other": "{n} cartes",
+    "why.brujas.witch": (
+        "Score de sorcière : le plus de cartes en {colour} ({held}) ; {witch} est {place}, à côté du {value}"
+    ),
+    "why.brujas.witch.short": "Score de sorcière",
+    "why.brujas.colour_tie": (
+        "{held} cartes en {colour} à égalité avec {tied} : la sorcière la plus haute ({colour}) compte"
+    ),
+    "why.brujas.shared_one": (
+        "{witch} compte aussi pour {who}, mais la moitié de 1, arrondie au-dessus, fait 1"
+    ),
+    "why.brujas.conflict": (
+        "Diables en conflit : {witch} compte aussi pour {who}, elle ne vaut donc que la moitié "
+        "(arrondie au-dessus) : {half}"
+    ),
+    "why.brujas.devil": "Score de diable : le plus de {number} ({cards})",
+    "why.brujas.devil_tied": "Score de diable : le plus de {number} ({cards}, à égalité avec {who})",
+    "why.brujas.devil.short": "Score de diable",
+    "why.brujas.devil_tied.short": "Score de diable",
+    "why.brujas.near_devil": "à un {number} du score de diable des {number} ({mine} sur {top})",
+    # The 3 Commandments
+    "why.commandments.ritual": "Rituel {number}",
+    "why.commandments.cards": "{ritual} (Grande Prêtresse : {priestess}) : {cards}",
+    "why.commandments.secret": (
+        "{ritual} (Grande Prêtresse : {priestess}) : ses cartes ne sont jamais révélées"
+    ),
+    "why.commandments.taboo": "tabou",
+    "why.commandments.commandment": "commandement",
+    "why.commandments.slot": "{role} {card}",
+    "why.commandments.slot_words": "{role} {card} « {words} » ({value})",
+    "why.commandments.then": "{first} ; {next}",
+    "why.commandments.moves.one": "{n} coup",
+    "why.commandments.moves.other": "{n} coups",
+    "why.commandments.times.one": "{n} fois",
+    "why.commandments.times.other": "{n} fois",
+    "why.commandments.earned": "{ritual} : {moves}, dont {k} avec du karma ({how})",
+    "why.commandments.earned.short": "{ritual}",
+    "why.commandments.none_earned": "{ritual} : {moves}, aucun avec du karma",
+    "why.commandments.forfeits": (
+        "{ritual} : {bonus} de karma pour chaque renoncement d'une autre novice ({who})"
+    ),
+    "why.commandments.forfeits.short": "{ritual}",
+    "why.commandments.forfeited": "{ritual} : a renoncé {times} (sans karma)",
+    "why.commandments.disempowered": (
+        "{ritual} : destitution de la Grande Prêtresse ({priestess}) : {bonus} de karma pour chaque novice"
+    ),
+    "why.commandments.disempowered.short": "{ritual}",
+    "why.commandments.priestess_disempowered": (
+        "{ritual} en Grande Prêtresse : destituée (quatre cartes du destin retournées), rien"
+    ),
+    "why.commandments.priestess": (
+        "{ritual} en Grande Prêtresse : le karma de la meilleure novice de son rituel ({who})"
+    ),
+    "why.commandments.priestess.short": "{ritual} en Grande Prêtresse",
+    # Namaste
+    "why.namaste.row": ("Ligne {name} complète ({circles} cercles), cercle rose {cell} = {pink}, {how}"),
+    "why.namaste.row.short": "Ligne {name} complète ({circles} cercles)",
+    "why.namaste.column": "Colonne {name} complète ({circles} cercles), cercle rose {cell} = {pink}, {how}",
+    "why.namaste.column.short": "Colonne {name} complète ({circles} cercles)",
+    "why.namaste.first": "en premier : en entier",
+    "why.namaste.later": "après un autre joueur : la moitié, arrondie au-dessus",
+    "why.namaste.truth": "Cercle de vérité {cell} ({where}) = {value}, {how}",
+    "why.namaste.truth.short": "Cercle de vérité {cell} ({where}) = {value}",
+    "why.namaste.top": "haut",
+    "why.namaste.left": "gauche",
+    "why.namaste.bottom": "bas",
+    "why.namaste.right": "droite",
+    "why.namaste.in_full": "en entier",
+    "why.namaste.half": "la moitié, arrondie au-dessus",
+    "why.namaste.karma": "Case de mauvais karma {i} : le {value} du dé turquoise",
+    "why.namaste.lines_done": "lignes complétées : {done} sur {total}",
+    "why.namaste.spaces.one": "{n} case",
+    "why.namaste.spaces.other": "{n} cases",
+    "why.namaste.seat_spaces": "{who} {spaces}",
+    "why.namaste.tie_broken": (
+        "l'égalité est départagée par le moins de cases de mauvais karma remplies ({counts})"
+    ),
+    "why.namaste.tie_shared": (
+        "autant de cases de mauvais karma remplies ({counts}) : la victoire est partagée"
+    ),
+    "why.namaste.tie_break": "Départage : {tie}",
+}
+"""The explanations' texts in French, by message key (:mod:`coven.core.explain`); the same texts as the
+browser's ``fr.json`` (a test checks it)."""
+
+EXPLANATION_CATALOGUES: Final[Mapping[str, Mapping[str, str]]] = {"en": {}, "fr": EXPLANATIONS_FR}
+
+
+def explanation_catalogue(lang: str | None) -> Mapping[str, str]:
+    """The explanations' templates in ``lang`` by message key (English: none, the texts are English)."""
+    return EXPLANATION_CATALOGUES[pick_lang(lang)]

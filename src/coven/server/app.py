@@ -489,26 +489,17 @@ class Lobby:
         explained = game.explain(game.view(table.state, seat), moments)
         if explained is None:
             raise ApiError(404, "no_explanation", f"{game.spec.title} does not explain its results")
-        out = schemas.ExplanationOut(
-            table=table.id,
-            game=game.spec.id,
-            seat=seat,
-            summary=explained.summary,
-            notes=list(explained.notes),
-            winners=list(explained.winners),
-            scores=[float(s) for s in game.scores(table.state)],
-            seats=[
-                schemas.SeatExplanationOut(
-                    seat=s.seat,
-                    score=s.score,
-                    lines=[
-                        schemas.ExplanationLineOut(label=ln.label, points=ln.points, steps=list(ln.steps))
-                        for ln in s.lines
-                    ],
-                    notes=list(s.notes),
-                )
-                for s in explained.seats
-            ],
+        # Explanation.to_json: each English text and beside it its message key and parameters
+        data = explained.to_json()
+        del data["viewer"]  # the route says ``seat``
+        out = schemas.ExplanationOut.model_validate(
+            {
+                **data,
+                "table": table.id,
+                "game": game.spec.id,
+                "seat": seat,
+                "scores": [float(s) for s in game.scores(table.state)],
+            }
         )
         return _json(out)
 

@@ -149,12 +149,22 @@ class ReplayOut(_Out):
     """What the players said at the table, with the step it was said at."""
 
 
+class MessageKeyOut(_Out):
+    key: str
+    """The text's stable message key (``""``: English only); see :mod:`coven.core.explain`."""
+    params: dict[str, Any]
+    """The key's parameters: numbers, texts, nested ``{key, params}``, ``{en, fr}`` texts, lists."""
+
+
 class ExplanationLineOut(_Out):
     label: str
-    """What earned (or cost) the points; ``{s2}`` stands for seat 2's name."""
+    """What earned (or cost) the points, in English; ``{s2}`` stands for seat 2's name."""
     points: float
     steps: list[int]
     """The replay steps where it happened (step k: after the k-th action)."""
+    key: str = ""
+    """The label's message key, for a client's own catalogue."""
+    params: dict[str, Any] = {}
 
 
 class SeatExplanationOut(_Out):
@@ -163,6 +173,8 @@ class SeatExplanationOut(_Out):
     """The sum of the lines: the seat's final score."""
     lines: list[ExplanationLineOut]
     notes: list[str]
+    note_keys: list[MessageKeyOut] = []
+    """One per note: its message key and parameters."""
 
 
 class ExplanationOut(_Out):
@@ -171,8 +183,12 @@ class ExplanationOut(_Out):
     seat: int | None
     """Whose final view the explanation is built from (``null``: a spectator's)."""
     summary: str
-    """Why the winner won, in one sentence."""
+    """Why the winner won, in one sentence (English)."""
+    summary_key: str = ""
+    summary_params: dict[str, Any] = {}
     notes: list[str]
+    note_keys: list[MessageKeyOut] = []
+    """One per note: its message key and parameters."""
     winners: list[int]
     scores: list[float]
     """The engine's final scores (each seat's lines add up to its score)."""

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { scoreChart } from "./chart.js";
 import { generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
-import { t, errorText } from "./i18n.js";
+import { t, errorText, lang } from "./i18n.js";
 
 export async function showResult(table, box) {
   const names = table.names();
@@ -63,6 +63,47 @@ function fillNames(text, names) {
   return text.replace(/\{s(\d{1,2})\}/g, (_, k) => names[Number(k)] ?? t("result.seat_k", { k }));
 }
 
+// Each text of an explanation comes in English with its message key and params (see coven.core.explain):
+// shown through the catalogue in the page's language, or as the English text when the catalogue lacks a key.
+function said(text, key, params) {
+  if (!key) return text;
+  const out = message(key, params || {});
+  return out === null ? text : out;
+}
+
+/** The catalogue's text of `key` filled from `params` (nested messages translated first), null if unknown. */
+function message(key, params) {
+  const values = {};
+  for (const [name, value] of Object.entries(params)) {
+    const shown = paramText(value);
+    if (shown === null) return null;
+    values[name] = shown;
+  }
+  const plain = t(key, values);
+  if (plain !== `⟦${key}⟧`) return plain;
+  if (typeof params.n !== "number") return null;
+  // a count: the ".one" or ".other" form, by the language's rule (French: 0 and 1 are singular)
+  const form = `${key}.${(lang === "fr" ? Math.abs(params.n) < 2 : params.n === 1) ? "one" : "other"}`;
+  const counted = t(form, values);
+  return counted === `⟦${form}⟧` ? null : counted;
+}
+
+function paramText(value) {
+  if (Array.isArray(value)) {
+    const parts = value.map(paramText);
+    return parts.includes(null) ? null : parts.join(", ");
+  }
+  if (value && typeof value === "object") {
+    if (typeof value.key === "string") return message(value.key, value.params || {});
+    return value[lang] ?? value.en ?? null; // a text given in each language (a card's own words)
+  }
+  return String(value);
+}
+
+function noteTexts(notes, keys) {
+  return notes.map((text, i) => said(text, keys && keys[i] ? keys[i].key : "", keys && keys[i] ? keys[i].params : {}));
+}
+
 function pointsText(x) {
   if (!x) return "0";
   return `${x > 0 ? "+" : "−"}${fmtScore(Math.abs(x))}`;
@@ -78,7 +119,7 @@ function showExplanation(box, why, names, result, replayer) {
   };
   const order = [...why.seats].sort((a, b) => b.score - a.score || a.seat - b.seat);
   clear(box).append(h("h3", { id: "explanation-h" }, t("result.why")),
-    h("p", { class: "why-summary", id: "why-summary" }, fillNames(why.summary, names)));
+    h("p", { class: "why-summary", id: "why-summary" }, fillNames(said(why.summary, why.summary_key, why.summary_params), names)));
   for (const seat of order) {
     const won = result.winners.includes(seat.seat);
     box.append(h("div", { class: `why-seat${won ? " why-winner" : ""}`, dataset: { seat: seat.seat, total: seat.score } },
@@ -87,12 +128,12 @@ function showExplanation(box, why, names, result, replayer) {
         ? h("table", { class: "why-lines" }, h("tbody", {}, seat.lines.map((line) =>
           h("tr", { class: "why-line", dataset: { points: line.points } },
             h("td", { class: "why-points" }, pointsText(line.points)),
-            h("td", { class: "why-label" }, fillNames(line.label, names), " ", stepLinks(line.steps))))))
+            h("td", { class: "why-label" }, fillNames(said(line.label, line.key, line.params), names), " ", stepLinks(line.steps))))))
         : h("p", { class: "muted" }, t("result.nothing")),
-      seat.notes.length ? h("ul", { class: "why-notes muted" }, seat.notes.map((n) => h("li", {}, fillNames(n, names)))) : null));
+      seat.notes.length ? h("ul", { class: "why-notes muted" }, noteTexts(seat.notes, seat.note_keys).map((n) => h("li", {}, fillNames(n, names)))) : null));
   }
   if (why.notes.length) {
-    box.append(h("ul", { class: "why-table-notes" }, why.notes.map((n) => h("li", {}, fillNames(n, names)))));
+    box.append(h("ul", { class: "why-table-notes" }, noteTexts(why.notes, why.note_keys).map((n) => h("li", {}, fillNames(n, names)))));
   }
 }
 

@@ -4,6 +4,7 @@ devil scores (2 for every number 1-5 it holds the most of, ties included).
 
 Steps: every finished trick is ``2n + 1`` actions (n cards played, one witch move, n picks), so the
 view's past tricks say exactly at which step each card was picked and each witch moved.
+Every text is a message of :data:`TEXTS` (translated by the front ends, see :mod:`coven.core.explain`).
 """
 
 from __future__ import annotations
@@ -11,21 +12,63 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from coven.core.explain import (
+    CORE,
     Explanation,
     ExplanationLine,
     Moment,
+    Param,
     SeatExplanation,
+    Texts,
     default_summary,
-    plural,
     seat_explanation,
-    seat_ref,
+    seat_list,
 )
 from coven.games.brujas.cards import COLOUR, COLOUR_NAMES, COLOURS, KIND, NUMBER, add, kinds_of
 from coven.games.brujas.state import DEVIL_POINTS, witch_colours
 from coven.games.brujas.view import BrujasView
 
 PLACES = ("top", "second", "third", "bottom")
-NUMBER_WORDS = ("", "1s", "2s", "3s", "4s", "5s")
+
+TEXTS = CORE | Texts(
+    {
+        "why.brujas.red": "red",
+        "why.brujas.blue": "blue",
+        "why.brujas.yellow": "yellow",
+        "why.brujas.green": "green",
+        "why.brujas.witch_red": "the red witch",
+        "why.brujas.witch_blue": "the blue witch",
+        "why.brujas.witch_yellow": "the yellow witch",
+        "why.brujas.witch_green": "the green witch",
+        "why.brujas.top": "top",
+        "why.brujas.second": "second",
+        "why.brujas.third": "third",
+        "why.brujas.bottom": "bottom",
+        "why.brujas.cards.one": "{n} card",
+        "why.brujas.cards.other": "{n} cards",
+        "why.brujas.witch": (
+            "Witch score: most cards in {colour} ({held}); {witch} stands {place}, beside {value}"
+        ),
+        "why.brujas.witch.short": "Witch score",
+        "why.brujas.colour_tie": "{held} {colour} cards tie with {tied}: the higher witch ({colour}) counts",
+        "why.brujas.shared_one": "{who} also scored {witch}, but half of 1 rounded up is 1",
+        "why.brujas.conflict": (
+            "Devils in Conflict: {who} also scored {witch}, so it counts half (rounded up): {half}"
+        ),
+        "why.brujas.devil": "Devil score: most {number}s ({cards})",
+        "why.brujas.devil_tied": "Devil score: most {number}s ({cards}, tied with {who})",
+        "why.brujas.devil.short": "Devil score",
+        "why.brujas.devil_tied.short": "Devil score",
+        "why.brujas.near_devil": "one {number} short of the devil score for {number}s ({mine} of {top})",
+    }
+)
+
+
+def _colour(c: int) -> Param:
+    return TEXTS(f"why.brujas.{COLOUR_NAMES[c]}")
+
+
+def _witch(c: int) -> Param:
+    return TEXTS(f"why.brujas.witch_{COLOUR_NAMES[c]}")
 
 
 def pick_steps(view: BrujasView) -> list[tuple[int, int, int]]:
@@ -78,62 +121,53 @@ def explain(view: BrujasView, moments: Sequence[Moment] = ()) -> Explanation:
         notes: list[str] = []
         if any_cards:
             c = colours[s]
-            colour = COLOUR_NAMES[c]
             held = [sum(1 for k in _kinds(piles[s]) if COLOUR[k] == cc) for cc in range(4)]
             value = view.score_values[rank[c]]
             steps = sorted(
                 {st for st, who, k in picks if who == s and COLOUR[k] == c} | _opt(witch_moved.get(c))
             )
-            lines.append(
-                ExplanationLine(
-                    f"Witch score: most cards in {colour} ({held[c]}); the {colour} witch stands "
-                    f"{PLACES[rank[c]]}, beside {value}",
-                    float(value),
-                    tuple(steps),
-                )
+            label = TEXTS(
+                "why.brujas.witch",
+                colour=_colour(c),
+                held=held[c],
+                witch=_witch(c),
+                place=TEXTS(f"why.brujas.{PLACES[rank[c]]}"),
+                value=value,
             )
-            tied = [COLOUR_NAMES[cc] for cc in range(4) if cc != c and held[cc] == held[c]]
+            lines.append(ExplanationLine.of(label, float(value), steps))
+            tied = tuple(_colour(cc) for cc in range(4) if cc != c and held[cc] == held[c])
             if tied:
-                notes.append(
-                    f"{held[c]} {colour} cards tie with {', '.join(tied)}: the higher witch ({colour}) counts"
-                )
+                notes.append(TEXTS("why.brujas.colour_tie", held=held[c], colour=_colour(c), tied=tied))
             if conflict:
                 sharing = [o for o in range(n) if o != s and colours[o] == c]
                 half = (value + 1) // 2
-                who = ", ".join(seat_ref(o) for o in sharing)
+                who = seat_list(sharing)
                 if sharing and half == value:  # the bottom witch's 1: half of it, rounded up, is still 1
-                    notes.append(f"{who} also scored the {colour} witch, but half of 1 rounded up is 1")
+                    notes.append(TEXTS("why.brujas.shared_one", who=who, witch=_witch(c)))
                 elif sharing:
-                    lines.append(
-                        ExplanationLine(
-                            f"Devils in Conflict: {who} also scored the {colour} witch, so it counts half "
-                            f"(rounded up): {half}",
-                            float(half - value),
-                        )
-                    )
+                    label = TEXTS("why.brujas.conflict", who=who, witch=_witch(c), half=half)
+                    lines.append(ExplanationLine.of(label, float(half - value)))
             for num in range(1, 6):
                 counts = number_counts[num]
                 top = max(counts)
                 mine = counts[s]
                 if top and mine == top:
                     rivals = [o for o in range(n) if o != s and counts[o] == top]
-                    tie = f", tied with {', '.join(seat_ref(o) for o in rivals)}" if rivals else ""
+                    cards = TEXTS("why.brujas.cards", n=mine)
+                    if rivals:
+                        label = TEXTS("why.brujas.devil_tied", number=num, cards=cards, who=seat_list(rivals))
+                    else:
+                        label = TEXTS("why.brujas.devil", number=num, cards=cards)
                     steps = sorted(st for st, who, k in picks if who == s and NUMBER[k] == num)
-                    lines.append(
-                        ExplanationLine(
-                            f"Devil score: most {NUMBER_WORDS[num]} ({plural(mine, 'card')}{tie})",
-                            float(DEVIL_POINTS),
-                            tuple(steps),
-                        )
-                    )
+                    lines.append(ExplanationLine.of(label, float(DEVIL_POINTS), steps))
                 elif top and mine == top - 1:
-                    notes.append(
-                        f"one {num} short of the devil score for {NUMBER_WORDS[num]} ({mine} of {top})"
-                    )
+                    notes.append(TEXTS("why.brujas.near_devil", number=num, mine=mine, top=top))
         seats.append(seat_explanation(s, lines, notes))
     best = max(x.score for x in seats)
     winners = tuple(x.seat for x in seats if x.score == best)
-    return Explanation("brujas", view.seat, tuple(seats), winners, default_summary(seats, winners))
+    return Explanation(
+        "brujas", view.seat, tuple(seats), winners, default_summary(seats, winners, texts=TEXTS)
+    )
 
 
 def _kinds(pile: int) -> list[int]:

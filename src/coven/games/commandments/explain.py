@@ -8,6 +8,8 @@ always to the priestess herself).
 
 Steps come from the moments: the ``karma``, ``forfeit``, ``disempowered`` and ``ritual_end`` events,
 assigned to rituals by the ``ritual`` event that opens each (the first ritual opens before any step).
+Every text is a message of :data:`TEXTS` (translated by the front ends, see :mod:`coven.core.explain`); a
+card's own words come in the page's language (a parameter in each language).
 """
 
 from __future__ import annotations
@@ -15,19 +17,56 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from coven.core.explain import (
+    CORE,
     Explanation,
     ExplanationLine,
+    Message,
     Moment,
     SeatExplanation,
+    Texts,
     default_summary,
-    plural,
     seat_explanation,
+    seat_list,
     seat_ref,
 )
 from coven.games.commandments.rules import DISEMPOWER_BONUS, FORFEIT_BONUS, novice_order
 from coven.games.commandments.view import CommandmentsView, RitualView
 
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII")
+
+TEXTS = CORE | Texts(
+    {
+        "why.commandments.ritual": "Ritual {number}",
+        "why.commandments.cards": "{ritual} ({priestess} High Priestess): {cards}",
+        "why.commandments.secret": "{ritual} ({priestess} High Priestess): her cards are never revealed",
+        "why.commandments.taboo": "taboo",
+        "why.commandments.commandment": "commandment",
+        "why.commandments.slot": "{role} {card}",
+        "why.commandments.slot_words": "{role} {card} “{words}” ({value})",
+        "why.commandments.then": "{first}; {next}",
+        "why.commandments.moves.one": "{n} move",
+        "why.commandments.moves.other": "{n} moves",
+        "why.commandments.times.one": "{n} time",
+        "why.commandments.times.other": "{n} times",
+        "why.commandments.earned": "{ritual}: {k} of {moves} earned karma ({how})",
+        "why.commandments.earned.short": "{ritual}",
+        "why.commandments.none_earned": "{ritual}: none of {moves} earned karma",
+        "why.commandments.forfeits": "{ritual}: {bonus} karma for each forfeit of another novice ({who})",
+        "why.commandments.forfeits.short": "{ritual}",
+        "why.commandments.forfeited": "{ritual}: forfeited {times} (no karma for it)",
+        "why.commandments.disempowered": (
+            "{ritual}: the High Priestess {priestess} was disempowered: {bonus} karma to every novice"
+        ),
+        "why.commandments.disempowered.short": "{ritual}",
+        "why.commandments.priestess_disempowered": (
+            "{ritual} as High Priestess: disempowered (four negative destiny cards), nothing"
+        ),
+        "why.commandments.priestess": (
+            "{ritual} as High Priestess: the karma of the best novice of her ritual ({who})"
+        ),
+        "why.commandments.priestess.short": "{ritual} as High Priestess",
+    }
+)
 
 
 def _ritual_steps(moments: Sequence[Moment]) -> list[dict[str, list[tuple[int, int]]]]:
@@ -47,17 +86,26 @@ def _ritual_steps(moments: Sequence[Moment]) -> list[dict[str, list[tuple[int, i
     return out
 
 
-def _cards_text(view: CommandmentsView, ritual: RitualView) -> str:
+def _cards_text(view: CommandmentsView, ritual: RitualView) -> Message | None:
     texts = {c.id: c for c in view.cards}
     known = [slot for slot in ritual.slots if slot.card]
     if not known:
-        return ""
-    parts = []
+        return None
+    parts: list[Message] = []
     for slot in known:
         card = texts.get(slot.card)
-        words = f"{slot.card} “{card.en}” ({card.value})" if card else slot.card
-        parts.append(f"{slot.role} {words}")
-    return "; ".join(parts)
+        role = TEXTS(f"why.commandments.{slot.role}")
+        if card:
+            words = {"en": card.en, "fr": card.fr}
+            parts.append(
+                TEXTS("why.commandments.slot_words", role=role, card=slot.card, words=words, value=card.value)
+            )
+        else:
+            parts.append(TEXTS("why.commandments.slot", role=role, card=slot.card))
+    out = parts[0]
+    for part in parts[1:]:
+        out = TEXTS("why.commandments.then", first=out, next=part)
+    return out
 
 
 def explain(view: CommandmentsView, moments: Sequence[Moment] = ()) -> Explanation:
@@ -69,13 +117,13 @@ def explain(view: CommandmentsView, moments: Sequence[Moment] = ()) -> Explanati
     for r, ritual in enumerate(view.rituals):
         steps = by_ritual[r] if r < len(by_ritual) else {}
         p = ritual.priestess
-        name = f"Ritual {_ROMAN[r] if r < len(_ROMAN) else r + 1}"
+        name = TEXTS("why.commandments.ritual", number=_ROMAN[r] if r < len(_ROMAN) else r + 1)
         cards = _cards_text(view, ritual)
         if ritual.ended:
             if cards:
-                notes.append(f"{name} ({seat_ref(p)} High Priestess): {cards}")
+                notes.append(TEXTS("why.commandments.cards", ritual=name, priestess=seat_ref(p), cards=cards))
             elif view.options.get("reveal") == "never":
-                notes.append(f"{name} ({seat_ref(p)} High Priestess): her cards are never revealed")
+                notes.append(TEXTS("why.commandments.secret", ritual=name, priestess=seat_ref(p)))
         karma_steps = [st for st, s in steps.get("karma", [])]
         forfeits = [m for m in ritual.moves if m.move is None]
         forfeit_steps = steps.get("forfeit", [])
@@ -90,38 +138,44 @@ def explain(view: CommandmentsView, moments: Sequence[Moment] = ()) -> Explanati
                 if i < len(karma_steps) and m.seat == s and m.total > 0
             )
             if own:
+                moves = TEXTS("why.commandments.moves", n=len(own))
                 if earned:
                     how = " + ".join(str(t) for t in earned)
-                    label = f"{name}: {len(earned)} of {plural(len(own), 'move')} earned karma ({how})"
+                    label = TEXTS("why.commandments.earned", ritual=name, k=len(earned), moves=moves, how=how)
                 else:
-                    label = f"{name}: none of {plural(len(own), 'move')} earned karma"
-                seat_lines[s].append(ExplanationLine(label, float(sum(earned)), earned_steps))
+                    label = TEXTS("why.commandments.none_earned", ritual=name, moves=moves)
+                seat_lines[s].append(ExplanationLine.of(label, float(sum(earned)), earned_steps))
             others = [m for m in forfeits if m.seat != s]
             if others:
-                who = ", ".join(seat_ref(m.seat) for m in others)
+                who = seat_list([m.seat for m in others])
                 seat_lines[s].append(
-                    ExplanationLine(
-                        f"{name}: {FORFEIT_BONUS} karma for each forfeit of another novice ({who})",
+                    ExplanationLine.of(
+                        TEXTS("why.commandments.forfeits", ritual=name, bonus=FORFEIT_BONUS, who=who),
                         float(FORFEIT_BONUS * len(others)),
                         tuple(st for st, who_ in forfeit_steps if who_ != s),
                     )
                 )
             mine = [m for m in forfeits if m.seat == s]
             if mine:
-                seat_notes[s].append(f"{name}: forfeited {plural(len(mine), 'time')} (no karma for it)")
+                times = TEXTS("why.commandments.times", n=len(mine))
+                seat_notes[s].append(TEXTS("why.commandments.forfeited", ritual=name, times=times))
             if ritual.disempowered:
                 seat_lines[s].append(
-                    ExplanationLine(
-                        f"{name}: the High Priestess {seat_ref(p)} was disempowered: {DISEMPOWER_BONUS} "
-                        "karma to every novice",
+                    ExplanationLine.of(
+                        TEXTS(
+                            "why.commandments.disempowered",
+                            ritual=name,
+                            priestess=seat_ref(p),
+                            bonus=DISEMPOWER_BONUS,
+                        ),
                         float(DISEMPOWER_BONUS),
                         tuple(st for st, _ in steps.get("disempowered", [])),
                     )
                 )
         if ritual.disempowered:
             seat_lines[p].append(
-                ExplanationLine(
-                    f"{name} as High Priestess: disempowered (four negative destiny cards), nothing",
+                ExplanationLine.of(
+                    TEXTS("why.commandments.priestess_disempowered", ritual=name),
                     0.0,
                     tuple(st for st, _ in steps.get("disempowered", [])),
                 )
@@ -130,10 +184,10 @@ def explain(view: CommandmentsView, moments: Sequence[Moment] = ()) -> Explanati
             gains = ritual.gains
             novices = novice_order(n, p)
             best = max(gains[s] for s in novices)
-            who = ", ".join(seat_ref(s) for s in novices if gains[s] == best)
+            who = seat_list([s for s in novices if gains[s] == best])
             seat_lines[p].append(
-                ExplanationLine(
-                    f"{name} as High Priestess: the karma of the best novice of her ritual ({who})",
+                ExplanationLine.of(
+                    TEXTS("why.commandments.priestess", ritual=name, who=who),
                     float(gains[p]),
                     tuple(st for st, _ in steps.get("ritual_end", [])),
                 )
@@ -142,5 +196,10 @@ def explain(view: CommandmentsView, moments: Sequence[Moment] = ()) -> Explanati
     best_score = max(x.score for x in seats)
     winners = tuple(x.seat for x in seats if x.score == best_score)
     return Explanation(
-        "commandments", view.seat, tuple(seats), winners, default_summary(seats, winners), tuple(notes)
+        "commandments",
+        view.seat,
+        tuple(seats),
+        winners,
+        default_summary(seats, winners, texts=TEXTS),
+        tuple(notes),
     )
