@@ -94,8 +94,8 @@ def test_shared_wins_count_as_fractions() -> None:
     for seed in range(30):
         result = play_game(game, [HighBot(game, 0, 0), HighBot(game, 1, 0)], 2, {"hand": 1}, seed)
         state_scores.append(len(result.winners))
-    result = run_tournament(game, ["high", "high"], 2, 30, seed=0, options={"hand": 1})
-    assert sum(result.wins) == pytest.approx(30)
+    tournament = run_tournament(game, ["high", "high"], 2, 30, seed=0, options={"hand": 1})
+    assert sum(tournament.wins) == pytest.approx(30)
     assert all(n == 1 for n in state_scores)  # distinct cards: no ties with one card each
 
 

@@ -10,14 +10,16 @@ from typing import Any
 import pytest
 
 from coven.bots.arena import make_bot, play_game
-from coven.bots.reference import PLANS, ReferenceBot, ReferencePlan
+from coven.bots.reference import ReferenceBot, ReferencePlan
 from coven.games import get_game
 from coven.games.amulets.rules import Cast
 
 
 def small(game_id: str) -> ReferencePlan:
-    """The game's plan on a budget small enough for tests."""
-    plan = PLANS[game_id]
+    """The game's plan (set in its ``bots.py``) on a budget small enough for tests."""
+    bot = make_bot(get_game(game_id), "reference", 0, 0)
+    assert isinstance(bot, ReferenceBot)
+    plan = bot.plan
     policy = "random" if game_id == "namaste" else plan.policy  # greedy playouts: covered by amulets
     if game_id == "namaste":  # long games of many decisions: the smallest budget
         return dataclasses.replace(plan, playouts=3, min_worlds=1, max_worlds=1, policy=policy)
@@ -109,7 +111,7 @@ def test_reference_casts_at_once_when_sure() -> None:
 
 def test_reference_beats_random_at_brujas() -> None:
     game = get_game("brujas")
-    plan = dataclasses.replace(PLANS["brujas"], playouts=150, min_worlds=10)
+    plan = dataclasses.replace(small("brujas"), playouts=150, min_worlds=10, max_worlds=400)
     wins = 0.0
     for seed in range(3):
         bots = [ReferenceBot(game, 0, seed, plan), *(make_bot(game, "random", s, seed) for s in (1, 2))]

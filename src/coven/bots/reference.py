@@ -22,11 +22,11 @@ core (``coven simulate GAME --timing``, CPU p95 measured: Brujas 0.25-0.31 s at 
 PIMC (it plays as if it would learn everything after this move, and never values hiding or gathering
 information), which is what makes it a fair yardstick rather than a strong player.
 
-The games register it under the name ``reference`` (each game's ``bots()``) through
-:func:`reference_bot`, imported lazily so that no game imports this layer when it loads (a departure
-from the layering, which has games below bots/: it is the only way every front end that names bots,
-the server included, finds it). The Commandments have no ``reference``: registering it would mean
-editing that game's package, and its open-ended performances need candidates of their own.
+Each game sets its plan (budget, playout policy, candidates) in its own ``bots.py`` and registers the
+bot under the name ``reference`` (with :func:`reference_factory`, or a factory of its own when the plan
+needs the game); this layer knows no game. The Commandments have no ``reference``: their open-ended
+performances would need candidates of their own (their ``search`` bot, :mod:`coven.bots.search`, has
+them).
 """
 
 from __future__ import annotations
@@ -191,72 +191,7 @@ def reference_factory(plan: ReferencePlan) -> BotFactory:
     return make
 
 
-# ------------------------------------------------------------------------------------ the games' plans
-def _amulets_candidates(
-    view: Any, legal: Sequence[Hashable], required: bool, rng: random.Random
-) -> list[Hashable | None]:
-    """Whether to cast, judged by playouts: the question the game's ``greedy`` bot would ask against the
-    cast that catches the most remaining worlds (considered once it has a fair chance, >= 1/5; a
-    certain cast is made at once). Comparing many questions by playouts would need far more than the
-    budget, so the questions are greedy's and the reference's own judgement is in its casts."""
-    from coven.games.amulets import GAME
-    from coven.games.amulets.board import FIELDS
-    from coven.games.amulets.bots import GreedyBot, best_cast
-    from coven.games.amulets.rules import Ask, Cast, knowledge_of
-
-    knowledge = knowledge_of(view)
-    own = view.amulet * FIELDS + view.field
-    count = knowledge.count()
-    worlds = knowledge.worlds(64) if count <= 64 else None
-    cast: Cast | None = None
-    chance = 0.0
-    if worlds:
-        placement, covered = best_cast(worlds, own)
-        cast, chance = Cast(placement), covered / len(worlds)
-    can_ask = Ask((0, 1, 2, 3, 4)) in legal
-    if cast is not None and (chance >= 1.0 or (required and not can_ask)):
-        return [cast]
-    if required and not can_ask:  # a cast is due and nothing is clear: a sampled world's placement
-        world = knowledge.sample(rng)
-        return [Cast(_placement_of(world, own, rng))]
-    options: list[Hashable | None] = []
-    if cast is not None and chance >= 0.2:
-        options.append(cast)
-    if not required:
-        return [PASS, *options]
-    question = GreedyBot(GAME, view.seat, rng.getrandbits(62)).act(view, legal, True)
-    return [question, *options]
-
-
-def _placement_of(world: Sequence[int], own: int | None, rng: random.Random) -> tuple[int, ...]:
-    """Each wizard's amulet of ``world`` on its field (and the caster's own), the rest on free fields."""
-    from coven.games.amulets.board import AMULETS, FIELDS
-
-    placed = {p // FIELDS: p % FIELDS for p in world}
-    if own is not None:
-        placed.setdefault(own // FIELDS, own % FIELDS)
-    free = [f for f in range(FIELDS) if f not in placed.values()]
-    rng.shuffle(free)
-    return tuple(placed[a] if a in placed else free.pop() for a in range(AMULETS))
-
-
-PLANS: dict[str, ReferencePlan] = {
-    # Random playouts are cheap here (about 0.25 ms a whole game): many worlds per candidate.
-    "brujas": ReferencePlan(playouts=1600, min_worlds=40, max_worlds=400, policy="random"),
-    # Random sheets score nothing alike real play: greedy playouts, fewer of them (about 15 ms each).
-    "namaste": ReferencePlan(playouts=48, min_worlds=3, max_worlds=24, policy="greedy"),
-    # Greedy playouts (its questions and certain casts): ask greedy's question or cast now.
-    "amulets": ReferencePlan(
-        playouts=30,
-        min_worlds=5,
-        max_worlds=16,
-        policy="greedy",
-        candidates=_amulets_candidates,
-        margin_weight=0.0,
-    ),
-}
-
-
-def reference_bot(game: AnyGame, seat: Seat, seed: int) -> ReferenceBot:
-    """The ``reference`` bot of ``game`` (its plan, or plain random playouts for a game without one)."""
-    return ReferenceBot(game, seat, seed, PLANS.get(game.spec.id))
+def reference_bot(game: AnyGame, seat: Seat, seed: int, plan: ReferencePlan | None = None) -> ReferenceBot:
+    """A ``reference`` bot for ``game`` with ``plan`` (the game's own, from its ``bots.py``; plain random
+    playouts over every legal action without one)."""
+    return ReferenceBot(game, seat, seed, plan)
