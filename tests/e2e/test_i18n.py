@@ -270,24 +270,36 @@ def test_a_refused_move_is_explained_in_french(server: Any, browser: Any) -> Non
 
 
 def test_the_rules_page_in_french(server: Any, browser: Any) -> None:
-    # The rulebooks are written in English: the page around them speaks French and says so, and marks
-    # the rules as English for screen readers.
+    # A French browser gets the French rulebook (the page follows the interface's language to ?lang=fr),
+    # in a French frame, with no note that the rules are in English; the lobby's panel shows it too.
     with french(browser, "desktop") as ctx:
         page = ctx.new_page()
         page.goto(server.base + "/rules/namaste")
-        page.wait_for_selector("#rules-language")
-        assert page.inner_text("#rules-language") == "Ces règles sont rédigées en anglais."
-        assert page.get_attribute("article.rulebook", "lang") == "en"
+        page.wait_for_url("**/rules/namaste?lang=fr")
+        page.wait_for_selector("article.rulebook[lang=fr] h1")
+        assert page.inner_text("article.rulebook h1") == "Namaste — comment jouer"
+        assert page.evaluate("document.documentElement.lang") == "fr"
+        assert page.locator("#rules-language").count() == 0
         assert page.inner_text("main a.button[href='/']") == "Retour au salon"
         assert page.title() == "Namaste — règles · Coven"
         assert page.locator("header.site .lang-switch .lang-fr[aria-pressed=true]").count() == 1
         assert not page.evaluate(MISSING)
-        assert not leaks(page), f"English around the French rules: {leaks(page)}"
+        assert not leaks(page), f"English on the French rules page: {leaks(page)}"
         page.goto(server.base + "/")
         page.click("#rules-brujas summary")
         page.wait_for_selector("#rules-brujas article h1")
-        assert page.get_attribute("#rules-brujas article", "lang") == "en"
-        assert "rédigées en anglais" in page.inner_text("#rules-brujas")
+        assert page.get_attribute("#rules-brujas article", "lang") == "fr"
+        assert page.inner_text("#rules-brujas article h1") == "Brujas del Sábado — comment jouer"
+        assert "rédigées en anglais" not in page.inner_text("#rules-brujas")
+        assert page.get_attribute("#rules-brujas .rules-page-link", "href") == "/rules/brujas?lang=fr"
+        # The switch to English shows the English rulebook, though the page was opened with ?lang=fr.
+        page.goto(server.base + "/rules/amulets?lang=fr")
+        page.wait_for_selector("article.rulebook[lang=fr] h1")
+        page.click("header.site .lang-switch .lang-en")
+        page.wait_for_selector("article.rulebook[lang=en] h1")
+        assert page.inner_text("article.rulebook h1") == "Amulets — how to play"
+        assert "lang=" not in page.url
+        assert page.inner_text("main a.button[href='/']") == "Back to the lobby"
 
 
 @pytest.mark.parametrize("game", list(TABLES))

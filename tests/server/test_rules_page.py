@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from coven.games import REGISTRY
-from coven.server.rules_page import markdown_to_html
+from coven.server.rules_page import localized_name, markdown_to_html
 from tests.server.conftest import TestClient
 
 GAMES = ("commandments", "brujas", "namaste", "amulets")
@@ -97,3 +97,101 @@ def test_a_game_without_rules_and_an_unknown_game_get_a_page_that_says_so(client
     response = client.get(f"/rules/{long}")
     assert response.status_code == 404
     assert "<script>" not in response.text and "x" * 100 not in response.text
+
+
+# A French word in each game's first heading or its section headings (none of them in the English text).
+FRENCH_HEADINGS = {
+    "commandments": "Les 3 commandements — comment jouer",
+    "brujas": "Brujas del Sábado — comment jouer",
+    "namaste": "Namaste — comment jouer",
+    "amulets": "Amulets — comment jouer",
+}
+
+
+class _Structure(HTMLParser):
+    """Inside the ``article``: how many of each structural tag, and each heading's text."""
+
+    COUNTED = ("h1", "h2", "h3", "table", "ul", "ol", "li", "tr", "strong", "code")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: dict[str, int] = dict.fromkeys(self.COUNTED, 0)
+        self.headings: list[str] = []
+        self.lang: str | None = None
+        self.article_lang: str | None = None
+        self._heading: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "html":
+            self.lang = dict(attrs).get("lang")
+        if tag == "article":
+            self.article_lang = dict(attrs).get("lang")
+        if tag in self.counts:
+            self.counts[tag] += 1
+        if tag in ("h1", "h2", "h3"):
+            self._heading = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("h1", "h2", "h3") and self._heading is not None:
+            self.headings.append("".join(self._heading).strip())
+            self._heading = None
+
+    def handle_data(self, data: str) -> None:
+        if self._heading is not None:
+            self._heading.append(data)
+
+
+def structure(html: str) -> _Structure:
+    parser = _Structure()
+    parser.feed(html)
+    return parser
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_its_rules_in_french_with_the_english_structure(real: TestClient, game: str) -> None:
+    response = real.get(f"/rules/{game}?lang=fr")
+    assert response.status_code == 200
+    french, english = structure(response.text), structure(real.get(f"/rules/{game}").text)
+    assert french.lang == "fr" and french.article_lang == "fr"
+    assert english.lang == "en" and english.article_lang == "en"
+    assert french.headings[0] == FRENCH_HEADINGS[game]
+    assert french.headings != english.headings, "the French page shows the English headings"
+    assert french.counts == english.counts, "the translation lost or added headings, lists or tables"
+    assert french.counts["h1"] == 1
+    page = outline(response.text)
+    lines = "".join(page.text).splitlines()
+    assert not [line for line in lines if re.match(r"\s*#", line)], "raw Markdown headings left"
+    assert not [line for line in lines if "**" in line or line.strip().startswith("| ---")], (
+        "raw Markdown left"
+    )
+    assert "Retour au salon" in response.text and "Back to the lobby" not in response.text
+    assert 'data-langs="en fr"' in response.text
+
+
+def test_english_is_the_default_and_an_unknown_language_falls_back_to_it(real: TestClient) -> None:
+    english = real.get("/rules/namaste").text
+    assert structure(english).headings[0] == "Namaste — how to play"
+    for asked in ("de", "", "FR-fr-x", "<script>", "en"):
+        response = real.get("/rules/namaste", params={"lang": asked})
+        assert response.status_code == 200
+        assert response.text == english
+    assert structure(real.get("/rules/namaste", params={"lang": "FR"}).text).lang == "fr"
+
+
+def test_a_game_without_french_rules_serves_english_when_french_is_asked(
+    real: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coven.server import app
+
+    assert localized_name("rules.md", "fr") == "rules.fr.md"
+    assert localized_name("rules.md", "en") == "rules.md"
+    english_only = app.rules_text
+    monkeypatch.setattr(
+        app, "rules_text", lambda game, lang="en": english_only(game) if lang == "en" else None
+    )
+    response = real.get("/rules/brujas?lang=fr")
+    assert response.status_code == 200
+    page = structure(response.text)
+    assert page.lang == "en" and page.article_lang == "en"
+    assert page.headings[0] == "Brujas del Sábado — how to play"
+    assert 'data-langs="en"' in response.text

@@ -31,7 +31,7 @@ from coven.core.explain import moments_from_steps
 from coven.server import schemas
 from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorten
 from coven.server.openapi import openapi_document
-from coven.server.rules_page import missing_document, rules_document
+from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
 from coven.server.settings import Settings
 from coven.server.tables import SeatRequest, Table, TableService
 from coven.server.ws import describe, table_socket
@@ -185,11 +185,13 @@ def _content_length(scope: Scope) -> int | None:
     return longest
 
 
-def rules_text(game: AnyGame) -> str | None:
-    """The game's rulebook: ``spec.rules_file`` resolved inside the game's package."""
+def rules_text(game: AnyGame, lang: str = "en") -> str | None:
+    """The game's rulebook: ``spec.rules_file`` resolved inside the game's package (in ``lang``: see
+    ``rules_page.localized_name``; None when the game has no rulebook in that language)."""
     name = game.spec.rules_file
     if not name:
         return None
+    name = localized_name(name, lang)
     package = type(game).__module__
     for candidate in (package, package.rpartition(".")[0]):
         if not candidate:
@@ -353,7 +355,12 @@ class Lobby:
         if text is None:
             message = f"{game.spec.title} ships no rulebook on this server."
             return HTMLResponse(missing_document(message), 404)
-        return HTMLResponse(rules_document(game.spec.id, game.spec.title, text))
+        langs = tuple(code for code in LANGS if code == "en" or rules_text(game, code) is not None)
+        lang = asked_lang(request.query_params.get("lang"))
+        if lang not in langs:
+            lang = "en"  # no rulebook in that language: the English one
+        shown = text if lang == "en" else rules_text(game, lang) or text
+        return HTMLResponse(rules_document(game.spec.id, game.spec.title, shown, lang, langs))
 
     async def create_table(self, request: Request) -> Response:
         try:

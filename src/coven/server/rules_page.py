@@ -3,6 +3,11 @@
 CommonMark with tables; raw HTML in the source is escaped (shown as text), never passed through, and
 links keep markdown-it's own check (no ``javascript:`` and the like). The page is a whole document in
 the client's style; the lobby fetches the same page and shows its ``article``.
+
+Each rulebook may come in French beside the English (``rules.fr.md`` next to ``rules.md``): ``?lang=fr``
+asks for it, English is the default, and an unknown language (or a rulebook with no French) falls back to
+English. The article says which language it is in (``lang``) and which ones exist (``data-langs``), so
+that the page's script can follow the interface's language.
 """
 
 from __future__ import annotations
@@ -10,6 +15,24 @@ from __future__ import annotations
 from html import escape
 
 from markdown_it import MarkdownIt
+
+LANGS = ("en", "fr")
+"""The languages a rulebook may be written in; the first is the default and the original."""
+
+_FRAME = {
+    "en": {
+        "rules": "rules",
+        "back": "Back to the lobby",
+        "brand": "Coven lobby",
+        "tagline": "four games of hidden things, with friends and honest bots",
+    },
+    "fr": {
+        "rules": "règles",
+        "back": "Retour au salon",
+        "brand": "Accueil de Coven",
+        "tagline": "quatre jeux de choses cachées, entre amis et avec des bots honnêtes",
+    },
+}
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -20,13 +43,34 @@ def markdown_to_html(text: str) -> str:
     return html
 
 
-def rules_document(game_id: str, title: str, markdown: str) -> str:
-    """The whole page of one game's rules."""
+def asked_lang(value: str | None) -> str:
+    """The language a request asks for (``?lang=``): one of ``LANGS``, English for anything else."""
+    code = (value or "").strip().lower()
+    return code if code in LANGS else LANGS[0]
+
+
+def localized_name(name: str, lang: str) -> str:
+    """The file of the rulebook ``name`` in ``lang``: ``rules.md`` in French is ``rules.fr.md``."""
+    if lang == LANGS[0]:
+        return name
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}.{lang}.{suffix}" if dot else f"{name}.{lang}"
+
+
+def rules_document(
+    game_id: str, title: str, markdown: str, lang: str = "en", langs: tuple[str, ...] = ("en",)
+) -> str:
+    """The whole page of one game's rules, written in ``lang``; ``langs``: the languages it exists in."""
+    lang = asked_lang(lang)
+    frame = _FRAME[lang]
     body = markdown_to_html(markdown)
+    available = " ".join(code for code in LANGS if code in langs or code == lang)
     return _document(
-        f"{title} — rules",
-        f'<article class="rulebook panel" id="rules" data-game="{escape(game_id)}">\n{body}</article>\n'
-        f'<p><a class="button" href="/">Back to the lobby</a></p>',
+        f"{title} — {frame['rules']}",
+        f'<article class="rulebook panel" id="rules" lang="{lang}" data-game="{escape(game_id)}" '
+        f'data-langs="{available}">\n{body}</article>\n'
+        f'<p><a class="button" href="/">{frame["back"]}</a></p>',
+        lang,
     )
 
 
@@ -39,9 +83,10 @@ def missing_document(message: str) -> str:
     )
 
 
-def _document(title: str, main: str) -> str:
+def _document(title: str, main: str, lang: str = "en") -> str:
+    frame = _FRAME[lang]
     return f"""<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -51,8 +96,8 @@ def _document(title: str, main: str) -> str:
 </head>
 <body>
   <header class="site">
-    <a href="/" class="brand" aria-label="Coven lobby">Coven</a>
-    <span class="tagline">four games of hidden things, with friends and honest bots</span>
+    <a href="/" class="brand" aria-label="{frame["brand"]}">Coven</a>
+    <span class="tagline">{frame["tagline"]}</span>
   </header>
   <main id="app" class="rules-page">
 {main}

@@ -90,11 +90,12 @@ export async function mountLobby(root) {
   loadRecent(recentBox, titles);
 }
 
-/** The rules as the server renders them (GET /rules/{game}): the page's article, headings and all. */
+/** The rules as the server renders them (GET /rules/{game}?lang=…, in the interface's language when the
+ * game has a rulebook in it, else in English): the page's article, headings and all. */
 async function loadRules(gameId) {
   let res;
   try {
-    res = await fetch(`/rules/${encodeURIComponent(gameId)}`, { headers: { Accept: "text/html" } });
+    res = await fetch(`/rules/${encodeURIComponent(gameId)}?lang=${encodeURIComponent(lang)}`, { headers: { Accept: "text/html" } });
   } catch (err) {
     throw new ApiError(0, "network", tr("lobby.unreachable", { message: err.message }));
   }
@@ -120,9 +121,11 @@ function gameCard(g) {
       const article = await loadRules(g.id);
       article.classList.remove("panel");
       article.removeAttribute("id");
-      article.lang = "en"; // the rulebooks are written in English
-      clear(rulesBody).append(lang === "en" ? "" : h("p", { class: "muted rules-language" }, tr("rules.in_english")), article,
-        h("p", {}, h("a", { href: `/rules/${encodeURIComponent(g.id)}`, class: "rules-page-link" }, tr("lobby.rules_page", { title: g.title }))));
+      const written = article.getAttribute("lang") || "en"; // the server says which language it sent
+      article.lang = written;
+      const page = `/rules/${encodeURIComponent(g.id)}${written === "en" ? "" : `?lang=${encodeURIComponent(written)}`}`;
+      clear(rulesBody).append(written === lang ? "" : h("p", { class: "muted rules-language" }, tr("rules.in_english")), article,
+        h("p", {}, h("a", { href: page, class: "rules-page-link" }, tr("lobby.rules_page", { title: g.title }))));
     } catch (err) {
       loaded = false; // let a later toggle try again
       clear(rulesBody).append(h("p", { class: "error" }, tr("lobby.rules_failed", { message: err.message })));
