@@ -172,3 +172,14 @@ def test_a_copied_generator_draws_what_the_original_would_and_is_independent() -
     assert [copy.random() for _ in range(5)] == [original.random() for _ in range(5)]
     copy.random()
     assert copy.random() != original.random()
+
+
+def test_fast_events_equal_the_plain_ones() -> None:
+    """The hot paths' events (slots filled directly) are the very values the constructor makes."""
+    from coven.core.events import Event, fast_event, slot_setters
+
+    for audience in (None, frozenset({1, 2})):
+        fast = fast_event("roll", {"seat": 1, "dice": "3 5"}, audience)
+        plain = Event("roll", {"seat": 1, "dice": "3 5"}, audience)
+        assert fast == plain and fast.to_json() == plain.to_json()
+    assert len(slot_setters(Event)) == 3

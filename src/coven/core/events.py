@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,27 @@ def public(kind: str, **data: JSONValue) -> Event:
 def private(kind: str, seats: Iterable[Seat], **data: JSONValue) -> Event:
     """An event only ``seats`` see."""
     return Event(kind, data, frozenset(seats))
+
+
+def slot_setters(cls: type) -> tuple[Callable[[Any, Any], None], ...]:
+    """The setters of a frozen, slotted dataclass's fields, in field order. A hot path (a playout makes
+    events, log entries and actions at every decision) fills such a value's slots directly, on
+    ``object.__new__(cls)``, instead of through the frozen ``__init__`` (one ``object.__setattr__`` per
+    field); it must then fill every field, and tests pin the result to the plain constructor's."""
+    return tuple(vars(cls)[f.name].__set__ for f in dataclasses.fields(cls))
+
+
+_new = object.__new__
+_set_kind, _set_data, _set_audience = slot_setters(Event)
+
+
+def fast_event(kind: str, data: Mapping[str, JSONValue], audience: frozenset[Seat] | None = None) -> Event:
+    """``Event(kind, data, audience)``, its slots filled directly (see :func:`slot_setters`)."""
+    event: Event = _new(Event)
+    _set_kind(event, kind)
+    _set_data(event, data)
+    _set_audience(event, audience)
+    return event
 
 
 def filter_events(events: Iterable[Event], seat: Seat | None) -> list[Event]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from coven.core import Event, JSONValue, Seat
+from coven.core.events import slot_setters
 from coven.games.amulets.board import FIELDS, NO, SILENT, format_placement, pair_of
 from coven.games.amulets.deduction import Knowledge
 
@@ -100,12 +101,8 @@ class Spoken(Mapping[str, JSONValue]):
 # slots filled directly, not through the frozen dataclasses' ``__init__`` (one ``object.__setattr__`` per
 # field, the larger part of an action's cost in a playout). The tests check they equal the plain values.
 _new = object.__new__
-_set_kind, _set_seat, _set_fields, _set_answers = (
-    vars(Entry)[f.name].__set__ for f in dataclasses.fields(Entry)
-)
-_set_event_kind, _set_event_data, _set_event_audience = (
-    vars(Event)[f.name].__set__ for f in dataclasses.fields(Event)
-)
+_set_kind, _set_seat, _set_fields, _set_answers = slot_setters(Entry)
+_set_event_kind, _set_event_data, _set_event_audience = slot_setters(Event)
 _set_line = vars(Spoken)["_line"].__set__
 EVENT_KIND = {"ask": "question", "cast": "cast"}
 """The kind of the event of a spell-book line of each kind."""

@@ -96,6 +96,7 @@ from coven.core import (
 )
 from coven.core.chance import Chance
 from coven.core.codec import through_notation
+from coven.core.events import slot_setters
 from coven.games.commandments import notation
 from coven.games.commandments.board import (
     AREA_NAMES,
@@ -791,10 +792,10 @@ _new = object.__new__
     _set_log_marks,
     _set_log_total,
     _set_log_flips,
-) = (vars(MoveLog)[f.name].__set__ for f in dataclasses.fields(MoveLog))
+) = slot_setters(MoveLog)
 """A move's log entry is made with its slots filled directly, not through the frozen dataclass's
 ``__init__`` (one ``object.__setattr__`` per field); the tests check it equals the plain one."""
-_set_discard, _set_taboo = (vars(Ordain)[f.name].__set__ for f in dataclasses.fields(Ordain))
+_set_discard, _set_taboo = slot_setters(Ordain)
 
 
 def _ordain(discard: str, taboo: str) -> Ordain:

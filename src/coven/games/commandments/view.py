@@ -9,11 +9,11 @@ ends, unless the table says ``reveal=never`` (then only she sees them again).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from coven.core import Event, JSONValue, Seat
+from coven.core.events import fast_event, slot_setters
 from coven.games.commandments.notation import PHASE_NAMES, Move, MoveLog
 
 if TYPE_CHECKING:
@@ -134,17 +134,11 @@ def build_view(state: CommandmentsState, seat: Seat | None, to_move: int) -> Com
 # depends on a few small numbers only, is made once per value and shared (events are values: frozen,
 # their data never changed). The tests check they equal the plain values.
 _new = object.__new__
-_set_kind, _set_data, _set_audience = (vars(Event)[f.name].__set__ for f in dataclasses.fields(Event))
+_set_kind, _set_data, _set_audience = slot_setters(Event)
 _ONLY: Final[tuple[frozenset[Seat], ...]] = tuple(frozenset((s,)) for s in range(8))
 
 
-def _event(kind: str, data: dict[str, JSONValue], audience: frozenset[Seat] | None = None) -> Event:
-    """``Event(kind, data, audience)``, its slots filled directly."""
-    event: Event = _new(Event)
-    _set_kind(event, kind)
-    _set_data(event, data)
-    _set_audience(event, audience)
-    return event
+_event = fast_event
 
 
 def ritual_events(priestess: int, number: int, hand: list[JSONValue]) -> list[Event]:

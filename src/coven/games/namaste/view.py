@@ -9,12 +9,12 @@ and the dice not yet rolled.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from coven.core import Event, JSONValue, Seat
+from coven.core.events import fast_event, slot_setters
 from coven.games.namaste.notation import WRITE_TEXT, format_action, sums
 from coven.games.namaste.sheet import MAX_VALUE, NCELLS, truth_points
 
@@ -86,17 +86,11 @@ def score_of(sheet: Sequence[int], karma: Sequence[int], line_points: Sequence[i
 # ``waiting``) are made once, in the tables below: events are values (frozen, their data a read-only
 # ``Mapping``), so every roll may return the same one. The tests check they equal the plain values.
 _new = object.__new__
-_set_kind, _set_data, _set_audience = (vars(Event)[f.name].__set__ for f in dataclasses.fields(Event))
+_set_kind, _set_data, _set_audience = slot_setters(Event)
 _ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(4))
 
 
-def _event(kind: str, data: dict[str, JSONValue], audience: frozenset[Seat] | None = None) -> Event:
-    """``Event(kind, data, audience)``."""
-    event: Event = _new(Event)
-    _set_kind(event, kind)
-    _set_data(event, data)
-    _set_audience(event, audience)
-    return event
+_event = fast_event
 
 
 def decided_event(seat: Seat, action_text: str) -> Event:
