@@ -64,9 +64,3 @@ def test_dice_are_fair_and_shuffles_cover_all_orders() -> None:
     floats = [chance.random() for _ in range(1000)]
     assert all(0.0 <= f < 1.0 for f in floats) and 0.45 < sum(floats) / 1000 < 0.55
 
-
-def test_a_fork_is_independent_of_its_parent() -> None:
-    parent = Chance(9)
-    child = parent.fork()
-    assert child != parent
-    assert [child.below(100) for _ in range(10)] != [parent.below(100) for _ in range(10)]

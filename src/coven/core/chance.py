@@ -161,10 +161,6 @@ class Chance:
             pool[i], pool[j] = pool[j], pool[i]
         return pool[:k]
 
-    def fork(self) -> Chance:
-        """A new generator whose draws are independent of this one's (it takes one draw of this one)."""
-        return Chance.at(_splitmix(self.bits64() ^ _GOLDEN), 0)
-
 
 def fresh(rng: random.Random) -> Chance:
     """A new chance source drawn from a bot's (or a sampler's) generator: for a sampled world, whose

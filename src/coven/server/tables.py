@@ -726,11 +726,14 @@ class TableService:
         like. A bot that let its chance pass at this action number is not asked again until it changes."""
         looking = self._look_left(table) > 0  # people still read the last move: no bot acts by choice
         for seat, required in decisions(table.game, table.state, table.last_mover):
-            if seat not in table.bots:
-                continue
-            if required or (not looking and table.declined.get(seat) != table.number):
+            if seat in table.bots and (required or (not looking and self._bot_may_choose(table, seat))):
                 return seat, required
         return None
+
+    @staticmethod
+    def _bot_may_choose(table: Table, seat: Seat) -> bool:
+        """``seat`` is a bot that has not let its optional chance pass at this action number."""
+        return seat in table.bots and table.declined.get(seat) != table.number
 
     def _look_left(self, table: Table) -> float:
         """Seconds before a bot may act by choice (an Amulets cast): people at the table get a fair look
@@ -828,9 +831,7 @@ class TableService:
         and keep its pace; thinking happens in worker processes."""
         while table.status != "over":
             wait = self._seconds_to_deadline(table)
-            if table.status == "playing" and any(
-                seat in table.bots and table.declined.get(seat) != table.number for seat in table.turn()[1]
-            ):
+            if table.status == "playing" and any(self._bot_may_choose(table, s) for s in table.turn()[1]):
                 look = max(0.0, self._look_left(table))  # a bot may act by choice once people had a look
                 wait = look if wait is None else min(wait, look)
             # Always yield to the loop, and never poll faster than _MIN_WAKE: a deadline that passed
