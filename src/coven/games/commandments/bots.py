@@ -39,7 +39,7 @@ from typing import Any, Final
 
 from coven.bots.search import SearchBot, SearchPlan, bots_policy
 from coven.core import Bot, BotFactory, Game, RandomBot, Seat
-from coven.games.commandments.board import COLOUR_OF, KIND_OF, NUM_AREAS, NUM_ARTEFACTS, OUTSIDE
+from coven.games.commandments.board import COLOUR_OF, KIND_OF, NUM_AREAS, NUM_ARTEFACTS, OUTSIDE, counts_of
 from coven.games.commandments.cards import ACTION, ARTEFACT, Card, Deck, deck_for
 from coven.games.commandments.inference import Posterior, ritual_posterior
 from coven.games.commandments.lang import GESTURES, TOUCHES, Ctx
@@ -375,22 +375,25 @@ class BestBot:
         priestess = view.rituals[-1].priestess
         novices = [(priestess + k) % players for k in range(1, players)]
         moves_total = (players - 1) * rounds_for(players)
-        sims = 10 if quick else 16
+        sims = _SIMS_QUICK if quick else _SIMS_PLACE
         seeds = [rng.getrandbits(32) for _ in range(sims)]
+
+        verdicts: dict[tuple[int, Perf], int] = {}
 
         def value(placement: tuple[int, ...]) -> float:
             return sum(
-                _simulate(slots, placement, novices, moves_total, random.Random(s)) for s in seeds
+                _simulate(slots, placement, novices, moves_total, random.Random(s), verdicts) for s in seeds
             ) / len(seeds)
 
         candidates = [
-            tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)) for _ in range(3 if quick else 10)
+            tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS))
+            for _ in range(_RANDOM_QUICK if quick else _RANDOM_PLACE)
         ]
         candidates += list(_STRUCTURED)
         scored = [(value(p), p) for p in candidates]
         best_value, best = max(scored, key=lambda t: t[0])
         if not quick:
-            for _ in range(30):
+            for _ in range(_CLIMB):
                 trial = list(best)
                 for _ in range(rng.randint(1, 3)):
                     trial[rng.randrange(NUM_ARTEFACTS)] = rng.randrange(NUM_AREAS)
@@ -401,7 +404,12 @@ class BestBot:
         return best_value, best
 
 
-_DISEMPOWER_DREAD: Final = 40.0
+_SIMS_QUICK = 10
+_SIMS_PLACE = 16
+_RANDOM_QUICK = 3
+_RANDOM_PLACE = 10
+_CLIMB = 30
+_DISEMPOWER_DREAD = 40.0
 """Extra weight on an imagined disempowerment (the imagined novices are kinder than real ones)."""
 
 _STRUCTURED: Final[tuple[tuple[int, ...], ...]] = (
@@ -414,11 +422,22 @@ _STRUCTURED: Final[tuple[tuple[int, ...], ...]] = (
 
 
 def _simulate(
-    slots: list[Card], placement: tuple[int, ...], novices: list[int], moves_total: int, rng: random.Random
+    slots: list[Card],
+    placement: tuple[int, ...],
+    novices: list[int],
+    moves_total: int,
+    rng: random.Random,
+    verdicts: dict[tuple[int, Perf], int] | None = None,
 ) -> float:
     """One imagined ritual with novices who imitate the best-paid move (as ``greedy`` does) or try a
-    random one; her gain relative to the average novice (disempowerment: -20 - their average)."""
+    random one; her gain relative to the average novice (disempowerment: -20 - their average).
+
+    The counts of the board are kept up to date move by move, and an action card's verdict (it looks
+    at the performance alone) is kept in ``verdicts`` by slot and performance."""
     board = list(placement)
+    counts = counts_of(board)
+    memo = {} if verdicts is None else verdicts
+    on_board = [c.type == ARTEFACT for c in slots]
     gains = {n: 0 for n in novices}
     flips = 0
     best_move: tuple[int, Move, int] | None = None
@@ -444,10 +463,31 @@ def _simulate(
             )
         else:
             move = MOVE_FAMILY[rng.randrange(len(MOVE_FAMILY))]
-        ctx = move_context(board, move)
         start_area = board[move.artefact]
+        colour = COLOUR_OF[move.artefact]
+        after = list(counts)
+        row = after[start_area][:]
+        row[colour] -= 1
+        after[start_area] = row
+        row = after[move.to][:]
+        row[colour] += 1
+        after[move.to] = row
+        ctx: Ctx | None = None
+        values = []
+        for i, card in enumerate(slots):
+            if on_board[i]:
+                if ctx is None:
+                    ctx = Ctx(colour, start_area, move.to, counts, after)
+                values.append(card.judge(ctx))
+                continue
+            perf = (move.path, move.gestures, move.touches, move.words, move.seconds)
+            v = memo.get((i, perf))
+            if v is None:
+                v = memo[(i, perf)] = card.judge(_perf_ctx(perf))
+            values.append(v)
         board[move.artefact] = move.to
-        total = karma_total([c.judge(ctx) for c in slots])
+        counts = after
+        total = karma_total(values)
         if total > 0:
             gains[seat] += total
             flips = 0
@@ -457,8 +497,8 @@ def _simulate(
             flips += 1
             if flips >= DESTINY_CARDS:
                 return -20.0 - sum(gains.values()) / len(gains) - _DISEMPOWER_DREAD
-    values = list(gains.values())
-    return max(values) - sum(values) / len(values)
+    values_ = list(gains.values())
+    return max(values_) - sum(values_) / len(values_)
 
 
 # ------------------------------------------------------------------------------------ search bot
