@@ -185,8 +185,8 @@ def format_position(s: BrujasState) -> str:
     return " ".join(parts)
 
 
-def _past(text: str, n: int) -> list[tuple[int, list[int], int, int, list[int]]]:
-    history: list[tuple[int, list[int], int, int, list[int]]] = []
+def _past(text: str, n: int) -> list[tuple[int, tuple[int, ...], int, int, tuple[int, ...]]]:
+    history: list[tuple[int, tuple[int, ...], int, int, tuple[int, ...]]] = []
     for trick in text.split(","):
         fields = trick.split("/")
         if len(fields) != 5:
@@ -200,7 +200,7 @@ def _past(text: str, n: int) -> list[tuple[int, list[int], int, int, list[int]]]
         picks = parse_cards(fields[4])
         if len(cards) != n or sorted(picks) != sorted(cards):
             raise NotationError(f"a past trick holds {n} cards, each picked once: {short_repr(trick)}")
-        history.append((leader, cards, winner, move, picks))
+        history.append((leader, tuple(cards), winner, move, tuple(picks)))
     return history
 
 

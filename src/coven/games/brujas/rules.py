@@ -382,7 +382,7 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
                 s.turn = s.nxt[seat]
                 return [EV_TAKE[seat][k]]
             winner = s.winner
-            s.history.append((s.leader, s.trick, winner, s.moved, picks))
+            s.history.append((s.leader, tuple(s.trick), winner, s.moved, tuple(picks)))
             s.trick = []
             s.picks = []
             s.follow = LOW

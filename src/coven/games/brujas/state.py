@@ -132,7 +132,7 @@ class BrujasState:
     pool: int
     """Cards of the finished trick not yet picked (a card set)."""
     picks: list[int]
-    history: list[tuple[int, list[int], int, int, list[int]]]
+    history: list[tuple[int, tuple[int, ...], int, int, tuple[int, ...]]]
     """Finished tricks: (leader, cards, winner, witch move 0 up / 1 down, picks from the winner on)."""
     aside: int
     """The card set aside with three players, or -1."""

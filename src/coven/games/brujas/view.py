@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from coven.core import Event, Seat, private, public
 from coven.games.brujas.cards import COLOURS, KINDS, NAME, kinds_of
@@ -107,6 +108,31 @@ class BrujasView:
     """What every face-up pile scores now (witch plus devil score): public, for the score board."""
 
 
+@lru_cache(maxsize=4096)
+def names_of(cards: int) -> tuple[str, ...]:
+    """The names of a set of cards in kind order (hands and piles repeat from view to view: memoised)."""
+    return tuple(NAME[k] for k in kinds_of(cards))
+
+
+def _past_trick(entry: tuple[int, tuple[int, ...], int, int, tuple[int, ...]]) -> PastTrick:
+    leader, cards, winner, move, picks = entry
+    return PastTrick(
+        leader=leader,
+        cards=tuple(NAME[k] for k in cards),
+        winner=winner,
+        witch="down" if move else "up",
+        picks=tuple(NAME[k] for k in picks),
+    )
+
+
+@lru_cache(maxsize=256)
+def past_tricks(
+    history: tuple[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], ...],
+) -> tuple[PastTrick, ...]:
+    """The finished tricks as every view shows them (the same for every seat at a number: memoised)."""
+    return tuple(_past_trick(entry) for entry in history)
+
+
 def view_of(state: BrujasState, seat: Seat | None) -> BrujasView:
     """Everything ``seat`` knows (``None``: a spectator): its hand, the face-up table, every past trick."""
     s = state
@@ -118,25 +144,15 @@ def view_of(state: BrujasState, seat: Seat | None) -> BrujasView:
         face_down = hidden_phase and bool(s.down >> i & 1)
         down.append(face_down)
         trick.append("?" if face_down and (s.leader + i) % n != seat else NAME[k])
-    past = tuple(
-        PastTrick(
-            leader=leader,
-            cards=tuple(NAME[k] for k in cards),
-            winner=winner,
-            witch="down" if move else "up",
-            picks=tuple(NAME[k] for k in picks),
-        )
-        for leader, cards, winner, move, picks in s.history
-    )
     return BrujasView(
         seat=seat,
         players=n,
         options=dict(s.options),
-        hand=tuple(NAME[k] for k in kinds_of(s.hands[seat])) if seat is not None else (),
+        hand=names_of(s.hands[seat]) if seat is not None else (),
         hand_sizes=tuple(h.bit_count() for h in s.hands),
         witches=tuple(COLOURS[c] for c in s.witches),
         score_values=s.values,
-        piles=tuple(tuple(NAME[k] for k in kinds_of(p)) for p in s.piles),
+        piles=tuple(names_of(p) for p in s.piles),
         leader=s.leader,
         trick=tuple(trick),
         face_down=tuple(down),
@@ -146,6 +162,6 @@ def view_of(state: BrujasState, seat: Seat | None) -> BrujasView:
         winner=s.winner if s.phase in (WITCH, TAKE) else None,
         moved=("up", "down")[s.moved] if s.phase == TAKE else "",
         taken=tuple(NAME[k] for k in s.picks) if s.phase == TAKE else (),
-        past=past,
+        past=past_tricks(tuple(s.history)),
         scores=tuple(float(v) for v in score_list(s)),
     )

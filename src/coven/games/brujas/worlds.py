@@ -121,10 +121,10 @@ class Sampler:
         self.history = [
             (
                 p.leader,
-                [_kind(c) for c in p.cards],
+                tuple(_kind(c) for c in p.cards),
                 p.winner,
                 0 if p.witch == "up" else 1,
-                [_kind(c) for c in p.picks],
+                tuple(_kind(c) for c in p.picks),
             )
             for p in view.past
         ]
