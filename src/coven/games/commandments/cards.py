@@ -148,9 +148,10 @@ class Deck:
     index: dict[str, int]
     artefact: tuple[int, ...]
     action: tuple[int, ...]
-    judged: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
-    """The rules' cache of action cards' verdicts on the performances of the moves they offer (an
-    action card looks at the performance alone): for this deck only, as a custom card may share an id."""
+    verdicts: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """The rules' cache of each action card's verdicts on the performances of the moves they offer, by
+    the card's position (an action card looks at the performance alone): for this deck only, as a
+    custom card may share an id."""
     boardless: tuple[tuple[int, ...] | None, ...] = field(default=(), compare=False, repr=False)
     """:func:`boardless_table` of each card (by position; made by :meth:`of`): the rules judge an
     artefact card that never reads the board by its table."""

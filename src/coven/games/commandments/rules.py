@@ -108,6 +108,7 @@ from coven.games.commandments.board import (
 from coven.games.commandments.cards import (
     ACTION,
     ARTEFACT,
+    BOARDLESS_SIZE,
     BUILTIN,
     COUNT_CAP,
     MAX_FIXED,
@@ -115,7 +116,7 @@ from coven.games.commandments.cards import (
     Deck,
     deck_for,
 )
-from coven.games.commandments.lang import Ctx
+from coven.games.commandments.lang import BoardFn, Ctx
 from coven.games.commandments.notation import (
     ACTION_CLASSES,
     FORFEIT,
@@ -216,6 +217,10 @@ class CommandmentsState:
     """Per area, the artefacts of each colour on ``board`` (:func:`counts_table`), kept up to date by
     the moves while a card of the ritual reads them (a derived cache, shared by clones; ``()`` when
     not kept: counted again when needed). Code that sets ``board`` by hand sets this back to ``()``."""
+    judging: Judging | None = None
+    """How the engine judges the current ritual's slots on a move of the family (:func:`judging_plan`,
+    made when she ordains, or on the first move when ``None``; shared by clones). Code that sets the
+    slots by hand sets this back to ``None``."""
 
     @property
     def ritual(self) -> Ritual:
@@ -223,6 +228,15 @@ class CommandmentsState:
 
 
 Counts = tuple[tuple[int, ...], ...]
+OnBoard = tuple[tuple[int, BoardFn | None, int | None, Card], ...]
+"""The slots whose card reads the board: the slot's bit (1 for the taboo, 2 and 4 for the
+commandments), the card's :func:`~coven.games.commandments.lang.board_function` (None: judged by the
+card on a :class:`Ctx`), its fixed value (None for a "?" card) and the card."""
+Judging = tuple[()] | tuple[Sequence[int], bool, Sequence[int], bool, Sequence[int], bool, OnBoard]
+"""A ritual's :func:`judging_plan`: per slot, the table of the card's karma and whether it is indexed
+by the move's performance (an action card) or by its colour and areas (an artefact card that never
+reads the board, :attr:`Deck.boardless`); then the slots whose card reads the board (their table says
+0). ``()``: the engine does not judge this ritual's moves alone (a judging priestess, not three slots)."""
 
 
 def counts_table(board: Sequence[int]) -> Counts:
@@ -347,6 +361,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         state.phase = ORDAIN
         state.board = []
         state.counts = ()
+        state.judging = None
         state.flips = 0
         state.turn = 0
         ids: list[JSONValue] = [state.deck.cards[c].id for c in hand]
@@ -385,6 +400,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.pending,
             state.pending_start,
             state.counts,
+            state.judging,
         )
 
     # --------------------------------------------------------------------------------- positions
@@ -517,6 +533,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             ritual.discard = by_id[action.discard]
             taboo = by_id[action.taboo]
             ritual.slots = [taboo] + [c for c in ritual.hand if c not in (ritual.discard, taboo)]
+            state.judging = judging_plan(state.deck, ritual.slots, state.options["judge"] == "priestess")
             state.phase = PLACE
             return ordained_events(seat, [cards[c].type for c in ritual.slots], action.discard)
         if isinstance(action, Place):
@@ -562,11 +579,87 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return self._resolve(state, mover, move, start, values)
 
     def _move(self, state: CommandmentsState, seat: int, move: Move) -> list[Event]:
-        """A novice's move: the hot path of every playout. When a card reads the board, its counts are
-        updated from the last move's (not recounted); a move of the interned family
-        (:data:`MOVE_FAMILY`) has its text and its action cards' verdicts (which look at the
-        performance alone) computed once; an artefact card that never reads the board is judged by
-        its table (:attr:`Deck.boardless`)."""
+        """A novice's move: the hot path of every playout. A move of the interned family
+        (:data:`MOVE_FAMILY`) judged by the engine goes by the ritual's :func:`judging_plan`: its text,
+        colour and performance are known in advance, each slot's card that does not read the board
+        is judged by a table, and the board's counts are updated from the last move's (not
+        recounted) while a card reads them. Any other move goes by :meth:`_any_move`."""
+        known = _FAMILY_INFO.get(id(move))
+        plan = state.judging
+        if plan is None:
+            plan = state.judging = judging_plan(state.deck, state.rituals[-1].slots, _by_priestess(state))
+        if known is None or not plan:
+            return self._any_move(state, seat, move)
+        family, artefact, colour, to, performance, base = known
+        t0, p0, t1, p1, t2, p2, on_board = plan
+        board = state.board
+        start = board[artefact]
+        at = base + start * NUM_AREAS  # (colour * 12 + start) * 12 + to
+        v0 = t0[performance] if p0 else t0[at]
+        v1 = t1[performance] if p1 else t1[at]
+        v2 = t2[performance] if p2 else t2[at]
+        if on_board:
+            before = state.counts or counts_table(board)
+            after = list(before)
+            after[start] = _LESS[colour][after[start]]
+            after[to] = _MORE[colour][after[to]]
+            for bit, judged, fixed, card in on_board:
+                if judged is None:
+                    value = card.judge(Ctx(colour, start, to, before, after))
+                elif fixed is None:  # Card.karma_of, inlined
+                    value = max(0, min(COUNT_CAP, int(judged(after, before, colour, start, to))))
+                else:
+                    value = fixed if judged(after, before, colour, start, to) else 0
+                if bit == 1:
+                    v0 = value
+                elif bit == 2:
+                    v1 = value
+                else:
+                    v2 = value
+            state.counts = tuple(after)
+        else:
+            state.counts = ()
+        board[artefact] = to
+        event: Event = _new(Event)  # move_event, inlined
+        _set_kind(event, "move")
+        text = _FAMILY_TEXT[family] or _family_text(family)
+        _set_data(event, {"seat": seat, "action": text, "start": AREA_NAMES[start]})
+        _set_audience(event, None)
+        total = v1 + v2 - v0  # karma_total: the taboo counts against
+        bits = (v0 > 0) | (v1 > 0) << 1 | (v2 > 0) << 2
+        ritual = state.rituals[-1]
+        if total > 0:
+            state.karma[seat] += total
+            ritual.gains[seat] += total
+            state.flips = flips = 0
+            announced = total
+        else:
+            state.flips = flips = state.flips + 1
+            announced = 0 if total == 0 else -1  # announce, inlined
+        log: MoveLog = _new(MoveLog)
+        _set_log_seat(log, seat)
+        _set_log_move(log, move)
+        _set_log_start(log, start)
+        _set_log_marks(log, MARKS[bits])
+        _set_log_total(log, announced)
+        _set_log_flips(log, flips)
+        ritual.moves.append(log)
+        expert = bool(state.options["expert"])
+        if flips < 8:
+            key = ((((announced + 1) * 8 + flips) * 8 + bits) * 8 + seat) * 2 + expert  # karma_key
+            karma = KARMA_EVENTS.get(key) or shared_karma_event(seat, announced, flips, bits, expert)
+        else:
+            verdict = "karma" if total > 0 else "no karma" if total == 0 else "bad karma"
+            karma = karma_event(seat, verdict, announced, flips, MARKS[bits], expert)
+        if flips < DESTINY_CARDS and state.turn + 1 < (state.players - 1) * _ROUNDS[state.players]:
+            state.turn += 1  # the next novice's turn (_next_turn's common case, inlined)
+            return [event, karma]
+        return [event, karma, *self._after_flip(state)]
+
+    def _any_move(self, state: CommandmentsState, seat: int, move: Move) -> list[Event]:
+        """A novice's move, whatever it is and whoever judges it. When a card reads the board, its
+        counts are updated from the last move's (not recounted); an artefact card that never reads the
+        board is judged by its table (:attr:`Deck.boardless`)."""
         deck = state.deck
         cards = deck.cards
         slots = state.rituals[-1].slots
@@ -575,13 +668,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         start = board[artefact]
         colour = COLOUR_OF[artefact]
         family = _FAMILY_INDEX.get(id(move), -1)
-        if family >= 0:
-            text = _FAMILY_TEXT[family]
-            if text is None:
-                text = _FAMILY_TEXT[family] = format_action(move)
-        else:
-            text = format_action(move)
-        by_priestess = state.options["judge"] == "priestess" and any(cards[c].type == ACTION for c in slots)
+        text = (_FAMILY_TEXT[family] or _family_text(family)) if family >= 0 else format_action(move)
+        by_priestess = _by_priestess(state)
         values: list[int] = []
         after: list[tuple[int, ...]] | None = None
         if not by_priestess:
@@ -621,13 +709,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                     if on_board is None:
                         on_board = Ctx(colour, start, to, before, after)
                     values.append(card.judge(on_board))
-                elif family >= 0:  # looks at the performance alone: the same for every board
-                    key = c * _PERFORMANCES + _FAMILY_PERFORMANCE[family]
-                    value = deck.judged.get(key)
-                    if value is None:
-                        value = deck.judged[key] = card.judge(move_context(board, move))
-                    values.append(value)
-                else:
+                else:  # looks at the performance alone
                     values.append(card.judge(move_context(board, move)))
         board[artefact] = to
         # the counts are kept up to date while a card reads them (the slots are the ritual's: on every
@@ -842,5 +924,94 @@ def _family_performances() -> tuple[int, tuple[int, ...]]:
 
 _PERFORMANCES, _FAMILY_PERFORMANCE = _family_performances()
 """How many distinct performances the family has, and each family move's."""
+_PERFORMANCE_MOVES: Final[tuple[Move, ...]] = tuple(
+    MOVE_FAMILY[_FAMILY_PERFORMANCE.index(p)] for p in range(_PERFORMANCES)
+)
+"""A family move with each distinct performance (an action card judges the performance alone)."""
+_FAMILY_INFO: Final[dict[int, tuple[int, int, int, int, int, int]]] = {
+    id(move): (
+        f,
+        move.artefact,
+        COLOUR_OF[move.artefact],
+        move.to,
+        _FAMILY_PERFORMANCE[f],
+        COLOUR_OF[move.artefact] * NUM_AREAS * NUM_AREAS + move.to,
+    )
+    for f, move in enumerate(MOVE_FAMILY)
+}
+"""A family move by identity: its index, artefact, colour, target, performance and the index of its
+colour and target in a :attr:`Deck.boardless` table (to which the starting area adds ``start * 12``)."""
+
+
+def _family_text(family: int) -> str:
+    """The notation of a family move (written once)."""
+    text = _FAMILY_TEXT[family] = format_action(MOVE_FAMILY[family])
+    return text
+
+
+def _by_priestess(state: CommandmentsState) -> bool:
+    """Whether the High Priestess judges the moves of the current ritual herself (she has action cards)."""
+    cards = state.deck.cards
+    return state.options["judge"] == "priestess" and any(
+        cards[c].type == ACTION for c in state.rituals[-1].slots
+    )
+
+
+def verdicts(deck: Deck, card: int) -> tuple[int, ...]:
+    """An action card's karma on each distinct performance of the family (made once per deck)."""
+    found = deck.verdicts.get(card)
+    if found is None:
+        judge = deck.cards[card].judge
+        found = deck.verdicts[card] = tuple(judge(move_context(_ANY_BOARD, m)) for m in _PERFORMANCE_MOVES)
+    return found
+
+
+_ANY_BOARD: Final = (0,) * NUM_ARTEFACTS
+"""A board for the context of an action card, which never reads it."""
+_NO_TABLE: Final = (0,) * max(BOARDLESS_SIZE, _PERFORMANCES)
+"""The table of a slot whose card reads the board (judged apart)."""
+
+
+def judging_plan(deck: Deck, slots: Sequence[int], by_priestess: bool) -> Judging:
+    """How the engine judges moves of the family on these slots (see :data:`Judging`); ``()`` when it
+    does not judge them alone (``by_priestess``: she judges her action cards) or there are not three."""
+    cards = deck.cards
+    if len(slots) != 3 or (by_priestess and any(cards[c].type == ACTION for c in slots)):
+        return ()
+    tables: list[tuple[Sequence[int], bool]] = []
+    on_board: list[tuple[int, BoardFn | None, int | None, Card]] = []
+    for slot, c in enumerate(slots):
+        card = cards[c]
+        table = deck.boardless[c]
+        if card.type == ACTION:
+            tables.append((verdicts(deck, c), True))
+        elif table is not None:
+            tables.append((table, False))
+        else:
+            tables.append((_NO_TABLE, False))
+            on_board.append((1 << slot, deck.on_board[c], card.value, card))
+    (t0, p0), (t1, p1), (t2, p2) = tables
+    return (t0, p0, t1, p1, t2, p2, tuple(on_board))
+
+
+def _row_steps(delta: int) -> tuple[dict[tuple[int, ...], tuple[int, ...]], ...]:
+    """Per colour, each row of a :data:`Counts` table (5 artefacts of each colour at most) with one
+    artefact of that colour more (``delta`` 1) or less (-1), where there is such a row."""
+    rows: list[tuple[int, ...]] = [(w, b, r) for w in range(6) for b in range(6) for r in range(6)]
+    steps = []
+    for colour in range(3):
+        step: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for row in rows:
+            moved = list(row)
+            moved[colour] += delta
+            if 0 <= moved[colour] <= 5:
+                step[row] = tuple(moved)
+        steps.append(step)
+    return tuple(steps)
+
+
+_LESS: Final = _row_steps(-1)
+_MORE: Final = _row_steps(1)
+_set_kind, _set_data, _set_audience = slot_setters(Event)
 _NOVICE_ACTIONS: Final[tuple[Action, ...]] = (FORFEIT, *MOVE_FAMILY)
 """Forfeit first: a front end that shows only the first few legal actions still offers it."""
