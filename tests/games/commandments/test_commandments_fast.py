@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from coven.core import Event, JSONValue, private, public
+from coven.core.chance import Chance
 from coven.games.commandments import GAME
 from coven.games.commandments.board import AREA_NAMES, NUM_AREAS, NUM_ARTEFACTS
 from coven.games.commandments.cards import (
@@ -35,21 +36,37 @@ from coven.games.commandments.lang import (
     emit_board_card,
     parse,
 )
-from coven.games.commandments.notation import ORDAIN, PLACE, Move, MoveLog, Ordain, Place, format_action
+from coven.games.commandments.notation import (
+    MOVE_FAMILY,
+    ORDAIN,
+    PLACE,
+    Move,
+    MoveLog,
+    Ordain,
+    Place,
+    format_action,
+)
 from coven.games.commandments.rules import (
+    _FAMILY_INFO,
     CommandmentsState,
     announce,
     counts_table,
+    deal,
     judge_cards,
     karma_total,
     move_context,
+    verdicts,
 )
 from coven.games.commandments.view import (
     MARKS,
+    disempowered_event,
+    forfeit_event,
+    game_over_event,
     karma_event,
     move_event,
     ordained_events,
     revealed_event,
+    ritual_end_event,
     ritual_events,
     shared_karma_event,
 )
@@ -321,6 +338,19 @@ def test_the_events_made_with_their_slots_filled_equal_the_plain_ones() -> None:
         _same_all(
             [move_event(priestess, "wh1 C", "R")], [public("move", seat=priestess, action="wh1 C", start="R")]
         )
+        _same_all(
+            [
+                ritual_end_event(priestess, 7),
+                disempowered_event(priestess, 20),
+                forfeit_event(priestess, 2, 3),
+            ],
+            [
+                public("ritual_end", priestess=priestess, gain=7),
+                public("disempowered", priestess=priestess, bonus=20),
+                public("forfeit", seat=priestess, bonus=2, flips=3),
+            ],
+        )
+    _same_all([game_over_event([3, 0, 12])], [public("game_over", karma=[3, 0, 12])])
     for bits in range(8):
         for announced in (-1, 0, 1, 7, 40):
             for expert in (False, True):
@@ -347,3 +377,25 @@ def test_a_hand_with_a_custom_card_offers_the_plain_ordainments() -> None:
         legal = GAME.legal_actions(state, 0)
         assert legal == [Ordain(d, t) for d in ids for t in ids if t != d]
         assert all(type(a) is Ordain for a in legal)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 3, -5])
+def test_the_deal_draws_as_the_plain_fisher_yates_steps(seed: int) -> None:
+    for cards, draws in ((tuple(range(63)), 14), (tuple(range(45)), 8), (tuple(range(3)), 9), ((), 2)):
+        fast, plain = Chance(seed), Chance(seed)
+        pile = list(cards)
+        for i in range(len(pile) - 1, max(len(pile) - 1 - draws, 0), -1):
+            j = plain.below(i + 1)
+            pile[i], pile[j] = pile[j], pile[i]
+        assert deal(fast, cards, draws) == tuple(pile)
+        assert fast == plain
+
+
+def test_an_action_card_is_judged_by_its_verdict_on_each_performance_of_the_family() -> None:
+    deck = deck_for("")
+    board = [0] * NUM_ARTEFACTS
+    for c in deck.action:
+        table = verdicts(deck, c)
+        for move in MOVE_FAMILY[:: len(MOVE_FAMILY) // 200]:
+            performance = _FAMILY_INFO[id(move)][4]
+            assert table[performance] == deck.cards[c].judge(move_context(board, move)), deck.cards[c].id

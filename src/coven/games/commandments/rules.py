@@ -78,7 +78,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -94,7 +94,7 @@ from coven.core import (
     Seat,
     public,
 )
-from coven.core.chance import Chance
+from coven.core.chance import _GOLDEN, _MASK, _MIX1, _MIX2, Chance
 from coven.core.codec import through_notation
 from coven.core.events import slot_setters
 from coven.games.commandments import notation
@@ -146,10 +146,14 @@ from coven.games.commandments.view import (
     TABOO,
     CommandmentsView,
     build_view,
+    disempowered_event,
+    forfeit_event,
+    game_over_event,
     karma_event,
     move_event,
     ordained_events,
     revealed_event,
+    ritual_end_event,
     ritual_events,
     shared_karma_event,
 )
@@ -247,11 +251,20 @@ def counts_table(board: Sequence[int]) -> Counts:
 def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
     """A pile of ``cards`` whose top ``draws`` cards (the end of the tuple) are drawn uniformly at random
     from all of them, by the last ``draws`` steps of a Fisher-Yates shuffle: the cards below are never
-    drawn (every ritual draws two of each kind), so their order is left as it was."""
+    drawn (every ritual draws two of each kind), so their order is left as it was.
+
+    Each step draws ``chance.below(i + 1)``, inlined (the tests hold it to the plain loop)."""
     pile = list(cards)
+    key = chance.key
+    counter = chance.counter
     for i in range(len(pile) - 1, max(len(pile) - 1 - draws, 0), -1):
-        j = chance.below(i + 1)
+        counter += 1  # Chance.below(i + 1), inlined
+        z = (key + counter * _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
         pile[i], pile[j] = pile[j], pile[i]
+    chance.counter = counter
     return tuple(pile)
 
 
@@ -337,6 +350,15 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     view_class = CommandmentsView
 
     # ------------------------------------------------------------------------------------- setup
+    def new_game(
+        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
+    ) -> CommandmentsState:
+        """As :meth:`Game.new_game`; without options, the defaults (resolved and valid for every player
+        count) are not resolved again."""
+        if options is None and type(players) is int and 3 <= players <= 7:
+            return self.setup(players, _DEFAULTS, seed)
+        return super().new_game(players, options, seed)
+
     def validate_options(self, players: int, options: Options) -> None:
         deck_for(str(options["custom_cards"]))  # raises InvalidOptionError
         if players < 3:
@@ -357,15 +379,17 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         red, green = state.red, state.green
         hand = [red[-1], red[-2], green[-1], green[-2]]
         state.red, state.green = red[:-2], green[:-2]
-        state.rituals.append(Ritual(priestess, hand, gains=[0] * state.players))
+        rituals = state.rituals
+        rituals.append(Ritual(priestess, hand, -1, [], (), [], [0] * state.players, False, False))
         state.phase = ORDAIN
         state.board = []
         state.counts = ()
         state.judging = None
         state.flips = 0
         state.turn = 0
-        ids: list[JSONValue] = [state.deck.cards[c].id for c in hand]
-        return ritual_events(priestess, len(state.rituals), ids)
+        cards = state.deck.cards
+        ids: list[JSONValue] = [cards[hand[0]].id, cards[hand[1]].id, cards[hand[2]].id, cards[hand[3]].id]
+        return ritual_events(priestess, len(rituals), ids)
 
     def bounds(self, players: int, options: Options) -> Bounds:
         rounds = rounds_for(players)
@@ -526,16 +550,18 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
         if isinstance(action, Move):
             return self._move(state, seat, action)
-        ritual = state.ritual
-        cards = state.deck.cards
+        ritual = state.rituals[-1]
+        deck = state.deck
+        cards = deck.cards
         if isinstance(action, Ordain):
-            by_id = {cards[c].id: c for c in ritual.hand}
-            ritual.discard = by_id[action.discard]
-            taboo = by_id[action.taboo]
-            ritual.slots = [taboo] + [c for c in ritual.hand if c not in (ritual.discard, taboo)]
-            state.judging = judging_plan(state.deck, ritual.slots, state.options["judge"] == "priestess")
+            # her hand's cards by id (ids are unique in a deck, and the checked path holds her to her hand)
+            ritual.discard = discard = deck.index[action.discard]
+            taboo = deck.index[action.taboo]
+            ritual.slots = slots = [taboo, *[c for c in ritual.hand if c not in (discard, taboo)]]
+            state.judging = judging_plan(deck, slots, state.options["judge"] == "priestess")
             state.phase = PLACE
-            return ordained_events(seat, [cards[c].type for c in ritual.slots], action.discard)
+            types: list[JSONValue] = [cards[slots[0]].type, cards[slots[1]].type, cards[slots[2]].type]
+            return ordained_events(seat, types, action.discard)
         if isinstance(action, Place):
             state.board = list(action.areas)
             ritual.placement = tuple(action.areas)
@@ -553,7 +579,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                     ritual.gains[novice] += FORFEIT_BONUS
             state.flips += 1
             ritual.moves.append(MoveLog(seat, None, -1, (), 0, state.flips))
-            events = [public("forfeit", seat=seat, bonus=FORFEIT_BONUS, flips=state.flips)]
+            events = [forfeit_event(seat, FORFEIT_BONUS, state.flips)]
             return events + self._after_flip(state)
         # Judge
         move = state.pending
@@ -777,37 +803,39 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         """After a move: the fourth negative destiny card disempowers her, else the next turn."""
         if state.flips < DESTINY_CARDS:
             return self._next_turn(state)
-        ritual = state.ritual
+        ritual = state.rituals[-1]
         ritual.disempowered = True
-        for novice in novice_order(state.players, ritual.priestess):
-            state.karma[novice] += DISEMPOWER_BONUS
-            ritual.gains[novice] += DISEMPOWER_BONUS
-        return [
-            public("disempowered", priestess=ritual.priestess, bonus=DISEMPOWER_BONUS),
-            *self._end_ritual(state),
-        ]
+        priestess = ritual.priestess
+        karma, gains = state.karma, ritual.gains
+        for novice in range(state.players):
+            if novice != priestess:
+                karma[novice] += DISEMPOWER_BONUS
+                gains[novice] += DISEMPOWER_BONUS
+        return [disempowered_event(priestess, DISEMPOWER_BONUS), *self._end_ritual(state)]
 
     def _next_turn(self, state: CommandmentsState) -> list[Event]:
         state.turn += 1
-        if state.turn >= (state.players - 1) * rounds_for(state.players):
-            ritual = state.ritual
-            best = max(ritual.gains[s] for s in novice_order(state.players, ritual.priestess))
-            state.karma[ritual.priestess] += best
-            ritual.gains[ritual.priestess] += best
-            return [public("ritual_end", priestess=ritual.priestess, gain=best), *self._end_ritual(state)]
+        if state.turn >= (state.players - 1) * _ROUNDS[state.players]:
+            ritual = state.rituals[-1]
+            priestess = ritual.priestess
+            gains = ritual.gains
+            best = max(gains[:priestess] + gains[priestess + 1 :])  # the best novice of this ritual
+            state.karma[priestess] += best
+            gains[priestess] += best
+            return [ritual_end_event(priestess, best), *self._end_ritual(state)]
         return []
 
     def _end_ritual(self, state: CommandmentsState) -> list[Event]:
-        ritual = state.ritual
+        ritual = state.rituals[-1]
         ritual.ended = True
-        cards: list[JSONValue] = [state.deck.cards[c].id for c in ritual.slots]
-        events = [revealed_event(ritual.priestess, cards, state.options["reveal"] == "never")]
+        cards = state.deck.cards
+        ids: list[JSONValue] = [cards[c].id for c in ritual.slots]
+        revealed = revealed_event(ritual.priestess, ids, state.options["reveal"] == "never")
         nxt = ritual.priestess + 1
         if nxt >= state.players:
             state.phase = OVER
-            events.append(public("game_over", karma=list(state.karma)))
-            return events
-        return events + self._start_ritual(state, nxt)
+            return [revealed, game_over_event(list(state.karma))]
+        return [revealed, *self._start_ritual(state, nxt)]
 
     # ------------------------------------------------------------------------------- information
     def view(self, state: CommandmentsState, seat: Seat | None) -> CommandmentsView:
@@ -899,6 +927,8 @@ def _ordain_of(discard: int, taboo: int) -> Ordain:
     return action
 
 
+_DEFAULTS: Final = CommandmentsGame.spec.resolve_options(None)
+"""The default options, resolved once (:meth:`CommandmentsGame.new_game`; ``setup`` copies them)."""
 _PLACEMENTS: Final[tuple[Place, ...]] = _placements()
 _PLACED: Final[dict[int, tuple[Counts, Event]]] = {
     id(place): (counts_table(place.areas), public("placed", action=format_action(place)))

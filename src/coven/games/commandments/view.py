@@ -202,6 +202,26 @@ def shared_karma_event(seat: int, announced: int, flips: int, bits: int, expert:
     return event
 
 
+def ritual_end_event(priestess: int, gain: int) -> Event:
+    """Her ritual ended regularly: she gains the karma of the best novice of this ritual."""
+    return _event("ritual_end", {"priestess": priestess, "gain": gain})
+
+
+def disempowered_event(priestess: int, bonus: int) -> Event:
+    """The fourth negative destiny card: she is disempowered, every novice gets ``bonus``."""
+    return _event("disempowered", {"priestess": priestess, "bonus": bonus})
+
+
+def forfeit_event(seat: int, bonus: int, flips: int) -> Event:
+    """A novice forfeits her move: the others get ``bonus`` each; one destiny card flips."""
+    return _event("forfeit", {"seat": seat, "bonus": bonus, "flips": flips})
+
+
+def game_over_event(karma: list[JSONValue]) -> Event:
+    """The last ritual is over: everyone's karma."""
+    return _event("game_over", {"karma": karma})
+
+
 def revealed_event(priestess: int, cards: list[JSONValue], never: bool) -> Event:
     """Her three cards at the end of her ritual: to all, or to her alone with ``reveal=never``."""
     return _event("revealed", {"cards": cards}, _ONLY[priestess] if never else None)
