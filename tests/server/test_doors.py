@@ -127,7 +127,11 @@ def check_frames(line: Timeline, frames: list[dict[str, Any]], seat: int | None)
             assert kind in {"welcome", "ack", "table", "error", "pong", "ping"}, frame
             continue
         number = frame["number"]
-        assert set(frame) == (UPDATE_KEYS if kind == "update" else SYNC_KEYS), frame.keys()
+        if kind == "update" and "ack" in frame:  # the seat's own action, acknowledged: its id and notation
+            assert frame["actor"] == seat and frame["ack"]["number"] == number, frame["ack"]
+            assert set(frame["ack"]) == {"id", "number", "action"}
+        keys = set(frame) - {"ack"} if kind == "update" else set(frame)
+        assert keys == (UPDATE_KEYS if kind == "update" else SYNC_KEYS), frame.keys()
         assert frame["view"] == line.view(number, seat), f"{kind} {number}: not the seat's view"
         if kind == "update":
             assert frame["actor"] == line.actors[number]

@@ -299,7 +299,7 @@ def test_an_unforeseen_failure_closes_only_its_connection(
         again.send_json({"type": "sync", "last": None})
         legal = again.receive_json()["legal"]["actions"][0]["notation"]
         again.send_json({"type": "act", "number": 0, "action": legal})
-        assert again.receive_json()["type"] == "ack"
+        assert "ack" in again.receive_json()
     failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(failures) == 1
     assert failures[0].exc_info is None

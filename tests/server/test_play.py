@@ -76,7 +76,8 @@ def test_a_thinking_bot_blocks_no_other_table(client: TestClient) -> None:
             hello(ws1, tokens[1])
             start = latest(drain(ws0))
             ws0.send_json({"type": "act", "number": 0, "action": start["legal"]["actions"][0]["notation"]})
-            assert [m["type"] for m in drain(ws0)] == ["ack", "update"]  # while the bot still thinks
+            got = drain(ws0)  # while the bot still thinks
+            assert [m["type"] for m in got] == ["update"] and "ack" in got[0]
         assert client.get(f"/api/tables/{slow['table']['id']}").json()["number"] == 0
     finally:
         GATE.set()
@@ -236,7 +237,7 @@ def test_a_step_taken_by_another_process_is_a_conflict_and_is_caught_up(
             hello(ws1, tokens[1])
             start = latest(drain(ws0))
             ws0.send_json({"type": "act", "number": 0, "action": start["legal"]["actions"][0]["notation"]})
-            assert drain(ws0)[0]["type"] == "ack"
+            assert "ack" in drain(ws0)[0]
         drain(late)
         late.send_json({"type": "act", "number": 0, "action": start["legal"]["actions"][-1]["notation"]})
         got = drain(late)

@@ -211,14 +211,16 @@ async def _person(url: str, token: str, rng: random.Random, sink: Sink, group: i
                 sink.frame_chars += len(raw)
             message = json.loads(raw)
             kind = message.get("type")
-            if kind == "ack":
+            ack = message.get("ack") if kind == "update" else message if kind == "ack" else None
+            if isinstance(ack, dict):  # inside the update our action made (alone: not yet listening)
                 sink.answered = True
-                if pending is not None and message.get("id") == pending[0]:
+                if pending is not None and ack.get("id") == pending[0]:
                     if pending[2] and sink.measuring:
                         sink.latencies.append((now - pending[1]) * 1000.0)
                         sink.moves += 1
                     pending = None
-                continue  # the update follows
+                if kind == "ack":
+                    continue
             if kind == "error":
                 code = str(message.get("code"))
                 if sink.measuring or code not in EXPECTED_ERRORS:

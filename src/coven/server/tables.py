@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hmac
 import logging
 import secrets
@@ -37,7 +38,7 @@ from coven.core import (
 from coven.core.driver import decisions
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
-from coven.server.messages import ErrorCode, ProtocolError, dumps
+from coven.server.messages import ErrorCode, ProtocolError, dumps, with_ack
 from coven.server.settings import GameSource, Settings
 from coven.store import ChatLine, ConflictError, PendingStep, Store, StoredSeat, StoredTable, hash_token
 
@@ -74,6 +75,13 @@ def stand_in_bot(game: AnyGame) -> str:
 OPTIONAL_LISTED = 8
 """Legal actions listed for a seat that may act without having to (an Amulets cast): enough for the page
 to offer the moment; the seat types or builds its action (``free_form``) from a space that may be huge."""
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def legal_entry(game: AnyGame, action: Hashable) -> dict[str, Any]:
+    """An action as a legal list shows it (its notation and JSON form), built once: the same actions are
+    offered move after move, and a list may hold hundreds. Shared: never mutate it."""
+    return {"notation": game.format_action(action), "json": game.action_to_json(action)}
 
 
 @dataclass(slots=True)
@@ -189,10 +197,8 @@ class Table:
             return None
         actions = game.legal_actions(state, seat)  # possibly lazy: only the listed ones are built
         count = len(actions)
-        listed = [
-            {"notation": game.format_action(a), "json": game.action_to_json(a)}
-            for _, a in zip(range(cap if required else min(cap, OPTIONAL_LISTED)), actions, strict=False)
-        ]
+        limit = cap if required else min(cap, OPTIONAL_LISTED)
+        listed = [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
         truncated = len(listed) < count
         return {
             "required": required,
@@ -210,7 +216,7 @@ class Table:
             to_act, may_act = self.turn()
             return {
                 "status": self.status,
-                "view": game.view_to_json(game.view(state, seat)),
+                "view": game.view(state, seat),  # written as its JSON form by dumps
                 "to_act": to_act,
                 "may_act": may_act,
                 "pace": self.pace_json(),
@@ -284,10 +290,31 @@ class Table:
         for listener in list(self.listeners):
             listener.send_text(text)
 
-    def broadcast_update(self, cap: int) -> None:
+    def broadcast_update(self, cap: int, ack: Ack | None = None, number: int = 0, action: str = "") -> None:
+        """Send every listener its seat's ``update``; the one that sent the action (``ack``) gets it with
+        the acknowledgement inside (one frame, not two)."""
         self.changed_at = time.monotonic()
+        acked = None if ack is None else ack.listener
         for listener in list(self.listeners):
-            listener.send_text(self.update_text(listener.seat, cap))
+            text = self.update_text(listener.seat, cap)
+            if ack is not None and listener is acked:
+                text = with_ack(text, ack_json(ack.id, number, action))
+                acked = None
+            listener.send_text(text)
+        if acked is not None and ack is not None:  # not listening (any more): the acknowledgement alone
+            acked.send_text(dumps({"type": "ack", **ack_json(ack.id, number, action)}))
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """Who to acknowledge an action to, and with which ``id`` (the one its ``act`` carried)."""
+
+    listener: Listener
+    id: str | int | None
+
+
+def ack_json(msg_id: str | int | None, number: int, action: str) -> dict[str, Any]:
+    return {"id": msg_id, "number": number, "action": action}
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,7 +618,7 @@ class TableService:
         seat: Seat,
         number: int,
         source: ActionSource,
-        on_commit: Callable[[int, str], None] | None = None,
+        ack: Ack | None = None,
         animation_ms: int | None = None,
     ) -> tuple[int, str]:
         """Check, commit, apply and fan out one action; raises ProtocolError and changes nothing.
@@ -639,9 +666,7 @@ class TableService:
             table.number = step
             table.status = status
             table.steps.append(LoggedStep(step, seat, notation, events))
-            if on_commit is not None:
-                on_commit(step, notation)
-            table.broadcast_update(self.settings.legal_cap)
+            table.broadcast_update(self.settings.legal_cap, ack, step, notation)
         table.wake.set()
         await self._publish({"kind": "action", "table": table.id, "number": step})
         return step, notation
@@ -724,6 +749,8 @@ class TableService:
         """The first decision a bot of this table has, in the core driver's order (optional actors
         clockwise from after the last mover, then the seats the game waits for); people act when they
         like. A bot that let its chance pass at this action number is not asked again until it changes."""
+        if not table.bots:  # people only: they act when they like
+            return None
         looking = self._look_left(table) > 0  # people still read the last move: no bot acts by choice
         for seat, required in decisions(table.game, table.state, table.last_mover):
             if seat in table.bots and (required or (not looking and self._bot_may_choose(table, seat))):

@@ -36,7 +36,14 @@ from coven.server.messages import (
     shorten,
 )
 from coven.server.settings import Settings
-from coven.server.tables import ActionSource, Table, TableService, parse_action_json, parse_action_text
+from coven.server.tables import (
+    Ack,
+    ActionSource,
+    Table,
+    TableService,
+    parse_action_json,
+    parse_action_text,
+)
 
 log = logging.getLogger("coven.server.ws")
 
@@ -77,6 +84,8 @@ class Connection:
         self.settings = settings
         self.seat: Seat | None = None
         self.token: str | None = None
+        self.token_hash: str | None = None
+        """The stored hash that matched :attr:`token` at hello (a later act with it needs no hashing)."""
         self.joined = False
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.overflow = False
@@ -235,6 +244,7 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
             raise _CloseError(CloseCode.BAD_TOKEN, "bad token")
         conn.seat = seat
         conn.token = message.token
+        conn.token_hash = table.seats[seat].token_hash
     conn.joined = True
     if conn.seat is not None and not table.seats[conn.seat].claimed:
         await service.claim(table, conn.seat)  # before the welcome: it shows the seat taken
@@ -299,7 +309,9 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
         conn.send_text(error_message(ErrorCode.SPECTATOR, "spectators cannot act", table.number, message.id))
         return
     token = message.token if message.token is not None else conn.token
-    if token is None or not table.token_matches(seat, token):
+    # the token said at hello was checked then; another one (or a seat's token changed since) is checked now
+    checked = token is not None and token == conn.token and conn.token_hash == table.seats[seat].token_hash
+    if not checked and (token is None or not table.token_matches(seat, token)):
         conn.send_text(
             error_message(ErrorCode.BAD_TOKEN, "this token is not your seat's", table.number, message.id)
         )
@@ -315,13 +327,10 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
         assert message.action_json is not None
         source = checked_action(parse_action_json(message.action_json))
 
-    def ack(number: int, notation: str) -> None:
-        conn.send_text(dumps({"type": "ack", "id": message.id, "number": number, "action": notation}))
-
     await service.returned(table, seat)  # acting is coming back: a bot that stood in steps aside
     try:
         animation = message.animation_ms
-        await service.act(table, seat, message.number, source, on_commit=ack, animation_ms=animation)
+        await service.act(table, seat, message.number, source, Ack(conn, message.id), animation_ms=animation)
     except ProtocolError as exc:
         conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
 

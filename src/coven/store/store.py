@@ -13,7 +13,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, update
+from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
@@ -48,6 +48,29 @@ class PendingStep:
 
 class ConflictError(Exception):
     """Another writer committed that step (or changed the table) first; reload and retry."""
+
+
+_ADVANCE = (
+    update(TableRow)
+    .where(TableRow.id == bindparam("t"), TableRow.number == bindparam("prev"))
+    .values(number=bindparam("n"), status=bindparam("s"), updated_at=bindparam("at"))
+)
+"""Move a table on by one step, if it is where the step expects it (a conditional update)."""
+_LOG = insert(ActionRow)
+
+
+def _log_row(step: PendingStep, now: datetime) -> dict[str, Any]:
+    return {
+        "table_id": step.table_id,
+        "number": step.number,
+        "seat": step.seat,
+        "action": step.action,
+        "created_at": now,
+    }
+
+
+class _BatchConflictError(Exception):
+    """A batch of steps in which some table was not where its step expected (rolled back)."""
 
 
 def hash_token(token: str) -> str:
@@ -116,8 +139,10 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if ":memory:" in self.url or self.url in {"sqlite://", "sqlite:///"}:
                 kwargs["poolclass"] = StaticPool
-        else:
-            kwargs["pool_pre_ping"] = True
+        # No liveness query before each use (``pool_pre_ping``): it would cost a round trip per commit. A
+        # connection the database dropped fails its statement, is thrown away by the pool, and the group
+        # commit tries once more on a fresh one (:mod:`coven.server.commits`); other work retries on its
+        # own next beat or request.
         self.engine: Engine = create_engine(self.url, **kwargs)
         self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
         if self.engine.dialect.name == "sqlite":
@@ -208,32 +233,33 @@ class Store:
 
         Each step commits only if its table is at ``number - 1`` (a conditional update, as in
         :meth:`append_action`); the result says, step by step, whether it did (False: another writer got
-        that step first, nothing of it was written). Steps of one table must come in order."""
+        that step first, nothing of it was written). Steps of one table must come in order.
+
+        The usual case, every step in place, is two statements for the whole batch (prepared once); only
+        a batch with a conflict in it is rolled back and done again step by step."""
         if not steps:
             return []
         now = _now()
-        done: list[bool] = []
-        with self._write_lock, self.engine.begin() as conn:
-            for step in steps:
-                moved = conn.execute(
-                    update(TableRow)
-                    .where(TableRow.id == step.table_id, TableRow.number == step.number - 1)
-                    .values(number=step.number, status=step.status, updated_at=now)
-                ).rowcount
-                done.append(moved == 1)
-            rows = [
-                {
-                    "table_id": step.table_id,
-                    "number": step.number,
-                    "seat": step.seat,
-                    "action": step.action,
-                    "created_at": now,
-                }
-                for step, ok in zip(steps, done, strict=True)
-                if ok
-            ]
-            if rows:
-                conn.execute(insert(ActionRow), rows)
+        advances = [
+            {"t": step.table_id, "prev": step.number - 1, "n": step.number, "s": step.status, "at": now}
+            for step in steps
+        ]
+        with self._write_lock:
+            try:
+                with self.engine.begin() as conn:
+                    if conn.execute(_ADVANCE, advances).rowcount != len(steps):
+                        raise _BatchConflictError
+                    conn.execute(_LOG, [_log_row(step, now) for step in steps])
+                return [True] * len(steps)
+            except (_BatchConflictError, IntegrityError):
+                pass
+            done: list[bool] = []
+            with self.engine.begin() as conn:
+                for params in advances:
+                    done.append(conn.execute(_ADVANCE, params).rowcount == 1)
+                rows = [_log_row(step, now) for step, ok in zip(steps, done, strict=True) if ok]
+                if rows:
+                    conn.execute(_LOG, rows)
         return done
 
     def claim_seat(self, table_id: str, seat: int) -> tuple[bool, str]:

@@ -166,6 +166,12 @@ class TableClient {
         if (this.retry) this.resend();
         break;
       case "update":
+        // The update that our own action made carries its acknowledgement.
+        if (m.ack && this.pending === m.ack.id) {
+          this.pending = null;
+          this.typed = "";
+          this.clearError();
+        }
         if (this.number !== null && m.number !== this.number + 1) {
           // A gap: ask for what was missed (the sync brings the current view too).
           this.conn.send({ type: "sync", last: this.number });
@@ -179,7 +185,7 @@ class TableClient {
         this.renderLog(false);
         if (this.retry) this.resend();
         break;
-      case "ack":
+      case "ack": // an action acknowledged on its own (the connection was not yet listening)
         if (this.pending === m.id) this.pending = null;
         this.typed = "";
         this.clearError();

@@ -276,9 +276,16 @@ def devil_scores(piles: Sequence[int]) -> list[int]:
     return out
 
 
-def score_list(s: BrujasState) -> list[int]:
-    if not any(s.piles):
-        return [0] * s.n
-    w = witch_scores(s.piles, s.rank, s.values, s.conflict)
-    d = devil_scores(s.piles)
+def pile_scores(
+    piles: Sequence[int], rank: Sequence[int], values: Sequence[int], conflict: bool
+) -> list[int]:
+    """What each seat's pile scores: its witch score plus its devil score."""
+    if not any(piles):
+        return [0] * len(piles)
+    w = witch_scores(piles, rank, values, conflict)
+    d = devil_scores(piles)
     return [a + b for a, b in zip(w, d, strict=True)]
+
+
+def score_list(s: BrujasState) -> list[int]:
+    return pile_scores(s.piles, s.rank, s.values, s.conflict)

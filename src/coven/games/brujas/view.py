@@ -24,7 +24,7 @@ from coven.games.brujas.state import (
     TAKE,
     WITCH,
     BrujasState,
-    score_list,
+    pile_scores,
 )
 
 # ---------------------------------------------------------------------------------------------- events
@@ -133,6 +133,14 @@ def past_tricks(
     return tuple(_past_trick(entry) for entry in history)
 
 
+@lru_cache(maxsize=1024)
+def shown_scores(
+    piles: tuple[int, ...], rank: tuple[int, ...], values: tuple[int, ...], conflict: bool
+) -> tuple[float, ...]:
+    """What the face-up piles score now (piles change only when a card is taken: memoised)."""
+    return tuple(float(v) for v in pile_scores(piles, rank, values, conflict))
+
+
 def view_of(state: BrujasState, seat: Seat | None) -> BrujasView:
     """Everything ``seat`` knows (``None``: a spectator): its hand, the face-up table, every past trick."""
     s = state
@@ -163,5 +171,5 @@ def view_of(state: BrujasState, seat: Seat | None) -> BrujasView:
         moved=("up", "down")[s.moved] if s.phase == TAKE else "",
         taken=tuple(NAME[k] for k in s.picks) if s.phase == TAKE else (),
         past=past_tricks(tuple(s.history)),
-        scores=tuple(float(v) for v in score_list(s)),
+        scores=shown_scores(tuple(s.piles), tuple(s.rank), s.values, s.conflict),
     )

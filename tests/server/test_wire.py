@@ -1,0 +1,66 @@
+"""What the server writes on the wire: views straight from the engine's objects, and acks inside updates.
+
+The server writes a game's view object directly (orjson reads a dataclass's fields), without building
+its JSON form first; that must be exactly the codec's form, ``Game.view_to_json``, for every game and
+every kind of position, or a client would see something other than what the rules define.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from coven.games import REGISTRY
+from coven.server.messages import dumps, with_ack
+
+GAMES = sorted(REGISTRY.ids())
+
+
+def _positions(game_id: str, seed: int, limit: int = 400) -> list[tuple[Any, Any]]:
+    """(game, state) after every action of a random game."""
+    game = REGISTRY.get(game_id)
+    rng = random.Random(seed)
+    players = game.spec.min_players + seed % (game.spec.max_players - game.spec.min_players + 1)
+    state = game.setup(players, game.spec.resolve_options({}), seed)
+    out = [(game, game.clone(state))]
+    while not game.is_over(state) and len(out) < limit:
+        seat = sorted(game.to_act(state))[0]
+        actions = game.legal_actions(state, seat)
+        game.apply(state, seat, actions[rng.randrange(min(len(actions), 200))])
+        out.append((game, game.clone(state)))
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_view_on_the_wire_is_its_codec_form(game_id: str) -> None:
+    checked = 0
+    for seed in range(3):
+        for game, state in _positions(game_id, seed)[::3]:
+            for seat in [None, *range(game.num_players(state))]:
+                view = game.view(state, seat)
+                wire = json.loads(dumps({"type": "update", "view": view}))["view"]
+                assert wire == game.view_to_json(view), (game_id, seed, seat)
+                checked += 1
+    assert checked > 100
+
+
+def test_the_ack_travels_inside_the_update() -> None:
+    update = dumps({"type": "update", "number": 3, "view": {"x": "é"}})
+    acked = json.loads(with_ack(update, {"id": "m1", "number": 3, "action": "R3"}))
+    assert acked == {
+        "type": "update",
+        "ack": {"id": "m1", "number": 3, "action": "R3"},
+        "number": 3,
+        "view": {"x": "é"},
+    }
+    with pytest.raises(ValueError):
+        with_ack(dumps({"type": "sync"}), {"id": 1})
+
+
+def test_text_that_is_not_unicode_is_written_as_the_standard_library_would() -> None:
+    # a lone surrogate cannot be UTF-8; the fast writer refuses it, the fallback writes it as json does
+    message = {"type": "chat", "line": {"text": "a\ud800b"}, "set": frozenset({1})}
+    assert json.loads(dumps(message)) == {"type": "chat", "line": {"text": "a\ud800b"}, "set": [1]}
