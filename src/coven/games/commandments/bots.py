@@ -55,7 +55,13 @@ from coven.games.commandments.notation import (
     Place,
     beats,
 )
-from coven.games.commandments.rules import DESTINY_CARDS, karma_total, move_context, rounds_for
+from coven.games.commandments.rules import (
+    DESTINY_CARDS,
+    DISEMPOWER_BONUS,
+    karma_total,
+    move_context,
+    rounds_for,
+)
 from coven.games.commandments.view import CommandmentsView
 
 # ------------------------------------------------------------------------------------ card statistics
@@ -152,6 +158,7 @@ class GreedyBot:
 _HYPOTHESES: Final = 300
 _SHORTLIST_BOARD: Final = 14
 _SHORTLIST_PERF: Final = 4
+_SPOIL = True
 _EXPLORE: Final = 0.3
 """Weight of the learning bonus (bits of marker entropy); kept small: what the markers teach, every
 novice learns."""
@@ -246,7 +253,10 @@ class BestBot:
         mine_left = rounds - sum(1 for m in rv.moves if m.seat == self.seat)
         marks_visible = not view.options["expert"]
         explore = 0.0
-        if marks_visible and mine_left > 1:
+        # a move without karma now flips the last destiny card: she is disempowered and every novice
+        # gets 20, more than a move earns; she loses the ritual's best gain too
+        floor = float(DISEMPOWER_BONUS) if _SPOIL and view.flips >= DESTINY_CARDS - 1 else 0.0
+        if marks_visible and mine_left > 1 and not floor:
             explore = _EXPLORE * (mine_left - 1) / (rounds - 1) if rounds > 1 else 0.0
         board_slots = [i for i, t in enumerate(post.types) if t == ARTEFACT]
         perf_slots = [i for i, t in enumerate(post.types) if t == ACTION]
@@ -280,6 +290,8 @@ class BestBot:
         ties = [b for b in board_moves if b[0] >= board_moves[0][0] - 1e-9]
         self.rng.shuffle(ties)
         shortlist = (ties + [b for b in board_moves if b[0] < board_moves[0][0] - 1e-9])[:_SHORTLIST_BOARD]
+        if floor:  # the moves least likely to earn anything
+            shortlist += board_moves[-_SHORTLIST_BOARD // 2 :]
 
         # the performance part: family performances and a greedy ascent over behaviours
         perf_bonus: dict[Perf, float] = {}
@@ -308,7 +320,10 @@ class BestBot:
                 if best_next == current:
                     break
                 current = best_next
-        top_perfs = sorted(perfs, key=lambda p: -perfs[p])[:_SHORTLIST_PERF]
+        ranked = sorted(perfs, key=lambda p: -perfs[p])
+        top_perfs = ranked[:_SHORTLIST_PERF]
+        if floor:
+            top_perfs += [p for p in ranked[-_SHORTLIST_PERF:] if p not in top_perfs]
 
         # exact expectation of the karma kept (never below zero) over the hypotheses
         hyps = post.hypotheses(self.rng, _HYPOTHESES)
@@ -330,8 +345,7 @@ class BestBot:
                 total = 0.0
                 for k in range(n):
                     t = -(bv[k] + pv[k]) + bv[n + k] + pv[n + k] + bv[2 * n + k] + pv[2 * n + k]
-                    if t > 0:
-                        total += t
+                    total += t if t > 0 else floor
                 score = total / n + b[4] + perf_bonus[perf]
                 if best is None or score > best[0] + 1e-9:
                     best = (score, bi, pi)
@@ -380,10 +394,26 @@ class BestBot:
 
         verdicts: dict[tuple[int, Perf], int] = {}
 
+        pairs = [(a, to) for a in range(NUM_ARTEFACTS) for to in range(NUM_AREAS)]
+        if quick:
+            pairs = rng.sample(pairs, _PAIRS_QUICK)
+        cold = -20.0 - _DISEMPOWER_DREAD
+        perf_totals = _perf_totals(slots, verdicts)
+
         def value(placement: tuple[int, ...]) -> float:
-            return sum(
+            """The mean imagined outcome, except that the chance of being disempowered by the first
+            four moves (all random, no karma yet to imitate) is computed from the chance that a random
+            move misses, and the imagined rituals that met it are left out."""
+            runs = [
                 _simulate(slots, placement, novices, moves_total, random.Random(s), verdicts) for s in seeds
-            ) / len(seeds)
+            ]
+            if not _EXACT_START:
+                return sum(v for v, _ in runs) / len(runs)
+            kept = [v for v, cold_start in runs if not cold_start]
+            q = _miss_rate(slots, placement, pairs, perf_totals) ** DESTINY_CARDS
+            if not kept:
+                return cold
+            return (1 - q) * sum(kept) / len(kept) + q * cold
 
         candidates = [
             tuple(rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS))
@@ -404,11 +434,13 @@ class BestBot:
         return best_value, best
 
 
-_SIMS_QUICK = 10
-_SIMS_PLACE = 16
+_SIMS_QUICK = 30
+_SIMS_PLACE = 48
 _RANDOM_QUICK = 3
 _RANDOM_PLACE = 10
 _CLIMB = 30
+_PAIRS_QUICK = 60
+_EXACT_START = True
 _DISEMPOWER_DREAD = 40.0
 """Extra weight on an imagined disempowerment (the imagined novices are kinder than real ones)."""
 
@@ -421,6 +453,56 @@ _STRUCTURED: Final[tuple[tuple[int, ...], ...]] = (
 )
 
 
+def _perf_totals(slots: list[Card], verdicts: dict[tuple[int, Perf], int]) -> list[list[int]]:
+    """Per target area and canonical performance, the karma the action slots give a move of the
+    family (an action card looks at the performance alone)."""
+    signs = (-1, 1, 1)
+    per = len(PERFORMANCES)
+    out = []
+    for to in range(NUM_AREAS):
+        row = []
+        for k in range(per):
+            move = MOVE_FAMILY[to * per + k]
+            perf = (move.path, move.gestures, move.touches, move.words, move.seconds)
+            total = 0
+            for i, card in enumerate(slots):
+                if card.type != ARTEFACT:
+                    v = verdicts.get((i, perf))
+                    if v is None:
+                        v = verdicts[(i, perf)] = card.judge(_perf_ctx(perf))
+                    total += signs[i] * v
+            row.append(total)
+        out.append(row)
+    return out
+
+
+def _miss_rate(
+    slots: list[Card],
+    placement: tuple[int, ...],
+    pairs: Sequence[tuple[int, int]],
+    perf_totals: list[list[int]],
+) -> float:
+    """The chance that a random move of the family (an artefact of ``pairs`` to its target, with
+    each canonical performance) gives no karma on this placement."""
+    counts = counts_of(placement)
+    on_board = [(i, c) for i, c in enumerate(slots) if c.type == ARTEFACT]
+    misses = 0
+    for artefact, to in pairs:
+        start = placement[artefact]
+        colour = COLOUR_OF[artefact]
+        after = list(counts)
+        row = after[start][:]
+        row[colour] -= 1
+        after[start] = row
+        row = after[to][:]
+        row[colour] += 1
+        after[to] = row
+        ctx = Ctx(colour, start, to, counts, after)
+        fixed = sum(card.judge(ctx) * (-1 if i == 0 else 1) for i, card in on_board)
+        misses += sum(1 for t in perf_totals[to] if fixed + t <= 0)
+    return misses / (len(pairs) * len(PERFORMANCES))
+
+
 def _simulate(
     slots: list[Card],
     placement: tuple[int, ...],
@@ -428,9 +510,10 @@ def _simulate(
     moves_total: int,
     rng: random.Random,
     verdicts: dict[tuple[int, Perf], int] | None = None,
-) -> float:
+) -> tuple[float, bool]:
     """One imagined ritual with novices who imitate the best-paid move (as ``greedy`` does) or try a
-    random one; her gain relative to the average novice (disempowerment: -20 - their average).
+    random one; her gain relative to the average novice (disempowerment: -20 - their average), and
+    whether she was disempowered before any karma was given.
 
     The counts of the board are kept up to date move by move, and an action card's verdict (it looks
     at the performance alone) is kept in ``verdicts`` by slot and performance."""
@@ -496,9 +579,9 @@ def _simulate(
         else:
             flips += 1
             if flips >= DESTINY_CARDS:
-                return -20.0 - sum(gains.values()) / len(gains) - _DISEMPOWER_DREAD
+                return -20.0 - sum(gains.values()) / len(gains) - _DISEMPOWER_DREAD, best_move is None
     values_ = list(gains.values())
-    return max(values_) - sum(values_) / len(values_)
+    return max(values_) - sum(values_) / len(values_), False
 
 
 # ------------------------------------------------------------------------------------ search bot
