@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -15,7 +16,16 @@ from hypothesis import strategies as st
 from coven.core import Event, JSONValue, private, public
 from coven.core.chance import Chance
 from coven.games.commandments import GAME
-from coven.games.commandments.board import AREA_NAMES, NUM_AREAS, NUM_ARTEFACTS
+from coven.games.commandments.board import (
+    AREA_NAMES,
+    CODE_COLOURS,
+    CODE_COUNT,
+    CODE_TOTAL,
+    NUM_AREAS,
+    NUM_ARTEFACTS,
+    codes_of,
+    rows_of,
+)
 from coven.games.commandments.cards import (
     ARTEFACT,
     BOARDLESS_SIZE,
@@ -50,7 +60,6 @@ from coven.games.commandments.rules import (
     _FAMILY_INFO,
     CommandmentsState,
     announce,
-    counts_table,
     deal,
     judge_cards,
     karma_total,
@@ -171,9 +180,32 @@ def test_a_built_in_artefact_card_is_one_emitted_function_that_judges_as_the_clo
     on_board = board_function(card.fn)
     assert on_board is not None and deck_for("").on_board[deck_for("").index[card.id]] is on_board
     for ctx in contexts:
-        result = on_board(ctx.after, ctx.before, ctx.colour, ctx.frm, ctx.to)
+        result = on_board(_codes(ctx.after), _codes(ctx.before), ctx.colour, ctx.frm, ctx.to)
         assert result == card.fn(ctx) and type(result) is type(card.fn(ctx))
         assert card.karma_of(result) == card.judge(ctx)
+
+
+def _codes(rows: Sequence[Sequence[int]]) -> bytes:
+    """A board of rows (white, black, brown) as codes, by the definition of a code."""
+    return bytes(w + 6 * b + 36 * r for w, b, r in rows)
+
+
+def test_a_board_of_codes_is_its_counts() -> None:
+    for board in _boards(random.Random(3), 30):
+        codes = codes_of(board)
+        rows = counts_table(board)
+        assert codes == _codes(rows) and rows_of(codes) == [tuple(row) for row in rows]
+        for area, code in enumerate(codes):
+            assert CODE_TOTAL[code] == sum(rows[area])
+            assert CODE_COLOURS[code] == sum(1 for n in rows[area] if n)
+            assert [CODE_COUNT[c][code] for c in range(3)] == list(rows[area])
+
+
+def counts_table(board: Sequence[int]) -> list[list[int]]:
+    rows = [[0, 0, 0] for _ in range(NUM_AREAS)]
+    for artefact, area in enumerate(board):
+        rows[area][artefact // 5] += 1
+    return rows
 
 
 # Well-typed board expressions (every word of the board's language, counting functions nested).
@@ -224,6 +256,14 @@ def test_the_emitted_function_of_any_board_expression_judges_as_the_closures(tex
     emitted = emit_board_card(node)
     assert emitted is not None
     _same_judgement(emitted, closures, _FUZZ_CONTEXTS, text)
+    on_codes = board_function(emitted)
+    assert on_codes is not None
+    for ctx in _FUZZ_CONTEXTS:
+        got, want = (
+            on_codes(_codes(ctx.after), _codes(ctx.before), ctx.colour, ctx.frm, ctx.to),
+            closures(ctx),
+        )
+        assert got == want and type(got) is type(want), (text, got, want)
 
 
 def _plain_move(state: CommandmentsState, seat: int, move: Move) -> tuple[list[Event], MoveLog]:
@@ -299,7 +339,7 @@ def test_every_move_of_random_playouts_gives_the_plain_events_log_and_counts(
             if placed:
                 assert isinstance(action, Place)
                 _same(events[0], Event("placed", {"action": format_action(action)}))
-                assert state.counts == counts_table(state.board)
+                assert state.codes == codes_of(state.board)
             if plain is None:
                 continue
             moves += 1
@@ -310,8 +350,8 @@ def test_every_move_of_random_playouts_gives_the_plain_events_log_and_counts(
             _same(events[1], plain[0][1])
             log = ritual.moves[-1]
             assert log == plain[1] and type(log) is MoveLog and hash(log) == hash(plain[1])
-            if state.counts:
-                assert state.counts == counts_table(state.board)
+            if state.codes:
+                assert state.codes == codes_of(state.board)
     assert moves > 100
 
 

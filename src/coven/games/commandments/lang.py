@@ -74,11 +74,15 @@ from typing import Any, Final
 from coven.games.commandments.board import (
     ADJACENT,
     AREA_INDEX,
+    CODE_COLOURS,
+    CODE_COUNT,
+    CODE_TOTAL,
     COLOUR_INDEX,
     COLOURS,
     KIND_OF,
     KINDS,
     NUM_AREAS,
+    NUM_CODES,
     OUTSIDE,
 )
 from coven.games.commandments.lexicon import KINDS_SAID, analyse, tokens
@@ -824,7 +828,17 @@ _EMITTED_GLOBALS: Final[dict[str, Any]] = {
     "MEMBERS": _MEMBERS,
     "R": _AREAS,
     "colours": _colours,
+    "T": CODE_TOTAL,
+    "K": CODE_COLOURS,
+    "N": CODE_COUNT,
+    "N0": CODE_COUNT[0],
+    "N1": CODE_COUNT[1],
+    "N2": CODE_COUNT[2],
 }
+
+
+class _NotRowError(Exception):
+    """Inside a counting function: the expression reads more than the row of the area it binds."""
 
 
 @dataclass(slots=True)
@@ -841,6 +855,13 @@ class _Emitter:
     before: bool = False
     names: set[str] = field(default_factory=set)
     """The move's words the expression reads (``colour``, ``frm``, ``to``)."""
+    codes: bool = False
+    """Boards as :data:`~coven.games.commandments.board.Codes` (one code per area) instead of rows."""
+    row: bool = False
+    """Writing a function of ``r``, the code of the area a counting function binds, that reads nothing
+    else of the board or the move (else :class:`_NotRowError`): its values on every code make a table."""
+    tables: dict[str, bytes] = field(default_factory=dict)
+    """The tables of the counting functions written as one ``bytes.translate`` (codes only)."""
 
     def coerce(self, node: Node, want: str) -> str:
         if node.op == "str" and want in ("area", "colour", "kind"):
@@ -869,6 +890,8 @@ class _Emitter:
             return "int", str(int(node.value))
         if op == "name":
             name = node.value
+            if self.row:
+                raise _NotRowError(name)
             if name == "colour":
                 self.names.add("colour")
                 return "colour", "colour"
@@ -905,6 +928,10 @@ class _Emitter:
     def call(self, node: Node) -> tuple[str, str]:
         name = node.value
         args = node.args
+        if self.codes:
+            found = self.call_on_codes(node)
+            if found is not None:
+                return found
         cur = self.board
         if name == "kind" and len(args) == 1:
             return "kind", f"KIND[{self.coerce(args[0], 'area')}]"
@@ -942,19 +969,94 @@ class _Emitter:
             return "int", f"min({self.coerce(args[0], 'int')}, {self.coerce(args[1], 'int')})"
         raise _UnsupportedError(name)
 
+    def call_on_codes(self, node: Node) -> tuple[str, str] | None:
+        """:meth:`call` on boards of codes: ``T``, ``K`` and ``N`` give an area's artefacts, colours and
+        artefacts of a colour by its code; a counting function whose inside reads only the row of the
+        area it binds is one ``bytes.translate`` of the board by a table (:meth:`row_table`). None for
+        the words written as on rows (they read no row themselves)."""
+        name = node.value
+        args = node.args
+        cur = self.board
+        if self.row:
+            if name in ("count", "colours") and args[0].op == "name" and args[0].value == "area":
+                if name == "colours":
+                    return "int", "K[r]"
+                if len(args) == 1:
+                    return "int", "T[r]"
+                if args[1].op == "str":
+                    return "int", f"N{self.coerce(args[1], 'colour')}[r]"
+            if name != "min":
+                raise _NotRowError(name)
+        if name == "count" and len(args) == 1:
+            return "int", f"T[{cur}[{self.coerce(args[0], 'area')}]]"
+        if name == "count" and len(args) == 2:
+            area, colour = self.coerce(args[0], "area"), self.coerce(args[1], "colour")
+            counts = f"N{colour}" if colour.isdigit() else f"N[{colour}]"
+            return "int", f"{counts}[{cur}[{area}]]"
+        if name == "colours" and len(args) == 1:
+            return "int", f"K[{cur}[{self.coerce(args[0], 'area')}]]"
+        if name == "total" and len(args) in (1, 2):
+            kind = self.coerce(args[0], "kind")
+            colour = self.coerce(args[1], "colour") if len(args) == 2 else ""
+            counts = "T" if not colour else f"N{colour}" if colour.isdigit() else f"N[{colour}]"
+            if kind.isdigit():  # one term per area of that kind
+                return "int", "(" + " + ".join(f"{counts}[{cur}[{x}]]" for x in _MEMBERS[int(kind)]) + ")"
+            return "int", f"sum([{counts}[{cur}[x]] for x in MEMBERS[{kind}]])"
+        if name in COUNTING:
+            table = self.row_table(node)
+            if table is not None:
+                translated = f"{cur}.translate({table})"
+                if name == "areas":
+                    return "int", f"{translated}.count(1)"
+                return "int", f"{name}({translated})"
+        return None
 
-BoardFn = Callable[[Sequence[Sequence[int]], Sequence[Sequence[int]], int, int, int], Any]
-"""A board card's expression on ``(after, before, colour, from, to)``: what it gives on the
-:class:`Ctx` of that move (:func:`board_function`)."""
+    def row_table(self, node: Node) -> str | None:
+        """A counting function over the areas whose inside reads only the bound area's row (no other
+        area, nothing of the move, no counting function inside) as the name of a table of 256 bytes:
+        what the inside gives on each code (``areas``: 1 or 0; ``sum(cond, n)``: n or 0). None when it
+        reads more, or gives a number that is not a byte on some code."""
+        name = node.value
+        args = node.args
+        inside = _Emitter(board="r", codes=True, row=True)
+        try:
+            if name == "areas":
+                src = f"(1 if {inside.coerce(args[0], 'bool')} else 0)"
+            elif len(args) == 1:
+                src = inside.coerce(args[0], "int")
+            else:
+                src = f"({inside.coerce(args[1], 'int')} if {inside.coerce(args[0], 'bool')} else 0)"
+        except (_NotRowError, _UnsupportedError):
+            return None
+        scope: dict[str, Any] = {}
+        exec(
+            compile(f"def on_code(r):\n    return {src}\n", "<row table>", "exec"),
+            dict(_EMITTED_GLOBALS),
+            scope,
+        )
+        values = [scope["on_code"](code) for code in range(NUM_CODES)]
+        if not all(0 <= v <= 255 for v in values):
+            return None
+        table = f"X{len(self.tables)}"
+        self.tables[table] = bytes(values) + bytes(256 - NUM_CODES)
+        return table
+
+
+BoardFn = Callable[[bytes | bytearray, bytes | bytearray, int, int, int], Any]
+"""A board card's expression on ``(after, before, colour, from, to)``, the boards as
+:data:`~coven.games.commandments.board.Codes`: what it gives on the :class:`Ctx` of that move
+(:func:`board_function`)."""
 
 
 def emit_board_card(node: Node) -> Fn | None:
     """A board card's expression (well typed: compiled by the checker) as one Python function, or None
     when the emitter does not write it. The same values as the closures (the tests check it); the
-    same expression without a :class:`Ctx` is :func:`board_function` of it."""
+    same expression on boards of codes, without a :class:`Ctx`, is :func:`board_function` of it."""
     emitter = _Emitter()
+    on_codes = _Emitter(codes=True)
     try:
         tp, src = emitter.emit(node)
+        _, codes_src = on_codes.emit(node)
     except _UnsupportedError:
         return None
     if tp not in ("int", "bool"):
@@ -963,10 +1065,10 @@ def emit_board_card(node: Node) -> Fn | None:
     before = "    B = c.before\n" if emitter.before else ""
     code = (
         f"def judged(c):\n    A = c.cur\n{before}{reads}    return {src}\n"
-        f"def on_board(A, B, colour, frm, to):\n    return {src}\n"
+        f"def on_board(A, B, colour, frm, to):\n    return {codes_src}\n"
     )
     scope: dict[str, Any] = {}
-    exec(compile(code, "<board card>", "exec"), dict(_EMITTED_GLOBALS), scope)
+    exec(compile(code, "<board card>", "exec"), {**_EMITTED_GLOBALS, **on_codes.tables}, scope)
     scope["judged"].on_board = scope["on_board"]
     fn: Fn = scope["judged"]
     return fn
@@ -974,9 +1076,9 @@ def emit_board_card(node: Node) -> Fn | None:
 
 def board_function(fn: Fn) -> BoardFn | None:
     """The function :func:`emit_board_card` wrote with ``fn``, judging on ``(after, before, colour,
-    from, to)`` without a :class:`Ctx` (``fn(ctx)`` is ``board_function(fn)(ctx.after, ctx.before,
-    ctx.colour, ctx.frm, ctx.to)`` on a context whose ``cur`` is its ``after``); None for any other
-    function."""
+    from, to)``, the boards as codes, without a :class:`Ctx` (``fn(ctx)`` is
+    ``board_function(fn)(codes(ctx.after), codes(ctx.before), ctx.colour, ctx.frm, ctx.to)`` on a
+    context whose ``cur`` is its ``after``); None for any other function."""
     found: BoardFn | None = getattr(fn, "on_board", None)
     return found
 

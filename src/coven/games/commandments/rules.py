@@ -100,10 +100,14 @@ from coven.core.events import slot_setters
 from coven.games.commandments import notation
 from coven.games.commandments.board import (
     AREA_NAMES,
+    CODE_STEP,
     COLOUR_OF,
     NUM_AREAS,
     NUM_ARTEFACTS,
+    Codes,
+    codes_of,
     counts_of,
+    rows_of,
 )
 from coven.games.commandments.cards import (
     ACTION,
@@ -217,10 +221,11 @@ class CommandmentsState:
     turn: int
     pending: Move | None = None
     pending_start: int = -1
-    counts: Counts = ()
-    """Per area, the artefacts of each colour on ``board`` (:func:`counts_table`), kept up to date by
-    the moves while a card of the ritual reads them (a derived cache, shared by clones; ``()`` when
-    not kept: counted again when needed). Code that sets ``board`` by hand sets this back to ``()``."""
+    codes: Codes = b""
+    """Per area, the code of its artefacts on ``board`` (:func:`~coven.games.commandments.board.codes_of`),
+    kept up to date by the moves while a card of the ritual reads the board (a derived cache, shared by
+    clones; empty when not kept: counted again when needed). Code that sets ``board`` by hand sets this
+    back to ``b""``."""
     judging: Judging | None = None
     """How the engine judges the current ritual's slots on a move of the family (:func:`judging_plan`,
     made when she ordains, or on the first move when ``None``; shared by clones). Code that sets the
@@ -231,7 +236,6 @@ class CommandmentsState:
         return self.rituals[-1]
 
 
-Counts = tuple[tuple[int, ...], ...]
 OnBoard = tuple[tuple[int, BoardFn | None, int | None, Card], ...]
 """The slots whose card reads the board: the slot's bit (1 for the taboo, 2 and 4 for the
 commandments), the card's :func:`~coven.games.commandments.lang.board_function` (None: judged by the
@@ -241,11 +245,6 @@ Judging = tuple[()] | tuple[Sequence[int], bool, Sequence[int], bool, Sequence[i
 by the move's performance (an action card) or by its colour and areas (an artefact card that never
 reads the board, :attr:`Deck.boardless`); then the slots whose card reads the board (their table says
 0). ``()``: the engine does not judge this ritual's moves alone (a judging priestess, not three slots)."""
-
-
-def counts_table(board: Sequence[int]) -> Counts:
-    """:func:`~coven.games.commandments.board.counts_of` as tuples (shared, never changed in place)."""
-    return tuple(map(tuple, counts_of(board)))
 
 
 def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
@@ -383,7 +382,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         rituals.append(Ritual(priestess, hand, -1, [], (), [], [0] * state.players, False, False))
         state.phase = ORDAIN
         state.board = []
-        state.counts = ()
+        state.codes = b""
         state.judging = None
         state.flips = 0
         state.turn = 0
@@ -423,7 +422,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.turn,
             state.pending,
             state.pending_start,
-            state.counts,
+            state.codes,
             state.judging,
         )
 
@@ -568,9 +567,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.phase = MOVE
             known = _PLACED.get(id(action))
             if known is not None:  # one of the placements legal_actions offers: made once
-                state.counts, event = known
+                state.codes, event = known
                 return [event]
-            state.counts = counts_table(action.areas)
+            state.codes = codes_of(action.areas)
             return [public("placed", action=format_action(action))]
         if isinstance(action, Forfeit):
             for novice in novice_order(state.players, ritual.priestess):
@@ -625,13 +624,14 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         v1 = t1[performance] if p1 else t1[at]
         v2 = t2[performance] if p2 else t2[at]
         if on_board:
-            before = state.counts or counts_table(board)
-            after = list(before)
-            after[start] = _LESS[colour][after[start]]
-            after[to] = _MORE[colour][after[to]]
+            before = state.codes or codes_of(board)
+            after = bytearray(before)
+            step = CODE_STEP[colour]
+            after[start] -= step
+            after[to] += step
             for bit, judged, fixed, card in on_board:
                 if judged is None:
-                    value = card.judge(Ctx(colour, start, to, before, after))
+                    value = card.judge(Ctx(colour, start, to, rows_of(before), rows_of(after)))
                 elif fixed is None:  # Card.karma_of, inlined
                     value = max(0, min(COUNT_CAP, int(judged(after, before, colour, start, to))))
                 else:
@@ -642,9 +642,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                     v1 = value
                 else:
                     v2 = value
-            state.counts = tuple(after)
+            state.codes = bytes(after)
         else:
-            state.counts = ()
+            state.codes = b""
         board[artefact] = to
         event: Event = _new(Event)  # move_event, inlined
         _set_kind(event, "move")
@@ -697,12 +697,12 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         text = (_FAMILY_TEXT[family] or _family_text(family)) if family >= 0 else format_action(move)
         by_priestess = _by_priestess(state)
         values: list[int] = []
-        after: list[tuple[int, ...]] | None = None
+        after: bytearray | None = None
         if not by_priestess:
             # Judged before the state changes: judging never raises (a custom card past its step
             # budget is unmarked, see Card.judge), and if it ever did the state would stay whole.
             on_board: Ctx | None = None
-            before: Counts = ()
+            before: Codes = b""
             tables, emitted = deck.boardless, deck.on_board
             at = (colour * NUM_AREAS + start) * NUM_AREAS + to
             for c in slots:
@@ -713,16 +713,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                 card = cards[c]
                 if card.type == ARTEFACT:  # looks at the board alone
                     if after is None:
-                        before = state.counts or counts_table(board)
-                        after = list(before)
-                        w, b, r = after[start]
-                        after[start] = (
-                            (w - 1, b, r) if colour == 0 else (w, b - 1, r) if colour == 1 else (w, b, r - 1)
-                        )
-                        w, b, r = after[to]
-                        after[to] = (
-                            (w + 1, b, r) if colour == 0 else (w, b + 1, r) if colour == 1 else (w, b, r + 1)
-                        )
+                        before = state.codes or codes_of(board)
+                        after = bytearray(before)
+                        after[start] -= CODE_STEP[colour]
+                        after[to] += CODE_STEP[colour]
                     judged = emitted[c]
                     if judged is not None:  # a built-in card: its expression, without a Ctx
                         result = judged(after, before, colour, start, to)
@@ -733,14 +727,14 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                             values.append(fixed if result else 0)
                         continue
                     if on_board is None:
-                        on_board = Ctx(colour, start, to, before, after)
+                        on_board = Ctx(colour, start, to, rows_of(before), rows_of(after))
                     values.append(card.judge(on_board))
                 else:  # looks at the performance alone
                     values.append(card.judge(move_context(board, move)))
         board[artefact] = to
         # the counts are kept up to date while a card reads them (the slots are the ritual's: on every
         # move, or on none), else left to be counted again when needed
-        state.counts = () if after is None else tuple(after)
+        state.codes = b"" if after is None else bytes(after)
         event = move_event(seat, text, AREA_NAMES[start])
         if by_priestess:
             state.pending = move
@@ -930,11 +924,10 @@ def _ordain_of(discard: int, taboo: int) -> Ordain:
 _DEFAULTS: Final = CommandmentsGame.spec.resolve_options(None)
 """The default options, resolved once (:meth:`CommandmentsGame.new_game`; ``setup`` copies them)."""
 _PLACEMENTS: Final[tuple[Place, ...]] = _placements()
-_PLACED: Final[dict[int, tuple[Counts, Event]]] = {
-    id(place): (counts_table(place.areas), public("placed", action=format_action(place)))
-    for place in _PLACEMENTS
+_PLACED: Final[dict[int, tuple[Codes, Event]]] = {
+    id(place): (codes_of(place.areas), public("placed", action=format_action(place))) for place in _PLACEMENTS
 }
-"""Each offered placement's counts and event, by identity (they live as long as the module)."""
+"""Each offered placement's codes and event, by identity (they live as long as the module)."""
 _ROUNDS: Final[tuple[int, ...]] = tuple(rounds_for(players) if players >= 3 else 0 for players in range(8))
 _TO_ACT: Final[dict[int, frozenset[int]]] = {-1: frozenset(), **{s: frozenset((s,)) for s in range(7)}}
 _FAMILY_INDEX: Final[dict[int, int]] = {id(move): i for i, move in enumerate(MOVE_FAMILY)}
@@ -1024,24 +1017,6 @@ def judging_plan(deck: Deck, slots: Sequence[int], by_priestess: bool) -> Judgin
     return (t0, p0, t1, p1, t2, p2, tuple(on_board))
 
 
-def _row_steps(delta: int) -> tuple[dict[tuple[int, ...], tuple[int, ...]], ...]:
-    """Per colour, each row of a :data:`Counts` table (5 artefacts of each colour at most) with one
-    artefact of that colour more (``delta`` 1) or less (-1), where there is such a row."""
-    rows: list[tuple[int, ...]] = [(w, b, r) for w in range(6) for b in range(6) for r in range(6)]
-    steps = []
-    for colour in range(3):
-        step: dict[tuple[int, ...], tuple[int, ...]] = {}
-        for row in rows:
-            moved = list(row)
-            moved[colour] += delta
-            if 0 <= moved[colour] <= 5:
-                step[row] = tuple(moved)
-        steps.append(step)
-    return tuple(steps)
-
-
-_LESS: Final = _row_steps(-1)
-_MORE: Final = _row_steps(1)
 _set_kind, _set_data, _set_audience = slot_setters(Event)
 _NOVICE_ACTIONS: Final[tuple[Action, ...]] = (FORFEIT, *MOVE_FAMILY)
 """Forfeit first: a front end that shows only the first few legal actions still offers it."""
