@@ -1,6 +1,6 @@
 """What the server writes on the wire: views straight from the engine's objects, and acks inside updates.
 
-The server writes a game's view object directly (orjson reads a dataclass's fields), without building
+The server writes a game's view object directly (msgspec reads a dataclass's fields), without building
 its JSON form first; that must be exactly the codec's form, ``Game.view_to_json``, for every game and
 every kind of position, or a client would see something other than what the rules define.
 """

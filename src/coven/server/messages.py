@@ -10,7 +10,7 @@ import math
 from enum import IntEnum
 from typing import Annotated, Any, Literal
 
-import orjson
+import msgspec
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -232,31 +232,26 @@ def _json_kind(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-_OPTIONS = orjson.OPT_NON_STR_KEYS
-
-
-def _extra(value: Any) -> Any:
-    """What orjson does not write by itself: sets (as lists, in their order, as the games' codecs do)."""
-    if isinstance(value, frozenset | set):
-        return list(value)
-    raise TypeError(f"{type(value).__name__} is not JSON")
+_ENCODER = msgspec.json.Encoder()
 
 
 def _plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-    return _extra(value)
+    if isinstance(value, frozenset | set):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def dumps(message: dict[str, Any]) -> str:
     """A server message as compact JSON text (UTF-8 characters as they are).
 
     Values may be the engine's own objects: a game's view (a dataclass of JSON-like fields) is written
-    directly, as its codec's JSON form (``Game.view_to_json``; the conformance suite pins the two equal),
+    directly, as its codec's JSON form (``Game.view_to_json``; tests pin the two equal for every game),
     without building that form first."""
     try:
-        return orjson.dumps(message, default=_extra, option=_OPTIONS).decode("utf-8")
-    except orjson.JSONEncodeError:  # text that is not Unicode (a lone surrogate): as the standard library
+        return _ENCODER.encode(message).decode("utf-8")
+    except UnicodeEncodeError:  # text that is not Unicode (a lone surrogate): as the standard library does
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False, default=_plain)
 
 

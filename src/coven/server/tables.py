@@ -44,6 +44,7 @@ from coven.store import ChatLine, ConflictError, PendingStep, Store, StoredSeat,
 
 log = logging.getLogger("coven.server")
 
+_MISSING: Any = object()
 _MIN_WAKE = 0.05  # seconds: the shortest sleep of a table's driver between two looks at the table
 
 AnyGame = Game[Any, Any, Any]
@@ -133,8 +134,8 @@ class Table:
     # ------------------------------------------------------------ what a seat sees
     def _cached(self, seat: Seat | None, what: str, build: Callable[[], Any]) -> Any:
         key = (self.number, seat, what)
-        value = self._cache.get(key)
-        if value is None:
+        value = self._cache.get(key, _MISSING)
+        if value is _MISSING:
             if self._cache and next(iter(self._cache))[0] != self.number:
                 self._cache = {}  # only the current number is ever asked for: let the old ones go
             value = build()
@@ -212,16 +213,15 @@ class Table:
         """The current ``view``/``legal``/turn fields for ``seat`` (cached per number)."""
 
         def build() -> dict[str, Any]:
-            game, state = self.game, self.state
             to_act, may_act = self.turn()
             return {
                 "status": self.status,
-                "view": game.view(state, seat),  # written as its JSON form by dumps
+                "view": self.game.view(self.state, seat),  # written as its JSON form by dumps
                 "to_act": to_act,
                 "may_act": may_act,
-                "pace": self.pace_json(),
+                "pace": self._cached(None, "pace", self.pace_json),  # the same for every seat
                 "legal": self.legal(seat, cap),
-                "result": self.result(),
+                "result": self._cached(None, "result", self.result),
             }
 
         snap: dict[str, Any] = self._cached(seat, "snapshot", build)
