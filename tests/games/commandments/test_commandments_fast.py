@@ -179,10 +179,15 @@ def test_a_built_in_artefact_card_is_one_emitted_function_that_judges_as_the_clo
     # without a Ctx, as the rules judge it (Deck.on_board), and counted as Card.judge counts
     on_board = board_function(card.fn)
     assert on_board is not None and deck_for("").on_board[deck_for("").index[card.id]] is on_board
+    counted = deck_for("").counted[deck_for("").index[card.id]]
+    assert (counted is None) == (card.value is not None)
     for ctx in contexts:
         result = on_board(_codes(ctx.after), _codes(ctx.before), ctx.colour, ctx.frm, ctx.to)
         assert result == card.fn(ctx) and type(result) is type(card.fn(ctx))
         assert card.karma_of(result) == card.judge(ctx)
+        if counted is not None:  # a "?" card: its karma straight from the codes
+            karma = counted(_codes(ctx.after), _codes(ctx.before), ctx.colour, ctx.frm, ctx.to)
+            assert karma == card.judge(ctx) and type(karma) is int
 
 
 def _codes(rows: Sequence[Sequence[int]]) -> bytes:
@@ -437,5 +442,6 @@ def test_an_action_card_is_judged_by_its_verdict_on_each_performance_of_the_fami
     for c in deck.action:
         table = verdicts(deck, c)
         for move in MOVE_FAMILY[:: len(MOVE_FAMILY) // 200]:
-            performance = _FAMILY_INFO[id(move)][4]
+            performance, text = _FAMILY_INFO[id(move)]
+            assert text == format_action(move)
             assert table[performance] == deck.cards[c].judge(move_context(board, move)), deck.cards[c].id

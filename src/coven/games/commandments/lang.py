@@ -1070,6 +1070,8 @@ def emit_board_card(node: Node) -> Fn | None:
     scope: dict[str, Any] = {}
     exec(compile(code, "<board card>", "exec"), {**_EMITTED_GLOBALS, **on_codes.tables}, scope)
     scope["judged"].on_board = scope["on_board"]
+    if tp == "int":  # a count: counted_function writes what a "?" card earns by it
+        scope["judged"].count_source = (codes_src, on_codes.tables)
     fn: Fn = scope["judged"]
     return fn
 
@@ -1081,6 +1083,25 @@ def board_function(fn: Fn) -> BoardFn | None:
     context whose ``cur`` is its ``after``); None for any other function."""
     found: BoardFn | None = getattr(fn, "on_board", None)
     return found
+
+
+def counted_function(fn: Fn, cap: int) -> BoardFn | None:
+    """For a count that :func:`emit_board_card` wrote (a "?" card's function): what the card earns by
+    it on ``(after, before, colour, from, to)``, the boards as codes (the count from 0 to ``cap``, as
+    :meth:`~coven.games.commandments.cards.Card.karma_of` takes it); None for any other function."""
+    found: tuple[str, dict[str, bytes]] | None = getattr(fn, "count_source", None)
+    if found is None:
+        return None
+    src, tables = found
+    cap = int(cap)
+    code = (
+        f"def counted(A, B, colour, frm, to):\n    n = {src}\n"
+        f"    return 0 if n <= 0 else n if n <= {cap} else {cap}\n"
+    )
+    scope: dict[str, Any] = {}
+    exec(compile(code, "<board card>", "exec"), {**_EMITTED_GLOBALS, **tables}, scope)
+    counted: BoardFn = scope["counted"]
+    return counted
 
 
 def _a(tp: str) -> str:
@@ -1150,6 +1171,7 @@ __all__ = [
     "check_bounds",
     "compile_card_expr",
     "compile_tree",
+    "counted_function",
     "counting_nesting",
     "emit_board_card",
     "estimate_cost",

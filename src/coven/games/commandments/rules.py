@@ -146,6 +146,7 @@ from coven.games.commandments.notation import (
 )
 from coven.games.commandments.view import (
     KARMA_EVENTS,
+    KARMA_TOP,
     MARKS,
     TABOO,
     CommandmentsView,
@@ -240,11 +241,12 @@ OnBoard = tuple[tuple[int, BoardFn | None, int | None, Card], ...]
 """The slots whose card reads the board: the slot's bit (1 for the taboo, 2 and 4 for the
 commandments), the card's :func:`~coven.games.commandments.lang.board_function` (None: judged by the
 card on a :class:`Ctx`), its fixed value (None for a "?" card) and the card."""
-Judging = tuple[()] | tuple[Sequence[int], bool, Sequence[int], bool, Sequence[int], bool, OnBoard]
+Judging = tuple[()] | tuple[Sequence[int], bool, Sequence[int], bool, Sequence[int], bool, OnBoard, bool, int]
 """A ritual's :func:`judging_plan`: per slot, the table of the card's karma and whether it is indexed
 by the move's performance (an action card) or by its colour and areas (an artefact card that never
 reads the board, :attr:`Deck.boardless`); then the slots whose card reads the board (their table says
-0). ``()``: the engine does not judge this ritual's moves alone (a judging priestess, not three slots)."""
+0), whether the table plays the expert variant, and the moves of a ritual. ``()``: the engine does not
+judge this ritual's moves alone (a judging priestess, not three slots)."""
 
 
 def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
@@ -557,7 +559,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             ritual.discard = discard = deck.index[action.discard]
             taboo = deck.index[action.taboo]
             ritual.slots = slots = [taboo, *[c for c in ritual.hand if c not in (discard, taboo)]]
-            state.judging = judging_plan(deck, slots, state.options["judge"] == "priestess")
+            state.judging = judging_plan(state)
             state.phase = PLACE
             types: list[JSONValue] = [cards[slots[0]].type, cards[slots[1]].type, cards[slots[2]].type]
             return ordained_events(seat, types, action.discard)
@@ -612,14 +614,17 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         known = _FAMILY_INFO.get(id(move))
         plan = state.judging
         if plan is None:
-            plan = state.judging = judging_plan(state.deck, state.rituals[-1].slots, _by_priestess(state))
+            plan = state.judging = judging_plan(state)
         if known is None or not plan:
             return self._any_move(state, seat, move)
-        family, artefact, colour, to, performance, base = known
-        t0, p0, t1, p1, t2, p2, on_board = plan
+        performance, text = known
+        t0, p0, t1, p1, t2, p2, on_board, expert, turns = plan
+        artefact = move.artefact
+        to = move.to
+        colour = COLOUR_OF[artefact]
         board = state.board
         start = board[artefact]
-        at = base + start * NUM_AREAS  # (colour * 12 + start) * 12 + to
+        at = (colour * NUM_AREAS + start) * NUM_AREAS + to
         v0 = t0[performance] if p0 else t0[at]
         v1 = t1[performance] if p1 else t1[at]
         v2 = t2[performance] if p2 else t2[at]
@@ -632,8 +637,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             for bit, judged, fixed, card in on_board:
                 if judged is None:
                     value = card.judge(Ctx(colour, start, to, rows_of(before), rows_of(after)))
-                elif fixed is None:  # Card.karma_of, inlined
-                    value = max(0, min(COUNT_CAP, int(judged(after, before, colour, start, to))))
+                elif fixed is None:  # a "?" card: its function gives the karma
+                    value = judged(after, before, colour, start, to)
                 else:
                     value = fixed if judged(after, before, colour, start, to) else 0
                 if bit == 1:
@@ -648,7 +653,6 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         board[artefact] = to
         event: Event = _new(Event)  # move_event, inlined
         _set_kind(event, "move")
-        text = _FAMILY_TEXT[family] or _family_text(family)
         _set_data(event, {"seat": seat, "action": text, "start": AREA_NAMES[start]})
         _set_audience(event, None)
         total = v1 + v2 - v0  # karma_total: the taboo counts against
@@ -670,14 +674,12 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         _set_log_total(log, announced)
         _set_log_flips(log, flips)
         ritual.moves.append(log)
-        expert = bool(state.options["expert"])
-        if flips < 8:
-            key = ((((announced + 1) * 8 + flips) * 8 + bits) * 8 + seat) * 2 + expert  # karma_key
-            karma = KARMA_EVENTS.get(key) or shared_karma_event(seat, announced, flips, bits, expert)
-        else:
-            verdict = "karma" if total > 0 else "no karma" if total == 0 else "bad karma"
-            karma = karma_event(seat, verdict, announced, flips, MARKS[bits], expert)
-        if flips < DESTINY_CARDS and state.turn + 1 < (state.players - 1) * _ROUNDS[state.players]:
+        karma = None
+        if flips < 8 and announced <= KARMA_TOP:
+            karma = KARMA_EVENTS[seat * 2 + expert][((announced + 1) * 8 + flips) * 8 + bits]  # karma_slot
+        if karma is None:
+            karma = shared_karma_event(seat, announced, flips, bits, expert)
+        if flips < DESTINY_CARDS and state.turn + 1 < turns:
             state.turn += 1  # the next novice's turn (_next_turn's common case, inlined)
             return [event, karma]
         return [event, karma, *self._after_flip(state)]
@@ -693,8 +695,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         artefact, to = move.artefact, move.to
         start = board[artefact]
         colour = COLOUR_OF[artefact]
-        family = _FAMILY_INDEX.get(id(move), -1)
-        text = (_FAMILY_TEXT[family] or _family_text(family)) if family >= 0 else format_action(move)
+        known = _FAMILY_INFO.get(id(move))
+        text = known[1] if known is not None else format_action(move)
         by_priestess = _by_priestess(state)
         values: list[int] = []
         after: bytearray | None = None
@@ -780,9 +782,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         _set_log_flips(log, flips)
         ritual.moves.append(log)
         expert = bool(state.options["expert"])
-        if bits >= 0 and flips < 8:
-            key = ((((announced + 1) * 8 + flips) * 8 + bits) * 8 + seat) * 2 + expert  # karma_key
-            karma = KARMA_EVENTS.get(key) or shared_karma_event(seat, announced, flips, bits, expert)
+        if bits >= 0:
+            karma = shared_karma_event(seat, announced, flips, bits, expert)
         else:
             verdict = "karma" if total > 0 else "no karma" if total == 0 else "bad karma"
             karma = karma_event(seat, verdict, announced, flips, marks, expert)
@@ -930,10 +931,6 @@ _PLACED: Final[dict[int, tuple[Codes, Event]]] = {
 """Each offered placement's codes and event, by identity (they live as long as the module)."""
 _ROUNDS: Final[tuple[int, ...]] = tuple(rounds_for(players) if players >= 3 else 0 for players in range(8))
 _TO_ACT: Final[dict[int, frozenset[int]]] = {-1: frozenset(), **{s: frozenset((s,)) for s in range(7)}}
-_FAMILY_INDEX: Final[dict[int, int]] = {id(move): i for i, move in enumerate(MOVE_FAMILY)}
-"""A move of the family by identity (they live as long as the module, so no other object has their id)."""
-_FAMILY_TEXT: Final[list[str | None]] = [None] * len(MOVE_FAMILY)
-"""Each family move's notation, written when first needed."""
 
 
 def _family_performances() -> tuple[int, tuple[int, ...]]:
@@ -951,25 +948,11 @@ _PERFORMANCE_MOVES: Final[tuple[Move, ...]] = tuple(
     MOVE_FAMILY[_FAMILY_PERFORMANCE.index(p)] for p in range(_PERFORMANCES)
 )
 """A family move with each distinct performance (an action card judges the performance alone)."""
-_FAMILY_INFO: Final[dict[int, tuple[int, int, int, int, int, int]]] = {
-    id(move): (
-        f,
-        move.artefact,
-        COLOUR_OF[move.artefact],
-        move.to,
-        _FAMILY_PERFORMANCE[f],
-        COLOUR_OF[move.artefact] * NUM_AREAS * NUM_AREAS + move.to,
-    )
-    for f, move in enumerate(MOVE_FAMILY)
+_FAMILY_INFO: Final[dict[int, tuple[int, str]]] = {
+    id(move): (_FAMILY_PERFORMANCE[f], format_action(move)) for f, move in enumerate(MOVE_FAMILY)
 }
-"""A family move by identity: its index, artefact, colour, target, performance and the index of its
-colour and target in a :attr:`Deck.boardless` table (to which the starting area adds ``start * 12``)."""
-
-
-def _family_text(family: int) -> str:
-    """The notation of a family move (written once)."""
-    text = _FAMILY_TEXT[family] = format_action(MOVE_FAMILY[family])
-    return text
+"""A move of the family by identity (they live as long as the module, so no other object has their id):
+its performance and its notation."""
 
 
 def _by_priestess(state: CommandmentsState) -> bool:
@@ -995,11 +978,13 @@ _NO_TABLE: Final = (0,) * max(BOARDLESS_SIZE, _PERFORMANCES)
 """The table of a slot whose card reads the board (judged apart)."""
 
 
-def judging_plan(deck: Deck, slots: Sequence[int], by_priestess: bool) -> Judging:
-    """How the engine judges moves of the family on these slots (see :data:`Judging`); ``()`` when it
-    does not judge them alone (``by_priestess``: she judges her action cards) or there are not three."""
+def judging_plan(state: CommandmentsState) -> Judging:
+    """How the engine judges moves of the family on the current ritual's slots (see :data:`Judging`);
+    ``()`` when it does not judge them alone (she judges her action cards) or there are not three."""
+    deck = state.deck
     cards = deck.cards
-    if len(slots) != 3 or (by_priestess and any(cards[c].type == ACTION for c in slots)):
+    slots = state.rituals[-1].slots
+    if len(slots) != 3 or _by_priestess(state):
         return ()
     tables: list[tuple[Sequence[int], bool]] = []
     on_board: list[tuple[int, BoardFn | None, int | None, Card]] = []
@@ -1012,9 +997,11 @@ def judging_plan(deck: Deck, slots: Sequence[int], by_priestess: bool) -> Judgin
             tables.append((table, False))
         else:
             tables.append((_NO_TABLE, False))
-            on_board.append((1 << slot, deck.on_board[c], card.value, card))
+            judged = deck.on_board[c] if card.value is not None else deck.counted[c]
+            on_board.append((1 << slot, judged, card.value, card))
     (t0, p0), (t1, p1), (t2, p2) = tables
-    return (t0, p0, t1, p1, t2, p2, tuple(on_board))
+    turns = (state.players - 1) * _ROUNDS[state.players]
+    return (t0, p0, t1, p1, t2, p2, tuple(on_board), bool(state.options["expert"]), turns)
 
 
 _set_kind, _set_data, _set_audience = slot_setters(Event)

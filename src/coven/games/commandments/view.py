@@ -180,25 +180,31 @@ MARKS: Final[tuple[tuple[int, ...], ...]] = tuple(
     (bits & 1, bits >> 1 & 1, bits >> 2 & 1) for bits in range(8)
 )
 """The markers of three slots from their bits (bit ``i``: slot ``i`` is marked)."""
-KARMA_EVENTS: Final[dict[int, Event]] = {}
-"""The shared karma events of moves judged on three slots, by :func:`karma_key` (at most 7 seats x 5
-destiny counts x 8 markers x 2 variants x the announced totals, -1 to 40: some thousands)."""
+KARMA_TOP: Final = 40
+"""The highest total a move can be announced (two commandments of 20 karma at most, see the cards)."""
+KARMA_SLOTS: Final = (KARMA_TOP + 2) * 64
+KARMA_EVENTS: Final[tuple[list[Event | None], ...]] = tuple([None] * KARMA_SLOTS for _ in range(16))
+"""The shared karma events of moves judged on three slots: per ``seat * 2 + expert`` (seats 0-7), by
+:func:`karma_slot` (made on first need, by :func:`shared_karma_event`)."""
 
 
-def karma_key(seat: int, announced: int, flips: int, bits: int, expert: bool) -> int:
-    """The key of a karma event in :data:`KARMA_EVENTS` (one key per value: ``seat`` 0-7, ``flips``
-    0-7, ``bits`` 0-7, ``announced`` -1 or more); the rules compute it inline."""
-    return ((((announced + 1) * 8 + flips) * 8 + bits) * 8 + seat) * 2 + expert
+def karma_slot(announced: int, flips: int, bits: int) -> int:
+    """The place of a karma event in its list of :data:`KARMA_EVENTS` (``flips`` 0-7, ``bits`` 0-7,
+    ``announced`` -1 to :data:`KARMA_TOP`); the rules compute it inline."""
+    return ((announced + 1) * 8 + flips) * 8 + bits
 
 
 def shared_karma_event(seat: int, announced: int, flips: int, bits: int, expert: bool) -> Event:
     """:func:`karma_event` of a move judged on three slots whose markers are the bits of ``bits``
-    (see :data:`MARKS`), from :data:`KARMA_EVENTS` (made on first need)."""
-    key = karma_key(seat, announced, flips, bits, expert)
-    event = KARMA_EVENTS.get(key)
+    (see :data:`MARKS`), from :data:`KARMA_EVENTS` (made on first need) when it has a place there."""
+    verdict = "karma" if announced > 0 else "no karma" if announced == 0 else "bad karma"
+    if not (0 <= seat < 8 and 0 <= flips < 8 and -1 <= announced <= KARMA_TOP and 0 <= bits < 8):
+        return karma_event(seat, verdict, announced, flips, MARKS[bits], expert)
+    events = KARMA_EVENTS[seat * 2 + expert]
+    slot = karma_slot(announced, flips, bits)
+    event = events[slot]
     if event is None:
-        verdict = "karma" if announced > 0 else "no karma" if announced == 0 else "bad karma"
-        event = KARMA_EVENTS[key] = karma_event(seat, verdict, announced, flips, MARKS[bits], expert)
+        event = events[slot] = karma_event(seat, verdict, announced, flips, MARKS[bits], expert)
     return event
 
 
