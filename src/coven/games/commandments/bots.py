@@ -397,7 +397,9 @@ class BestBot:
         pairs = [(a, to) for a in range(NUM_ARTEFACTS) for to in range(NUM_AREAS)]
         if quick:
             pairs = rng.sample(pairs, _PAIRS_QUICK)
-        cold = -20.0 - _DISEMPOWER_DREAD
+        # her last ritual, the game's last: she knows every score, so she plays to win
+        scores = list(view.karma) if _ENDGAME and len(view.rituals) == players else None
+        cold = _outcome({n: 0 for n in novices}, True, scores, priestess)
         perf_totals = _perf_totals(slots, verdicts)
 
         def value(placement: tuple[int, ...]) -> float:
@@ -405,7 +407,10 @@ class BestBot:
             four moves (all random, no karma yet to imitate) is computed from the chance that a random
             move misses, and the imagined rituals that met it are left out."""
             runs = [
-                _simulate(slots, placement, novices, moves_total, random.Random(s), verdicts) for s in seeds
+                _simulate(
+                    slots, placement, novices, moves_total, random.Random(s), verdicts, scores, priestess
+                )
+                for s in seeds
             ]
             if not _EXACT_START:
                 return sum(v for v, _ in runs) / len(runs)
@@ -441,6 +446,7 @@ _RANDOM_PLACE = 10
 _CLIMB = 30
 _PAIRS_QUICK = 60
 _EXACT_START = True
+_ENDGAME = True
 _DISEMPOWER_DREAD = 40.0
 """Extra weight on an imagined disempowerment (the imagined novices are kinder than real ones)."""
 
@@ -510,6 +516,8 @@ def _simulate(
     moves_total: int,
     rng: random.Random,
     verdicts: dict[tuple[int, Perf], int] | None = None,
+    scores: list[int] | None = None,
+    priestess: int = 0,
 ) -> tuple[float, bool]:
     """One imagined ritual with novices who imitate the best-paid move (as ``greedy`` does) or try a
     random one; her gain relative to the average novice (disempowerment: -20 - their average), and
@@ -579,9 +587,25 @@ def _simulate(
         else:
             flips += 1
             if flips >= DESTINY_CARDS:
-                return -20.0 - sum(gains.values()) / len(gains) - _DISEMPOWER_DREAD, best_move is None
-    values_ = list(gains.values())
-    return max(values_) - sum(values_) / len(values_), False
+                return _outcome(gains, True, scores, priestess), best_move is None
+    return _outcome(gains, False, scores, priestess), False
+
+
+def _outcome(gains: dict[int, int], disempowered: bool, scores: list[int] | None, priestess: int) -> float:
+    """What an imagined ritual is worth to her: her gain relative to the average novice
+    (disempowered: -20 - their average, and the dread); with the scores of the game's last ritual,
+    her share of the victory, the margin breaking ties."""
+    values = list(gains.values())
+    mean = sum(values) / len(values)
+    margin = -20.0 - mean - _DISEMPOWER_DREAD if disempowered else max(values) - mean
+    if scores is None:
+        return margin
+    bonus = DISEMPOWER_BONUS if disempowered else 0
+    mine = scores[priestess] + (0 if disempowered else max(values))
+    theirs = [scores[n] + g + bonus for n, g in gains.items()]
+    top = max(theirs)
+    share = 0.0 if top > mine else 1.0 / (1 + theirs.count(mine))
+    return share + margin / 1000.0
 
 
 # ------------------------------------------------------------------------------------ search bot
