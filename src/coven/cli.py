@@ -490,6 +490,14 @@ def bench_server(
     players: Annotated[
         int | None, typer.Option("--players", help="Instead of --tables: this many people in all.")
     ] = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            min=0,
+            help="The people's phase lasts until this many games have ended (memory growth over them).",
+        ),
+    ] = 0,
     database: Annotated[
         str | None, typer.Option("--database", help="SQLAlchemy URL; default a temp SQLite.")
     ] = None,
@@ -510,6 +518,7 @@ def bench_server(
             database=database,
             tables=tables,
             bot_tables=bot_tables,
+            games=games,
         )
     except (CovenError, ValueError) as exc:
         raise _fail(str(exc)) from None

@@ -83,3 +83,14 @@ def test_process_usage_reads_this_process() -> None:
     if usage is None:
         pytest.skip("no /proc here")
     assert usage.cpu > 0 and usage.rss > 0
+
+
+@pytest.mark.slow
+def test_bench_server_can_run_until_games_have_ended() -> None:
+    # memory growth over finished games is only a figure over enough of them: --games N waits for N
+    result = bench.bench_server(game="brujas", tables=2, games=2, seconds=1.0)
+    assert result["games"] >= 2
+    assert isinstance(result["memory_growth_mb_per_1000_games"], float)
+    assert result["unexpected_errors"] == 0, result["errors"]
+    with pytest.raises(ValueError, match="games"):
+        bench.bench_server(games=-1)

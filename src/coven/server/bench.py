@@ -163,6 +163,8 @@ class Sink:
     frame_chars: int = 0
     games: int = 0
     """Games seen to the end while measuring."""
+    all_games: int = 0
+    """Games seen to the end, warm-up included."""
     errors: Counter[str] = field(default_factory=Counter)
     progress: dict[int, float] = field(default_factory=dict)
     """When each people's table last received something."""
@@ -248,6 +250,8 @@ async def _person(url: str, token: str, rng: random.Random, sink: Sink, group: i
                 continue
             if pending is not None or latest is None or latest.get("number") == decided_at:
                 continue
+            if latest.get("status") != "playing":
+                continue  # not started yet: decide on the sync that comes with the start
             legal = latest.get("legal")
             number = int(latest["number"])
             decided_at = number
@@ -279,8 +283,9 @@ async def _people_table(
             for invite in created["invites"]
         ]
         results = await asyncio.gather(*people)
-        if any(results) and sink.measuring:
-            sink.games += 1
+        if any(results):
+            sink.all_games += 1
+            sink.games += int(sink.measuring)
 
 
 async def _bot_table(child: Child, game: str, count: int, sink: Sink) -> None:
@@ -317,18 +322,27 @@ async def _measure(
     sink: Sink,
     tasks: list[Callable[[], Awaitable[None]]],
     ready: Callable[[], bool],
+    games: int = 0,
 ) -> Window:
     """Run ``tasks`` for ``seconds``; measure after the warm-up (which lasts until ``ready()``, up to half
-    the phase), then cancel them."""
+    the phase), then cancel them. With ``games``, the warm-up also waits for a tenth as many games to
+    end (so that what every game fills once is full), and the measured window lasts until ``games``
+    games have ended in it, however long that takes."""
     started = time.monotonic()
     running = [asyncio.ensure_future(task()) for task in tasks]
     try:
         await _sleep_watching(running, min(1.0, 0.2 * seconds))
         while not ready() and time.monotonic() < started + 0.5 * seconds:  # a slow start
             await _sleep_watching(running, 0.02)
+        while games and sink.all_games < max(1, games // 10):
+            await _sleep_watching(running, 0.05)
         usage0, client0, t0 = child.usage(), time.process_time(), time.perf_counter()
         sink.measuring = True
-        await _sleep_watching(running, max(0.05, started + seconds - time.monotonic()))
+        if games:
+            while sink.games < games:
+                await _sleep_watching(running, 0.05)
+        else:
+            await _sleep_watching(running, max(0.05, started + seconds - time.monotonic()))
         sink.measuring = False
         usage1, client1, t1 = child.usage(), time.process_time(), time.perf_counter()
     finally:
@@ -357,7 +371,14 @@ async def _sleep_watching(tasks: Sequence[asyncio.Future[None]], seconds: float)
 
 
 async def _people_phase(
-    child: Child, game: str, count: int, tables: int, bot_tables: int, seconds: float, seed: int
+    child: Child,
+    game: str,
+    count: int,
+    tables: int,
+    bot_tables: int,
+    seconds: float,
+    seed: int,
+    games: int = 0,
 ) -> tuple[Sink, Window, int]:
     sink = Sink()
     rng = random.Random(seed)
@@ -368,7 +389,7 @@ async def _people_phase(
     for _ in range(bot_tables):
         tasks.append(functools.partial(_bot_table, child, game, count, sink))
     window = await _measure(
-        child, seconds, sink, tasks, lambda: sink.answered and (sink.bots_moved or not bot_tables)
+        child, seconds, sink, tasks, lambda: sink.answered and (sink.bots_moved or not bot_tables), games
     )
     now = time.perf_counter()
     stalled = [g for g, t in sink.progress.items() if now - t > STALL_SECONDS]
@@ -449,13 +470,16 @@ def bench_server(
     seed: int = 1,
     tables: int | None = None,
     bot_tables: int = 0,
+    games: int = 0,
 ) -> dict[str, Any]:
     """Run the bench (see the module's doc) and return its figures as one flat JSON object.
 
     ``tables`` people's tables (default 20; or ``players // per_table`` if ``players`` is given) of
     ``per_table`` seats (default the game's minimum); ``bot_tables`` extra all-``best`` bot tables in a
     second phase; each phase lasts ``seconds``. ``database``: an SQLAlchemy URL (default a temporary
-    SQLite file). Servers and clients are on 127.0.0.1 only.
+    SQLite file). Servers and clients are on 127.0.0.1 only. ``games`` > 0: the people's phase lasts
+    until that many games have ended after the warm-up (memory growth over that many finished games),
+    not ``seconds``.
     """
     from coven.games import get_game
 
@@ -466,6 +490,8 @@ def bench_server(
     spec.check_players(count)
     if tables is None:
         tables = max(1, players // count) if players is not None else 20
+    if games < 0:
+        raise ValueError("games is a positive number of games (0: a phase of seconds)")
     if tables < 1 or bot_tables < 0:
         raise ValueError("at least one people's table, and no negative number of bot tables")
 
@@ -481,7 +507,9 @@ def bench_server(
         stack.callback(echo_child.stop)
         child.wait_ready()
         echo_child.wait_ready()
-        people, alone, stalled = asyncio.run(_people_phase(child, game, count, tables, 0, seconds, seed))
+        people, alone, stalled = asyncio.run(
+            _people_phase(child, game, count, tables, 0, seconds, seed, games)
+        )
         with_bots: tuple[Sink, Window, int] | None = None
         if bot_tables:
             with_bots = asyncio.run(_people_phase(child, game, count, tables, bot_tables, seconds, seed + 1))

@@ -121,6 +121,7 @@ def bench_server(
     seed: int = 1,
     tables: int | None = None,
     bot_tables: int = 0,
+    games: int = 0,
 ) -> dict[str, Any]:
     """``coven bench server``: see :func:`coven.server.bench.bench_server` (the servers it measures run in
     child processes on 127.0.0.1)."""
@@ -135,4 +136,5 @@ def bench_server(
         seed=seed,
         tables=tables,
         bot_tables=bot_tables,
+        games=games,
     )
