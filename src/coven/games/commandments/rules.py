@@ -78,9 +78,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, overload
 
 from coven.core import (
     Bounds,
@@ -256,11 +256,12 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
 
     Each step draws ``chance.below(i + 1)``, inlined (the tests hold it to the plain loop)."""
     pile = list(cards)
-    key = chance.key
     counter = chance.counter
+    step = chance.key + counter * _GOLDEN
     for i in range(len(pile) - 1, max(len(pile) - 1 - draws, 0), -1):
-        counter += 1  # Chance.below(i + 1), inlined
-        z = (key + counter * _GOLDEN) & _MASK
+        counter += 1  # Chance.below(i + 1), inlined: step is key + counter * golden
+        step += _GOLDEN
+        z = step & _MASK
         z = ((z ^ (z >> 30)) * _MIX1) & _MASK
         z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         j = ((z ^ (z >> 31)) * (i + 1)) >> 64
@@ -479,11 +480,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         ritual = state.ritual
         if state.phase == ORDAIN:
             hand = ritual.hand
-            if max(hand) < _BUILTIN_CARDS:  # the box's cards (a custom deck appends its own after them)
-                made = _ORDAINS
-                return [
-                    made[d * _BUILTIN_CARDS + t] or _ordain_of(d, t) for d in hand for t in hand if t != d
-                ]
+            if len(hand) == 4 and max(hand) < _BUILTIN_CARDS:  # the box's (a custom deck's come after)
+                return Ordainments(tuple(hand))
             ids = [state.deck.cards[c].id for c in ritual.hand]
             return [_ordain(d, t) for d in ids for t in ids if t != d]
         if state.phase == PLACE:
@@ -548,9 +546,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return dataclasses.replace(action, seconds=whole)
 
     # ------------------------------------------------------------------------------------- apply
-    def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
-        if isinstance(action, Move):
-            return self._move(state, seat, action)
+    def _apply_other(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
+        """Any action but a novice's move."""
         ritual = state.rituals[-1]
         deck = state.deck
         cards = deck.cards
@@ -582,7 +579,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             ritual.moves.append(MoveLog(seat, None, -1, (), 0, state.flips))
             events = [forfeit_event(seat, FORFEIT_BONUS, state.flips)]
             return events + self._after_flip(state)
-        # Judge
+        assert isinstance(action, Judge)
         move = state.pending
         assert move is not None
         board = list(state.board)
@@ -605,12 +602,16 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         mover = mover_of(state.players, ritual.priestess, state.turn)
         return self._resolve(state, mover, move, start, values)
 
-    def _move(self, state: CommandmentsState, seat: int, move: Move) -> list[Event]:
-        """A novice's move: the hot path of every playout. A move of the interned family
-        (:data:`MOVE_FAMILY`) judged by the engine goes by the ritual's :func:`judging_plan`: its text,
-        colour and performance are known in advance, each slot's card that does not read the board
-        is judged by a table, and the board's counts are updated from the last move's (not
-        recounted) while a card reads them. Any other move goes by :meth:`_any_move`."""
+    def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
+        """Apply a legal action. A novice's move is the hot path of every playout: a move of the
+        interned family (:data:`MOVE_FAMILY`) judged by the engine goes by the ritual's
+        :func:`judging_plan` (its performance and notation are known in advance, each slot's card
+        that does not read the board is judged by a table, and the board's codes are updated from the
+        last move's, not recounted, while a card reads them); any other move goes by
+        :meth:`_any_move`, any other action by :meth:`_apply_other`."""
+        if not isinstance(action, Move):
+            return self._apply_other(state, seat, action)
+        move = action
         known = _FAMILY_INFO.get(id(move))
         plan = state.judging
         if plan is None:
@@ -917,9 +918,53 @@ _ORDAINS: Final[list[Ordain | None]] = [None] * (_BUILTIN_CARDS * _BUILTIN_CARDS
 need (actions are values: every ritual may offer the same ones)."""
 
 
-def _ordain_of(discard: int, taboo: int) -> Ordain:
-    action = _ORDAINS[discard * _BUILTIN_CARDS + taboo] = _ordain(BUILTIN[discard].id, BUILTIN[taboo].id)
-    return action
+_PAIRS: Final = tuple((d, t) for d in range(4) for t in range(4) if t != d)
+"""The positions in a hand of four of each ordainment's discard and taboo, in the order they are offered."""
+
+
+class Ordainments(Sequence[Ordain]):
+    """Her twelve ordainments of a hand of four cards of the box, ``Ordain(discard, taboo)`` for each two
+    of her cards in hand order (as ``[Ordain(d, t) for d in ids for t in ids if t != d]``), each made
+    when read: a playout reads one of them."""
+
+    __slots__ = ("_hand",)
+
+    def __init__(self, hand: tuple[int, ...]) -> None:
+        self._hand = hand
+
+    def __len__(self) -> int:
+        return 12
+
+    @overload
+    def __getitem__(self, index: int) -> Ordain: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Ordain]: ...
+
+    def __getitem__(self, index: int | slice) -> Ordain | list[Ordain]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(12))]
+        d, t = _PAIRS[index]  # raises IndexError past either end, as a list would
+        discard, taboo = self._hand[d], self._hand[t]
+        at = discard * _BUILTIN_CARDS + taboo
+        found = _ORDAINS[at]
+        if found is None:
+            found = _ORDAINS[at] = _ordain(BUILTIN[discard].id, BUILTIN[taboo].id)
+        return found
+
+    def __iter__(self) -> Iterator[Ordain]:
+        return (self[i] for i in range(12))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to the same actions in any sequence, as the list of them would be."""
+        if isinstance(other, (Ordainments, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so unhashable as they are
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 _DEFAULTS: Final = CommandmentsGame.spec.resolve_options(None)
@@ -930,7 +975,8 @@ _PLACED: Final[dict[int, tuple[Codes, Event]]] = {
 }
 """Each offered placement's codes and event, by identity (they live as long as the module)."""
 _ROUNDS: Final[tuple[int, ...]] = tuple(rounds_for(players) if players >= 3 else 0 for players in range(8))
-_TO_ACT: Final[dict[int, frozenset[int]]] = {-1: frozenset(), **{s: frozenset((s,)) for s in range(7)}}
+_TO_ACT: Final[tuple[frozenset[int], ...]] = (*(frozenset((s,)) for s in range(7)), frozenset())
+"""The seats to act by the one who acts (0-6), -1 (the last) for nobody."""
 
 
 def _family_performances() -> tuple[int, tuple[int, ...]]:
