@@ -57,6 +57,17 @@ def log_config(log_level: str) -> dict[str, Any]:
     return config
 
 
+def tune_collector() -> None:
+    """The garbage collector as a server wants it. Everything imported so far lives as long as the
+    process: keep it out of the collector's scans, and collect the young generation less often, so pauses
+    do not grow with the code or the tables."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -73,8 +84,6 @@ def serve(
     ``bus_namespace``: this deployment's namespace on a shared Redis (default ``$COVEN_BUS_NAMESPACE``,
     else ``coven``); ``tuning``: other :class:`Settings` fields (``node_id``, ``bot_processes``, ...);
     ``forwarded_allow_ips``: the reverse proxies whose ``X-Forwarded-*`` headers are trusted."""
-    import gc
-
     import uvicorn
 
     from coven.server.app import create_app
@@ -90,11 +99,7 @@ def serve(
     shown = "localhost" if host in {"127.0.0.1", "::1", "localhost"} else host
     print(f"Coven is serving on http://{shown}:{port}/  (open it in a browser)", flush=True)
     print(f"database: {_redacted(url)}", flush=True)
-    # Everything imported so far lives as long as the process: keep it out of the collector's scans, and
-    # collect the young generation less often, so pauses do not grow with the code or the tables.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    tune_collector()
     uvicorn.run(
         create_app(settings),
         host=host,
