@@ -80,7 +80,7 @@ import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, overload
+from typing import Any, Final, cast, overload
 
 from coven.core import (
     Bounds,
@@ -181,25 +181,46 @@ class Ritual:
     discard: int = -1
     slots: list[int] = field(default_factory=list)
     placement: tuple[int, ...] = ()
-    moves: list[MoveLog] = field(default_factory=list)
+    log: list[Any] = field(default_factory=list)
+    """The novices' turns so far, read as :attr:`moves`: a :class:`MoveLog` each, or the tuple of its
+    fields (:data:`LogEntry`) that the rules append (made a MoveLog when someone reads :attr:`moves`)."""
     gains: list[int] = field(default_factory=list)
     disempowered: bool = False
     ended: bool = False
+    made: int = field(default=0, compare=False, repr=False)
+    """How many of the first entries of :attr:`log` are known to be MoveLog already."""
+
+    @property
+    def moves(self) -> list[MoveLog]:
+        """The novices' turns so far (the list itself: the rules append to it), each a MoveLog."""
+        log = self.log
+        for i in range(self.made, len(log)):
+            entry = log[i]
+            if type(entry) is tuple:
+                log[i] = MoveLog(*entry)
+        self.made = len(log)
+        return cast(list[MoveLog], log)
 
     def copy(self) -> Ritual:
         """A copy for a clone: ``hand`` and ``slots`` are shared (the rules replace them, never change
-        them in place); moves and gains are copied."""
+        them in place); the log and gains are copied."""
         return Ritual(
             self.priestess,
             self.hand,
             self.discard,
             self.slots,
             self.placement,
-            list(self.moves),
+            list(self.log),
             list(self.gains),
             self.disempowered,
             self.ended,
+            self.made,
         )
+
+
+LogEntry = tuple[int, Move | None, int, tuple[int, ...], int, int]
+"""A :class:`MoveLog`'s fields in order (seat, move, start, marks, total, flips), as the rules log a
+turn: the MoveLog is made only when the turn is read (:attr:`Ritual.moves`)."""
 
 
 @dataclass(slots=True)
@@ -576,7 +597,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                     state.karma[novice] += FORFEIT_BONUS
                     ritual.gains[novice] += FORFEIT_BONUS
             state.flips += 1
-            ritual.moves.append(MoveLog(seat, None, -1, (), 0, state.flips))
+            ritual.log.append((seat, None, -1, (), 0, state.flips))
             events = [forfeit_event(seat, FORFEIT_BONUS, state.flips)]
             return events + self._after_flip(state)
         assert isinstance(action, Judge)
@@ -667,14 +688,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         else:
             state.flips = flips = state.flips + 1
             announced = 0 if total == 0 else -1  # announce, inlined
-        log: MoveLog = _new(MoveLog)
-        _set_log_seat(log, seat)
-        _set_log_move(log, move)
-        _set_log_start(log, start)
-        _set_log_marks(log, MARKS[bits])
-        _set_log_total(log, announced)
-        _set_log_flips(log, flips)
-        ritual.moves.append(log)
+        ritual.log.append((seat, move, start, MARKS[bits], announced, flips))  # a MoveLog when read
         karma = None
         if flips < 8 and announced <= KARMA_TOP:
             karma = KARMA_EVENTS[seat * 2 + expert][((announced + 1) * 8 + flips) * 8 + bits]  # karma_slot
@@ -774,14 +788,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         else:
             state.flips = flips = state.flips + 1
             announced = 0 if total == 0 else -1  # announce, inlined
-        log: MoveLog = _new(MoveLog)
-        _set_log_seat(log, seat)
-        _set_log_move(log, move)
-        _set_log_start(log, start)
-        _set_log_marks(log, marks)
-        _set_log_total(log, announced)
-        _set_log_flips(log, flips)
-        ritual.moves.append(log)
+        ritual.log.append((seat, move, start, marks, announced, flips))  # a MoveLog when read
         expert = bool(state.options["expert"])
         if bits >= 0:
             karma = shared_karma_event(seat, announced, flips, bits, expert)
@@ -891,16 +898,6 @@ def _placements() -> tuple[Place, ...]:
 
 
 _new = object.__new__
-(
-    _set_log_seat,
-    _set_log_move,
-    _set_log_start,
-    _set_log_marks,
-    _set_log_total,
-    _set_log_flips,
-) = slot_setters(MoveLog)
-"""A move's log entry is made with its slots filled directly, not through the frozen dataclass's
-``__init__`` (one ``object.__setattr__`` per field); the tests check it equals the plain one."""
 _set_discard, _set_taboo = slot_setters(Ordain)
 
 
