@@ -280,4 +280,4 @@ def test_optional_actors_are_offered_the_chance_without_stalling(client: TestCli
         for m in seen
         if m["type"] in {"sync", "update"} and m["legal"] and not m["legal"]["required"]
     ]
-    assert offered and offered[0]["actions"] == [{"notation": "knock", "json": {"type": "Knock"}}]
+    assert offered and offered[0]["actions"] == [{"notation": "knock"}]

@@ -177,7 +177,7 @@ def test_an_action_is_acked_in_the_update_it_made(seated: Seats) -> None:
 
 def test_an_action_as_json(seated: Seats) -> None:
     ws0, _, start = seated
-    action = start["legal"]["actions"][0]["json"]
+    action = {"type": "Play", "card": int(legal(start)[0])}  # the toy game's action, as JSON
     ws0.send_json({"type": "act", "number": 0, "action_json": action, "id": 7})
     got = drain(ws0)
     assert got[0]["type"] == "update" and got[0]["ack"]["id"] == 7

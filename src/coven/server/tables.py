@@ -80,9 +80,10 @@ to offer the moment; the seat types or builds its action (``free_form``) from a 
 
 @functools.lru_cache(maxsize=1 << 14)
 def legal_entry(game: AnyGame, action: Hashable) -> dict[str, Any]:
-    """An action as a legal list shows it (its notation and JSON form), built once: the same actions are
-    offered move after move, and a list may hold hundreds. Shared: never mutate it."""
-    return {"notation": game.format_action(action), "json": game.action_to_json(action)}
+    """An action as a legal list shows it, built once: the same actions are offered move after move, and a
+    list may hold dozens. Only the notation travels (what a page shows and sends back; the JSON form of
+    an action would triple a list's size, and a client that wants it builds it). Shared: never mutate."""
+    return {"notation": game.format_action(action)}
 
 
 @dataclass(slots=True)
