@@ -119,6 +119,11 @@ class Weights:
     """Extra cost of using a bad-karma space (flexibility lost, the tie-break, the end coming)."""
     race: float = 0.5
     """Discount on an unclaimed line for an opponent closer to completing it."""
+    tilt: float = 0.42
+    """Where in its interval an empty pink or truth circle's value is expected (0: low end, 1: high)."""
+    deny: float = 1.0
+    """Weight of what the other players gain (their mean, against the bot's own gain): from the white
+    dice when choosing how many to roll, and from a line when completing it first halves it."""
 
 
 def tight_intervals(sheet: Sequence[int]) -> list[tuple[int, int]]:
@@ -172,9 +177,17 @@ class Context:
         rounds = max(0.5, (NCELLS - lead) / w.pace)
         if most_karma >= 3:
             rounds = min(rounds, 3.0)
-        if view.ending:
-            rounds = 0.5
         self.opportunities = rounds * players
+        self.future: int | None = None
+        """In the last round, the rolls still to come after the current one (known exactly)."""
+        self.next_mine = False
+        """Whether the next roll is this seat's own."""
+        if view.ending:
+            self.future = (view.starter - view.active) % players - 1
+            self.opportunities = float(self.future)
+            self.next_mine = (view.active + 1) % players == seat
+        self.karma_cost = 0.0 if self.future == 0 else w.karma_space
+        """The cost of a bad-karma space beyond its points (none when no roll is left)."""
         self.claimed = view.claimed
         # Opponents' closeness to each unclaimed line: fewest empty circles among them.
         self.rival_gap = []
@@ -187,8 +200,11 @@ class Context:
                         best = min(best, sum(1 for c in line if not sheet[c]))
             self.rival_gap.append(best)
 
-    def potential(self, sheet: Sequence[int]) -> float:
-        """Expected future points of ``sheet`` (beyond what is banked)."""
+    def potential(self, sheet: Sequence[int], per_line: list[float] | None = None) -> float:
+        """Expected future points of ``sheet`` (beyond what is banked); ``per_line``, when given, gets
+        each symbol line's share."""
+        if self.future is not None and self.future <= 1:
+            return self.last_roll(sheet) if self.future else 0.0
         iv = tight_intervals(sheet)
         empties = sum(1 for v in sheet if not v) or 1
         scale = self.w.gamma * self.opportunities / empties
@@ -212,19 +228,49 @@ class Context:
                 continue
             pink = PINK[k]
             lo, hi = iv[pink]
-            value = float(sheet[pink]) if sheet[pink] else (lo + hi) / 2.0
+            value = float(sheet[pink]) if sheet[pink] else lo + self.w.tilt * (hi - lo)
             if self.claimed[k]:
                 value = half_up(int(value + 0.5))
             elif self.rival_gap[k] < missing:
                 value *= 1.0 - self.w.race * 0.5
             total += q * value
+            if per_line is not None:
+                per_line[k] = q * value
         for cell, full in ((TOP, True), (LEFT_TIP, True), (BOTTOM, False), (RIGHT_TIP, False)):
             if not sheet[cell]:
                 lo, hi = iv[cell]
                 if lo <= hi:
-                    mid = (lo + hi) / 2.0
+                    mid = lo + self.w.tilt * (hi - lo)
                     total += p[cell] * (mid if full else mid / 2.0)
         return total
+
+    def last_roll(self, sheet: Sequence[int]) -> float:
+        """The exact expected points of the game's last roll: the best immediate gain of each outcome
+        (the roller must write or take bad karma; another player may pass). Another player's roll is
+        taken to be of two white dice."""
+        gains = immediate_gains(sheet, self.claimed)
+        if not self.next_mine:
+            return sum(q * max(0, *(gains[t] for t in theirs)) for _, theirs, _, q in outcomes(2))
+        return max(
+            sum(q * max(-tv, *(gains[t] for t in mine)) for mine, _, tv, q in outcomes(white))
+            for white in (1, 2, 3)
+        )
+
+
+def immediate_gains(sheet: Sequence[int], claimed: Sequence[bool]) -> list[int]:
+    """For each total 0-28, the most points one entry of it scores at once (-99: no legal circle)."""
+    gains = [-99] * (MAX_VALUE + 1)
+    work = list(sheet)
+    for cell in range(NCELLS):
+        if work[cell]:
+            continue
+        scoring = cell in (TOP, LEFT_TIP, BOTTOM, RIGHT_TIP) or any(
+            all(work[c] or c == cell for c in LINES[k]) for k in LINES_OF_CELL[cell]
+        )
+        lo, hi = bounds_of(work, cell)
+        for v in range(lo + 1, min(hi, MAX_VALUE + 1)):
+            gains[v] = max(gains[v], entry_gain(work, v, cell, claimed) if scoring else 0)
+    return gains
 
 
 def entry_gain(sheet: list[int], value: int, cell: int, claimed: Sequence[bool]) -> int:
@@ -293,9 +339,11 @@ class BestBot:
         self.rng = random.Random(seed)
         self.w = weights or Weights()
 
-    def best_entries(self, view: NamasteView, ctx: Context) -> tuple[float, list[float]]:
+    def best_entries(
+        self, view: NamasteView, ctx: Context, seat: Seat | None = None
+    ) -> tuple[float, list[float]]:
         """The evaluation now, and for each total 1-28 the best gain over it from writing that total."""
-        sheet = list(view.sheets[self.seat])
+        sheet = list(view.sheets[self.seat if seat is None else seat])
         base = ctx.potential(sheet)
         best = [-math.inf] * (MAX_VALUE + 1)
         for cell in range(NCELLS):
@@ -319,30 +367,57 @@ class BestBot:
         if view.phase == CHOOSE:
             _, best = self.best_entries(view, ctx)
             karma_left = KARMA_SPACES - len(view.karma[self.seat])
+            others: list[list[float]] = []
+            weight = self.w.deny / (view.players - 1)
+            if self.w.deny:
+                for s in range(view.players):
+                    if s != self.seat:
+                        others.append(self.best_entries(view, Context(view, s, self.w), s)[1])
             choice, top = ROLLS[1], -math.inf
             for roll in ROLLS:
                 expect = 0.0
-                for mine, _, tv, q in outcomes(roll.white):
+                for mine, theirs, tv, q in outcomes(roll.white):
                     value = max(best[t] for t in mine)
                     if karma_left:
-                        value = max(value, -tv - self.w.karma_space)
+                        value = max(value, -tv - ctx.karma_cost)
+                    for other in others:
+                        value -= weight * max(0.0, *(other[t] for t in theirs))
                     expect += q * value
                 if expect > top:
                     choice, top = roll, expect
             return choice
         if view.phase != DECIDE:
             return legal[0]
+        stakes: list[float] | None = None
+        if self.w.deny:
+            # Completing a line first halves what the others still expect from it.
+            stakes = [0.0] * len(LINES)
+            weight = self.w.deny / (view.players - 1)
+            for s in range(view.players):
+                if s != self.seat:
+                    share = [0.0] * len(LINES)
+                    Context(view, s, self.w).potential(view.sheets[s], share)
+                    for k in range(len(LINES)):
+                        stakes[k] += weight * share[k] / 2.0
         choice_action: Hashable = legal[0]
         top = -math.inf
-        for action, value in zip(legal, decision_values(view, self.seat, legal, ctx), strict=True):
+        values = decision_values(view, self.seat, legal, ctx, stakes)
+        for action, value in zip(legal, values, strict=True):
             if value > top:
                 choice_action, top = action, value
         return choice_action
 
 
-def decision_values(view: NamasteView, seat: Seat, legal: Sequence[Hashable], ctx: Context) -> list[float]:
+def decision_values(
+    view: NamasteView,
+    seat: Seat,
+    legal: Sequence[Hashable],
+    ctx: Context,
+    stakes: Sequence[float] | None = None,
+) -> list[float]:
     """``best``'s value of each decision on a roll (an entry, bad karma, a pass): the points it scores
-    now plus the change in the sheet's expected future points."""
+    now plus the change in the sheet's expected future points, plus ``stakes[k]`` for completing the
+    unclaimed line k first (what that takes from the others, weighted)."""
     sheet = list(view.sheets[seat])
     base = ctx.potential(sheet)
     values: list[float] = []
@@ -350,11 +425,16 @@ def decision_values(view: NamasteView, seat: Seat, legal: Sequence[Hashable], ct
         if isinstance(action, Write):
             gain = entry_gain(sheet, action.value, action.cell, view.claimed)
             sheet[action.cell] = action.value
-            values.append(gain + ctx.potential(sheet) - base)
+            value = gain + ctx.potential(sheet) - base
+            if stakes is not None:
+                for k in LINES_OF_CELL[action.cell]:
+                    if not view.claimed[k] and all(sheet[c] for c in LINES[k]):
+                        value += stakes[k]
+            values.append(value)
             sheet[action.cell] = 0
         elif isinstance(action, Karma):
             tv = 1 if view.turquoise == WILD else view.turquoise
-            values.append(-tv - ctx.w.karma_space)
+            values.append(-tv - ctx.karma_cost)
         else:
             values.append(0.0)
     return values
