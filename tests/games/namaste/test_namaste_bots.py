@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from itertools import product
+
 from coven.bots.arena import run_tournament
 from coven.games.namaste import GAME, PASS, Roll, Write
-from coven.games.namaste.sheet import CELLS, parse_cell
+from coven.games.namaste.bots import FACES, Context, Weights
+from coven.games.namaste.notation import WILD, sums
+from coven.games.namaste.sheet import CELLS, parse_cell, parse_sheet
 
 EMPTY = ". / . . . / . . . . . / . . . . . . . / . . . . . / . . . / ."
 
@@ -53,3 +58,43 @@ def test_best_scores_more_than_greedy() -> None:
     result = run_tournament(GAME, ["best", "greedy"], 2, 12, seed=3)
     assert result.mean_score[0] > result.mean_score[1]
     assert result.metrics["games"] == 12
+
+
+# A full sheet (4r + c - 7 in circle (r, c)) but for the centre d4, which only 13 fits: writing it
+# completes row d and column 4, both with the pink 13 (26 points, nobody claimed them).
+NEARLY_FULL = "1 / 4 5 6 / 7 8 9 10 11 / 10 11 12 . 14 15 16 / 15 16 17 18 19 / 20 21 22 / 25"
+
+
+def _faces_total_hits(faces: tuple[int, ...], value: int) -> bool:
+    return value in sums(faces)
+
+
+def test_best_values_the_last_roll_of_the_game_exactly() -> None:
+    # Three players, seat 1 about to roll in the last round: one roll (seat 2's) is left after it.
+    state = GAME.position([NEARLY_FULL] * 3, active=1)
+    state.ending = True
+    sheet = list(parse_sheet(NEARLY_FULL))
+    # Seat 0 watches seat 2's roll: it may write 13 if two white dice show it (a 1/7 and a 6).
+    ctx = Context(GAME.view(state, 0), 0, Weights())
+    assert ctx.future == 1 and not ctx.next_mine
+    hits = sum(_faces_total_hits(f, 13) for f in product(FACES, repeat=2))
+    assert math.isclose(ctx.potential(sheet), 26 * hits / 36)
+    # Seat 2 rolls it: the best number of dice, else bad karma (the turquoise value, 1/7 as 1).
+    ctx = Context(GAME.view(state, 2), 2, Weights())
+    assert ctx.future == 1 and ctx.next_mine
+    best = -math.inf
+    for white in (1, 2, 3):
+        total = 0.0
+        for faces in product(FACES, repeat=white + 1):
+            karma = 1 if faces[-1] == WILD else faces[-1]
+            total += 26 if _faces_total_hits(faces, 13) else -karma
+        best = max(best, total / 6 ** (white + 1))
+    assert math.isclose(ctx.potential(sheet), best)
+
+
+def test_best_takes_points_now_when_no_roll_is_left() -> None:
+    # Seat 1 rolls last (seat 0 started): nothing is left after this roll, so the future is worth 0.
+    state = GAME.position([NEARLY_FULL, EMPTY], active=1)
+    state.ending = True
+    ctx = Context(GAME.view(state, 0), 0, Weights())
+    assert ctx.future == 0 and ctx.potential(list(parse_sheet(NEARLY_FULL))) == 0.0

@@ -12,9 +12,21 @@ All of them see only their view and the legal actions.
   opponent is closer to it), plus the expected truth points. The chance of filling a circle comes from
   its *tight* interval (the values it can still take while every circle between it and its filled
   neighbours can still be filled too), the chance a future roll lands there, and the rolls left (from
-  the leader's pace towards 25 circles). It chooses entries, passes and bad karma by that evaluation,
-  and the number of dice by expectimax over the roll: for each total it precomputes the best entry,
-  then averages over all outcomes of 1, 2 or 3 white dice plus the turquoise one.
+  the leader's pace towards 25 circles). An empty pink or truth circle is expected to end a little
+  below the middle of its interval (``tilt``, 42% of the way up). It chooses entries, passes and bad
+  karma by that evaluation, and the number of dice by expectimax over the roll: for each total it
+  precomputes the best entry, then averages over all outcomes of 1, 2 or 3 white dice plus the
+  turquoise one.
+
+  It also plays against the others (``deny``, weight 1 on their mean): the dice it rolls are the
+  others' chance too (they may write the white dice), so each outcome's value is its own best gain
+  minus the others' best gain from the white total (each judged by the same evaluation on their
+  sheet, passing worth 0); and completing a line first is worth, beyond its own points, half of what
+  the others still expected from that line. In the last round the rolls left are known: when none is
+  left after this one, an entry is worth only what it scores now (and bad karma only its points); when
+  one is left, the evaluation is exact (:meth:`Context.last_roll`: over every outcome of that roll,
+  the best immediate points, with the roller's choice of dice; another player's roll taken as two
+  white dice).
 
 ``beginner`` and ``casual`` (:mod:`coven.bots.levels`): ``greedy`` with random slips, a uniformly random
 legal choice instead of greedy's on 25% (beginner) and 3% (casual) of the decisions (``LEVEL_SLIP``).
