@@ -17,7 +17,8 @@ from coven.core.events import fast_event, slot_setters
 from coven.games.commandments.notation import PHASE_NAMES, Move, MoveLog
 
 if TYPE_CHECKING:
-    from coven.games.commandments.rules import CommandmentsState
+    from coven.games.commandments.cards import Card, Deck
+    from coven.games.commandments.rules import CommandmentsState, Ritual
 
 TABOO: Final = 0
 """The slot of the taboo (slots 1-2 hold the commandments)."""
@@ -78,39 +79,61 @@ class CommandmentsView:
     """The texts of every card named in this view, in order of first mention."""
 
 
+def ritual_view(ritual: Ritual, cards: tuple[Card, ...], own: bool, known: bool, hide: bool) -> RitualView:
+    """A ritual as a seat sees it: ``own`` (she is the seat), ``known`` (its cards are shown), ``hide``
+    (the expert variant hides the markers from this seat)."""
+    slots = tuple(
+        SlotView(cards[c].type, "taboo" if i == TABOO else "commandment", cards[c].id if known else "")
+        for i, c in enumerate(ritual.slots)
+    )
+    moves = tuple(ritual.moves)
+    if hide:
+        moves = tuple(MoveLog(m.seat, m.move, m.start, (), m.total, m.flips) for m in moves)
+    return RitualView(
+        ritual.priestess,
+        tuple(cards[c].id for c in ritual.hand) if own else (),
+        cards[ritual.discard].id if own and ritual.discard >= 0 else "",
+        slots,
+        tuple(ritual.placement),
+        moves,
+        tuple(ritual.gains),
+        ritual.disempowered,
+        ritual.ended,
+    )
+
+
+_PAST: dict[tuple[int, bool, bool, bool], tuple[Ritual, RitualView]] = {}
+"""Views of finished rituals, by the ritual's identity (kept, so the id names no other) and the kind of
+seat."""
+
+
 def build_view(state: CommandmentsState, seat: Seat | None, to_move: int) -> CommandmentsView:
     """Everything ``seat`` knows in ``state`` (``None``: a spectator); ``to_move`` as the rules say."""
     cards = state.deck.cards
     expert = bool(state.options["expert"])
     never = state.options["reveal"] == "never"
     rituals = []
-    for ritual in state.rituals:
+    last = len(state.rituals) - 1
+    for i, ritual in enumerate(state.rituals):
         own = seat == ritual.priestess
         known = own or (ritual.ended and not never)
-        slots = tuple(
-            SlotView(cards[c].type, "taboo" if i == TABOO else "commandment", cards[c].id if known else "")
-            for i, c in enumerate(ritual.slots)
-        )
-        moves = tuple(ritual.moves)
-        if expert and not own:
-            moves = tuple(MoveLog(m.seat, m.move, m.start, (), m.total, m.flips) for m in moves)
-        rituals.append(
-            RitualView(
-                ritual.priestess,
-                tuple(cards[c].id for c in ritual.hand) if own else (),
-                cards[ritual.discard].id if own and ritual.discard >= 0 else "",
-                slots,
-                tuple(ritual.placement),
-                moves,
-                tuple(ritual.gains),
-                ritual.disempowered,
-                ritual.ended,
-            )
-        )
+        hide = expert and not own
+        if i == last:  # the ritual in play: copied at each clone, changed by each move
+            rituals.append(ritual_view(ritual, cards, own, known, hide))
+            continue
+        # An earlier ritual is over and shared, unchanged, by every later state (copy on write): its view
+        # for this kind of seat is made once.
+        key = (id(ritual), own, known, hide)
+        hit = _PAST.get(key)
+        if hit is None or hit[0] is not ritual:
+            if len(_PAST) >= 4096:
+                _PAST.clear()
+            hit = _PAST[key] = (ritual, ritual_view(ritual, cards, own, known, hide))
+        rituals.append(hit[1])
     named = dict.fromkeys(
         cid for r in rituals for cid in (*r.hand, r.discard, *(slot.card for slot in r.slots)) if cid
     )
-    by_id = {c.id: c for c in cards}
+    texts = card_texts(state.deck)
     return CommandmentsView(
         seat,
         state.players,
@@ -123,8 +146,24 @@ def build_view(state: CommandmentsState, seat: Seat | None, to_move: int) -> Com
         tuple(state.karma),
         state.pending,
         state.pending_start,
-        tuple(CardText(c.id, c.type, c.value_text, c.en, c.fr) for c in (by_id[cid] for cid in named)),
+        tuple(texts[cid] for cid in named),
     )
+
+
+_TEXTS: dict[int, tuple[Deck, dict[str, CardText]]] = {}
+
+
+def card_texts(deck: Deck) -> dict[str, CardText]:
+    """Each card's words by id, made once per deck (a table's deck lives as long as the table; views are
+    made at every move)."""
+    hit = _TEXTS.get(id(deck))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    texts = {c.id: CardText(c.id, c.type, c.value_text, c.en, c.fr) for c in deck.cards}
+    if len(_TEXTS) >= 256:
+        _TEXTS.clear()
+    _TEXTS[id(deck)] = (deck, texts)  # the deck is kept, so its id names no other deck meanwhile
+    return texts
 
 
 # ------------------------------------------------------------------------------------ event audiences
