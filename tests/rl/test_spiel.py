@@ -97,3 +97,24 @@ def test_ismcts_plays_whole_games(game_id: str) -> None:
     assert len(state.history()) <= game.max_game_length()
     returns = state.returns()
     assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_state_serializes_through_its_position(game_id: str) -> None:
+    # OpenSpiel serializes a Python state by pickling its attributes: the table keeps its game's position
+    # (future chance included), so a restored state goes on exactly as the original does
+    game = load(game_id)
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    for _ in range(25):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    restored = game.deserialize_state(state.serialize())
+    assert str(restored) == str(state)
+    while not state.is_terminal():
+        assert restored.legal_actions() == state.legal_actions()
+        player = state.current_player()
+        assert restored.information_state_string(player) == state.information_state_string(player)
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        restored.apply_action(action)
+    assert restored.is_terminal() and restored.returns() == state.returns()

@@ -61,6 +61,26 @@ class Table:
         self.steps = 0
         """Indices taken so far, passes and parts of decisions included."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps (OpenSpiel's ``State.serialize`` pickles a Python state's attributes): the
+        game by its id, the players and options, and the position in the game's own notation (its
+        future chance included), never the engine's objects."""
+        kept = {k: v for k, v in self.__dict__.items() if k not in {"encoding", "game", "state"}}
+        kept["game_id"] = self.game.spec.id
+        kept["options"] = dict(self.encoding.options)
+        kept["position"] = self.game.write_position(self.state)
+        return kept
+
+    def __setstate__(self, kept: Mapping[str, Any]) -> None:
+        from coven.rl.games import encoding_for
+
+        rest = dict(kept)
+        game_id, options, position = rest.pop("game_id"), rest.pop("options"), rest.pop("position")
+        self.encoding = encoding_for(game_id, rest["players"], options)
+        self.game = self.encoding.game
+        self.state = self.game.read_position(position)
+        self.__dict__.update(rest)
+
     def clone(self) -> Table:
         other = Table.__new__(Table)
         other.__dict__.update(self.__dict__)

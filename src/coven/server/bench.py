@@ -607,8 +607,7 @@ def _serve_coven(port: int, url: str) -> None:
     import uvicorn
 
     from coven.server.app import create_app
-    from coven.server.commands import tune_collector
-    from coven.server.settings import Settings
+    from coven.server.settings import Settings, tune_collector
 
     settings = Settings(database_url=url, bot_pause=0, rate_limit=1000, rate_burst=1000, ping_interval=0)
     tune_collector()  # as `coven serve` runs

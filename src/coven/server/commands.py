@@ -8,7 +8,7 @@ import dataclasses
 import logging
 from typing import Any
 
-from coven.server.settings import Settings
+from coven.server.settings import Settings, tune_collector
 
 LOOPBACK = "127.0.0.1"
 
@@ -55,17 +55,6 @@ def log_config(log_level: str) -> dict[str, Any]:
     config["loggers"]["coven"] = {"handlers": ["default"], "level": log_level.upper(), "propagate": False}
     config["root"] = {"handlers": ["default"], "level": "WARNING"}
     return config
-
-
-def tune_collector() -> None:
-    """The garbage collector as a server wants it. Everything imported so far lives as long as the
-    process: keep it out of the collector's scans, and collect the young generation less often, so pauses
-    do not grow with the code or the tables."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
 
 
 def serve(
