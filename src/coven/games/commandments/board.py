@@ -108,11 +108,12 @@ def counts_of(board: Sequence[int]) -> list[list[int]]:
     return table
 
 
-Codes = bytes
+Codes = bytearray
 """Per area (12), its artefacts as one number, its *code*: ``white + 6 * black + 36 * brown`` (each
 colour has five artefacts, so a code is below 216 and an area is one byte). The rules' hot path and the
 board cards' compiled functions read the board this way (:data:`CODE_TOTAL`, :data:`CODE_COLOURS`,
-:data:`CODE_COUNT`): a move changes two bytes, by :data:`CODE_STEP` of its colour."""
+:data:`CODE_COUNT`): a move changes two bytes, by :data:`CODE_STEP` of its colour, on a copy (a slice:
+a board of codes is never changed once made, so states share it)."""
 CODE_STEP: Final[tuple[int, ...]] = (1, 6, 36)
 """What one artefact of each colour adds to an area's code."""
 NUM_CODES: Final = 216
@@ -131,7 +132,7 @@ def codes_of(board: Sequence[int]) -> Codes:
     codes = bytearray(NUM_AREAS)
     for artefact, area in enumerate(board):
         codes[area] += CODE_STEP[COLOUR_OF[artefact]]
-    return bytes(codes)
+    return codes
 
 
 def rows_of(codes: Sequence[int]) -> list[tuple[int, int, int]]:

@@ -141,6 +141,12 @@ def _builtin() -> tuple[Card, ...]:
 BUILTIN: Final[tuple[Card, ...]] = _builtin()
 
 
+SlotJudging = tuple[Sequence[int], bool, tuple[BoardFn | None, int | None, Card] | None]
+"""How the rules judge a card in a slot: a table of its karma, whether the table is indexed by the
+move's performance (else by its colour and areas), and for a card that reads the board its function,
+its fixed value and the card (the table then says 0)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Deck:
     """All the cards of a table (the box plus any custom ones), indexed by position."""
@@ -149,6 +155,9 @@ class Deck:
     index: dict[str, int]
     artefact: tuple[int, ...]
     action: tuple[int, ...]
+    judging: dict[int, SlotJudging] = field(default_factory=dict, compare=False, repr=False)
+    """The rules' cache of how each card is judged in a slot on a move of the family, by the card's
+    position (see :func:`coven.games.commandments.rules.slot_judging`)."""
     verdicts: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     """The rules' cache of each action card's verdicts on the performances of the moves they offer, by
     the card's position (an action card looks at the performance alone): for this deck only, as a

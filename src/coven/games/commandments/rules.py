@@ -118,6 +118,7 @@ from coven.games.commandments.cards import (
     MAX_FIXED,
     Card,
     Deck,
+    SlotJudging,
     deck_for,
 )
 from coven.games.commandments.lang import BoardFn, Ctx
@@ -243,11 +244,11 @@ class CommandmentsState:
     turn: int
     pending: Move | None = None
     pending_start: int = -1
-    codes: Codes = b""
+    codes: Codes | None = None
     """Per area, the code of its artefacts on ``board`` (:func:`~coven.games.commandments.board.codes_of`),
     kept up to date by the moves while a card of the ritual reads the board (a derived cache, shared by
-    clones; empty when not kept: counted again when needed). Code that sets ``board`` by hand sets this
-    back to ``b""``."""
+    clones; None when not kept: counted again when needed). Code that sets ``board`` by hand sets this
+    back to ``None``."""
     judging: Judging | None = None
     """How the engine judges the current ritual's slots on a move of the family (:func:`judging_plan`,
     made when she ordains, or on the first move when ``None``; shared by clones). Code that sets the
@@ -406,7 +407,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         rituals.append(Ritual(priestess, hand, -1, [], (), [], [0] * state.players, False, False))
         state.phase = ORDAIN
         state.board = []
-        state.codes = b""
+        state.codes = None
         state.judging = None
         state.flips = 0
         state.turn = 0
@@ -652,7 +653,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         v2 = t2[performance] if p2 else t2[at]
         if on_board:
             before = state.codes or codes_of(board)
-            after = bytearray(before)
+            after = before[:]  # a board of codes is never changed once made: states share it
             step = CODE_STEP[colour]
             after[start] -= step
             after[to] += step
@@ -669,9 +670,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                     v1 = value
                 else:
                     v2 = value
-            state.codes = bytes(after)
+            state.codes = after
         else:
-            state.codes = b""
+            state.codes = None
         board[artefact] = to
         event: Event = _new(Event)  # move_event, inlined
         _set_kind(event, "move")
@@ -714,12 +715,12 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         text = known[1] if known is not None else format_action(move)
         by_priestess = _by_priestess(state)
         values: list[int] = []
-        after: bytearray | None = None
+        reads = False
         if not by_priestess:
             # Judged before the state changes: judging never raises (a custom card past its step
             # budget is unmarked, see Card.judge), and if it ever did the state would stay whole.
             on_board: Ctx | None = None
-            before: Codes = b""
+            before = after = bytearray()  # made when a card reads the board (below)
             tables, emitted = deck.boardless, deck.on_board
             at = (colour * NUM_AREAS + start) * NUM_AREAS + to
             for c in slots:
@@ -729,9 +730,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                     continue
                 card = cards[c]
                 if card.type == ARTEFACT:  # looks at the board alone
-                    if after is None:
+                    if not reads:
+                        reads = True
                         before = state.codes or codes_of(board)
-                        after = bytearray(before)
+                        after = before[:]
                         after[start] -= CODE_STEP[colour]
                         after[to] += CODE_STEP[colour]
                     judged = emitted[c]
@@ -751,7 +753,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         board[artefact] = to
         # the counts are kept up to date while a card reads them (the slots are the ritual's: on every
         # move, or on none), else left to be counted again when needed
-        state.codes = b"" if after is None else bytes(after)
+        state.codes = after if reads else None
         event = move_event(seat, text, AREA_NAMES[start])
         if by_priestess:
             state.pending = move
@@ -1021,30 +1023,44 @@ _NO_TABLE: Final = (0,) * max(BOARDLESS_SIZE, _PERFORMANCES)
 """The table of a slot whose card reads the board (judged apart)."""
 
 
+def slot_judging(deck: Deck, card: int) -> SlotJudging:
+    """How the rules judge ``card`` in a slot on a move of the family (made once per deck): an action
+    card by its :func:`verdicts`, an artefact card that never reads the board by its table
+    (:attr:`Deck.boardless`), one that does by its compiled function (the karma of a "?" card,
+    :attr:`Deck.counted`; the condition of a fixed one, :attr:`Deck.on_board`) or, if it has none
+    (a custom card), by the card itself."""
+    found = deck.judging.get(card)
+    if found is None:
+        the = deck.cards[card]
+        table = deck.boardless[card]
+        if the.type == ACTION:
+            found = (verdicts(deck, card), True, None)
+        elif table is not None:
+            found = (table, False, None)
+        else:
+            judged = deck.on_board[card] if the.value is not None else deck.counted[card]
+            found = (_NO_TABLE, False, (judged, the.value, the))
+        deck.judging[card] = found
+    return found
+
+
 def judging_plan(state: CommandmentsState) -> Judging:
     """How the engine judges moves of the family on the current ritual's slots (see :data:`Judging`);
     ``()`` when it does not judge them alone (she judges her action cards) or there are not three."""
     deck = state.deck
-    cards = deck.cards
     slots = state.rituals[-1].slots
     if len(slots) != 3 or _by_priestess(state):
         return ()
-    tables: list[tuple[Sequence[int], bool]] = []
-    on_board: list[tuple[int, BoardFn | None, int | None, Card]] = []
-    for slot, c in enumerate(slots):
-        card = cards[c]
-        table = deck.boardless[c]
-        if card.type == ACTION:
-            tables.append((verdicts(deck, c), True))
-        elif table is not None:
-            tables.append((table, False))
-        else:
-            tables.append((_NO_TABLE, False))
-            judged = deck.on_board[c] if card.value is not None else deck.counted[c]
-            on_board.append((1 << slot, judged, card.value, card))
-    (t0, p0), (t1, p1), (t2, p2) = tables
+    judging = deck.judging
+    c0, c1, c2 = slots
+    t0, p0, b0 = judging.get(c0) or slot_judging(deck, c0)
+    t1, p1, b1 = judging.get(c1) or slot_judging(deck, c1)
+    t2, p2, b2 = judging.get(c2) or slot_judging(deck, c2)
+    on_board: OnBoard = ()
+    if b0 is not None or b1 is not None or b2 is not None:
+        on_board = tuple((1 << slot, *b) for slot, b in enumerate((b0, b1, b2)) if b is not None)
     turns = (state.players - 1) * _ROUNDS[state.players]
-    return (t0, p0, t1, p1, t2, p2, tuple(on_board), bool(state.options["expert"]), turns)
+    return (t0, p0, t1, p1, t2, p2, on_board, bool(state.options["expert"]), turns)
 
 
 _set_kind, _set_data, _set_audience = slot_setters(Event)
