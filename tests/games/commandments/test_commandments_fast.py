@@ -342,6 +342,7 @@ def test_every_move_of_random_playouts_gives_the_plain_events_log_and_counts(
             ritual = state.ritual
             placed = state.phase == PLACE
             events = GAME.apply(state, seat, action)
+            assert state.mover == GAME.current_seat(state)  # the rules keep the seat to act up to date
             if placed:
                 assert isinstance(action, Place)
                 _same(events[0], Event("placed", {"action": format_action(action)}))
@@ -443,7 +444,8 @@ def test_an_action_card_is_judged_by_its_verdict_on_each_performance_of_the_fami
     for c in deck.action:
         table = verdicts(deck, c)
         for move in MOVE_FAMILY[:: len(MOVE_FAMILY) // 200]:
-            performance, text = _FAMILY_INFO[id(move)]
+            performance, text, same = _FAMILY_INFO[id(move)]
+            assert same is move
             assert text == format_action(move)
             assert table[performance] == deck.cards[c].judge(move_context(board, move)), deck.cards[c].id
 
@@ -464,3 +466,16 @@ def test_the_ordainments_of_a_hand_of_the_box_are_the_plain_list_made_when_read(
             with pytest.raises(IndexError):
                 legal[bad]
         assert repr(legal) == repr(plain) and legal != plain[:-1]
+
+
+def test_a_state_read_from_its_position_works_out_the_seat_to_act() -> None:
+    state = GAME.new_game(5, None, 3)
+    rng = random.Random(4)
+    for _ in range(40):
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_actions(state, seat)
+        GAME.apply_unchecked(state, seat, legal[rng.randrange(len(legal))])
+        back = GAME.read_position(GAME.write_position(state))
+        assert back.mover == -2 and back.judging is None and back.codes is None
+        assert GAME.to_act(back) == GAME.to_act(state) and back.mover == state.mover
+        assert GAME.legal_actions(back, state.mover) == GAME.legal_actions(state, state.mover)

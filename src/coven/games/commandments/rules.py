@@ -249,6 +249,10 @@ class CommandmentsState:
     kept up to date by the moves while a card of the ritual reads the board (a derived cache, shared by
     clones; None when not kept: counted again when needed). Code that sets ``board`` by hand sets this
     back to ``None``."""
+    mover: int = -2
+    """The seat the game waits for (-1: nobody, the game is over), kept by the rules after each action
+    (a derived cache; -2 when not known: worked out when needed). Code that sets the phase, the turn or
+    the rituals by hand sets this back to -2."""
     judging: Judging | None = None
     """How the engine judges the current ritual's slots on a move of the family (:func:`judging_plan`,
     made when she ordains, or on the first move when ``None``; shared by clones). Code that sets the
@@ -263,12 +267,18 @@ OnBoard = tuple[tuple[int, BoardFn | None, int | None, Card], ...]
 """The slots whose card reads the board: the slot's bit (1 for the taboo, 2 and 4 for the
 commandments), the card's :func:`~coven.games.commandments.lang.board_function` (None: judged by the
 card on a :class:`Ctx`), its fixed value (None for a "?" card) and the card."""
-Judging = tuple[()] | tuple[Sequence[int], bool, Sequence[int], bool, Sequence[int], bool, OnBoard, bool, int]
+Followers = tuple[int, ...]
+"""Per seat, the novice who moves after it in a ritual (its High Priestess never moves)."""
+Judging = (
+    tuple[()]
+    | tuple[Sequence[int], bool, Sequence[int], bool, Sequence[int], bool, OnBoard, bool, int, Followers]
+)
 """A ritual's :func:`judging_plan`: per slot, the table of the card's karma and whether it is indexed
 by the move's performance (an action card) or by its colour and areas (an artefact card that never
 reads the board, :attr:`Deck.boardless`); then the slots whose card reads the board (their table says
-0), whether the table plays the expert variant, and the moves of a ritual. ``()``: the engine does not
-judge this ritual's moves alone (a judging priestess, not three slots)."""
+0), whether the table plays the expert variant, the turns of a ritual, and the novice who follows each
+seat in this ritual. ``()``: the engine does not judge this ritual's moves alone (a judging priestess,
+not three slots)."""
 
 
 def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
@@ -411,6 +421,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         state.judging = None
         state.flips = 0
         state.turn = 0
+        state.mover = priestess
         cards = state.deck.cards
         ids: list[JSONValue] = [cards[hand[0]].id, cards[hand[1]].id, cards[hand[2]].id, cards[hand[3]].id]
         return ritual_events(priestess, len(rituals), ids)
@@ -448,6 +459,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.pending,
             state.pending_start,
             state.codes,
+            state.mover,
             state.judging,
         )
 
@@ -485,20 +497,19 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return -1 if phase == OVER else state.rituals[-1].priestess
 
     def to_act(self, state: CommandmentsState) -> frozenset[Seat]:
-        phase = state.phase
-        if phase == MOVE:  # current_seat, inlined: the hot path
-            players = state.players
-            return _TO_ACT[(state.rituals[-1].priestess + 1 + state.turn % (players - 1)) % players]
-        return _TO_ACT[-1 if phase == OVER else state.rituals[-1].priestess]
+        mover = state.mover
+        if mover < -1:
+            mover = state.mover = self.current_seat(state)
+        return _TO_ACT[mover]
 
     def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
-        phase = state.phase
-        if phase == MOVE:  # current_seat, inlined: the hot path
-            players = state.players
-            mover = (state.rituals[-1].priestess + 1 + state.turn % (players - 1)) % players
-            return _NOVICE_ACTIONS if seat == mover else ()
-        if seat != self.current_seat(state):
+        mover = state.mover
+        if mover < -1:
+            mover = state.mover = self.current_seat(state)
+        if seat != mover or mover < 0:
             return ()
+        if state.phase == MOVE:
+            return _NOVICE_ACTIONS
         ritual = state.ritual
         if state.phase == ORDAIN:
             hand = ritual.hand
@@ -631,17 +642,19 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         that does not read the board is judged by a table, and the board's codes are updated from the
         last move's, not recounted, while a card reads them); any other move goes by
         :meth:`_any_move`, any other action by :meth:`_apply_other`."""
-        if not isinstance(action, Move):
-            return self._apply_other(state, seat, action)
-        move = action
-        known = _FAMILY_INFO.get(id(move))
+        known = _FAMILY_INFO.get(id(action))  # a move of the family (by identity), or None
         plan = state.judging
-        if plan is None:
+        if plan is None and known is not None:
             plan = state.judging = judging_plan(state)
         if known is None or not plan:
-            return self._any_move(state, seat, move)
-        performance, text = known
-        t0, p0, t1, p1, t2, p2, on_board, expert, turns = plan
+            if isinstance(action, Move):
+                events = self._any_move(state, seat, action)
+            else:
+                events = self._apply_other(state, seat, action)
+            state.mover = self.current_seat(state)
+            return events
+        performance, text, move = known  # move is action
+        t0, p0, t1, p1, t2, p2, on_board, expert, turns, following = plan
         artefact = move.artefact
         to = move.to
         colour = COLOUR_OF[artefact]
@@ -697,8 +710,11 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             karma = shared_karma_event(seat, announced, flips, bits, expert)
         if flips < DESTINY_CARDS and state.turn + 1 < turns:
             state.turn += 1  # the next novice's turn (_next_turn's common case, inlined)
+            state.mover = following[seat]
             return [event, karma]
-        return [event, karma, *self._after_flip(state)]
+        events = [event, karma, *self._after_flip(state)]
+        state.mover = self.current_seat(state)
+        return events
 
     def _any_move(self, state: CommandmentsState, seat: int, move: Move) -> list[Event]:
         """A novice's move, whatever it is and whoever judges it. When a card reads the board, its
@@ -993,11 +1009,11 @@ _PERFORMANCE_MOVES: Final[tuple[Move, ...]] = tuple(
     MOVE_FAMILY[_FAMILY_PERFORMANCE.index(p)] for p in range(_PERFORMANCES)
 )
 """A family move with each distinct performance (an action card judges the performance alone)."""
-_FAMILY_INFO: Final[dict[int, tuple[int, str]]] = {
-    id(move): (_FAMILY_PERFORMANCE[f], format_action(move)) for f, move in enumerate(MOVE_FAMILY)
+_FAMILY_INFO: Final[dict[int, tuple[int, str, Move]]] = {
+    id(move): (_FAMILY_PERFORMANCE[f], format_action(move), move) for f, move in enumerate(MOVE_FAMILY)
 }
 """A move of the family by identity (they live as long as the module, so no other object has their id):
-its performance and its notation."""
+its performance, its notation and the move."""
 
 
 def _by_priestess(state: CommandmentsState) -> bool:
@@ -1058,9 +1074,25 @@ def judging_plan(state: CommandmentsState) -> Judging:
     t2, p2, b2 = judging.get(c2) or slot_judging(deck, c2)
     on_board: OnBoard = ()
     if b0 is not None or b1 is not None or b2 is not None:
-        on_board = tuple((1 << slot, *b) for slot, b in enumerate((b0, b1, b2)) if b is not None)
-    turns = (state.players - 1) * _ROUNDS[state.players]
-    return (t0, p0, t1, p1, t2, p2, on_board, bool(state.options["expert"]), turns)
+        reading = [(1, *b0)] if b0 is not None else []
+        if b1 is not None:
+            reading.append((2, *b1))
+        if b2 is not None:
+            reading.append((4, *b2))
+        on_board = tuple(reading)
+    players = state.players
+    turns = (players - 1) * _ROUNDS[players]
+    following = _FOLLOWERS[players][state.rituals[-1].priestess]
+    return (t0, p0, t1, p1, t2, p2, on_board, bool(state.options["expert"]), turns, following)
+
+
+def _followers(players: int, priestess: int) -> Followers:
+    after = [(s + 1) % players for s in range(players)]
+    return tuple(n if n != priestess else (n + 1) % players for n in after)
+
+
+_FOLLOWERS: Final = tuple(tuple(_followers(players, p) for p in range(players)) for players in range(8))
+"""The :data:`Followers` of a ritual by the player count and her seat."""
 
 
 _set_kind, _set_data, _set_audience = slot_setters(Event)
