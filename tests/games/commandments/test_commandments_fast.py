@@ -398,6 +398,18 @@ def test_the_events_made_with_their_slots_filled_equal_the_plain_ones() -> None:
             ],
         )
     _same_all([game_over_event([3, 0, 12])], [public("game_over", karma=[3, 0, 12])])
+    # those that depend on a few small values are made once and shared
+    assert ritual_events(2, 3, ["A01"])[0] is ritual_events(2, 3, ["A02"])[0]
+    assert ritual_events(2, 3, ["A01"])[1] is not ritual_events(2, 3, ["A01"])[1]
+    first, second = (
+        ordained_events(4, ["artefact", "action"], "P01"),
+        ordained_events(4, ["artefact", "action"], "P01"),
+    )
+    assert first[0] is second[0] and first[1] is second[1]
+    assert ordained_events(4, ["action", "action"], "P01")[0] != first[0]
+    assert ritual_end_event(1, 9) is ritual_end_event(1, 9) and disempowered_event(
+        1, 20
+    ) is disempowered_event(1, 20)
     for bits in range(8):
         for announced in (-1, 0, 1, 7, 40):
             for expert in (False, True):

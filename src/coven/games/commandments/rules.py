@@ -288,17 +288,17 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
 
     Each step draws ``chance.below(i + 1)``, inlined (the tests hold it to the plain loop)."""
     pile = list(cards)
-    counter = chance.counter
-    step = chance.key + counter * _GOLDEN
-    for i in range(len(pile) - 1, max(len(pile) - 1 - draws, 0), -1):
-        counter += 1  # Chance.below(i + 1), inlined: step is key + counter * golden
+    top = len(pile) - 1
+    steps = range(top, max(top - draws, 0), -1)
+    step = chance.key + chance.counter * _GOLDEN
+    for i in steps:  # Chance.below(i + 1), inlined: step is key + counter * golden
         step += _GOLDEN
         z = step & _MASK
         z = ((z ^ (z >> 30)) * _MIX1) & _MASK
         z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         j = ((z ^ (z >> 31)) * (i + 1)) >> 64
         pile[i], pile[j] = pile[j], pile[i]
-    chance.counter = counter
+    chance.counter += len(steps)
     return tuple(pile)
 
 

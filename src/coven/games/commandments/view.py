@@ -180,20 +180,33 @@ _ONLY: Final[tuple[frozenset[Seat], ...]] = tuple(frozenset((s,)) for s in range
 _event = fast_event
 
 
+_SHARED: Final[dict[tuple[object, ...], Event]] = {}
+"""Events that depend on a few small values only (who leads the ritual, its number, the slots' backs,
+her discard, her gain), made once per value and shared (bounded: seats, cards and karma are)."""
+
+
 def ritual_events(priestess: int, number: int, hand: list[JSONValue]) -> list[Event]:
     """A ritual begins: everyone learns who leads it; only she sees the four cards she drew."""
-    return [
-        _event("ritual", {"priestess": priestess, "number": number}),
-        _event("hand", {"cards": hand}, _ONLY[priestess]),
-    ]
+    key = ("ritual", priestess, number)
+    ritual = _SHARED.get(key)
+    if ritual is None:
+        ritual = _SHARED[key] = _event("ritual", {"priestess": priestess, "number": number})
+    return [ritual, _event("hand", {"cards": hand}, _ONLY[priestess])]
 
 
 def ordained_events(priestess: int, types: list[JSONValue], discard: str) -> list[Event]:
     """Everyone sees the slots' backs; only she knows which card she discarded."""
-    return [
-        _event("ordained", {"priestess": priestess, "slots": types}),
-        _event("discarded", {"card": discard}, _ONLY[priestess]),
-    ]
+    key = ("ordained", priestess, *types)
+    found = _SHARED.get(key)
+    if found is None:
+        ordained = _SHARED[key] = _event("ordained", {"priestess": priestess, "slots": types})
+    else:
+        ordained = found
+    key = ("discarded", priestess, discard)
+    discarded = _SHARED.get(key)
+    if discarded is None:
+        discarded = _SHARED[key] = _event("discarded", {"card": discard}, _ONLY[priestess])
+    return [ordained, discarded]
 
 
 def karma_event(
@@ -249,12 +262,20 @@ def shared_karma_event(seat: int, announced: int, flips: int, bits: int, expert:
 
 def ritual_end_event(priestess: int, gain: int) -> Event:
     """Her ritual ended regularly: she gains the karma of the best novice of this ritual."""
-    return _event("ritual_end", {"priestess": priestess, "gain": gain})
+    key = ("ritual_end", priestess, gain)
+    event = _SHARED.get(key)
+    if event is None:
+        event = _SHARED[key] = _event("ritual_end", {"priestess": priestess, "gain": gain})
+    return event
 
 
 def disempowered_event(priestess: int, bonus: int) -> Event:
     """The fourth negative destiny card: she is disempowered, every novice gets ``bonus``."""
-    return _event("disempowered", {"priestess": priestess, "bonus": bonus})
+    key = ("disempowered", priestess, bonus)
+    event = _SHARED.get(key)
+    if event is None:
+        event = _SHARED[key] = _event("disempowered", {"priestess": priestess, "bonus": bonus})
+    return event
 
 
 def forfeit_event(seat: int, bonus: int, flips: int) -> Event:
