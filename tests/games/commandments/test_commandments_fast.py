@@ -456,8 +456,9 @@ def test_an_action_card_is_judged_by_its_verdict_on_each_performance_of_the_fami
     for c in deck.action:
         table = verdicts(deck, c)
         for move in MOVE_FAMILY[:: len(MOVE_FAMILY) // 200]:
-            performance, text, same = _FAMILY_INFO[id(move)]
-            assert same is move
+            same, performance, text, artefact, colour, to, at = _FAMILY_INFO[id(move)]
+            assert same is move and (artefact, to) == (move.artefact, move.to) and colour == artefact // 5
+            assert at == (colour * NUM_AREAS) * NUM_AREAS + to
             assert text == format_action(move)
             assert table[performance] == deck.cards[c].judge(move_context(board, move)), deck.cards[c].id
 

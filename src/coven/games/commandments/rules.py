@@ -267,18 +267,21 @@ OnBoard = tuple[tuple[int, BoardFn | None, int | None, Card], ...]
 """The slots whose card reads the board: the slot's bit (1 for the taboo, 2 and 4 for the
 commandments), the card's :func:`~coven.games.commandments.lang.board_function` (None: judged by the
 card on a :class:`Ctx`), its fixed value (None for a "?" card) and the card."""
+KarmaEvents = tuple[list[Event | None], ...]
 Followers = tuple[int, ...]
 """Per seat, the novice who moves after it in a ritual (its High Priestess never moves)."""
 Judging = (
     tuple[()]
-    | tuple[Sequence[int], bool, Sequence[int], bool, Sequence[int], bool, OnBoard, bool, int, Followers]
+    | tuple[
+        Sequence[int], bool, Sequence[int], bool, Sequence[int], bool, OnBoard, KarmaEvents, int, Followers
+    ]
 )
 """A ritual's :func:`judging_plan`: per slot, the table of the card's karma and whether it is indexed
 by the move's performance (an action card) or by its colour and areas (an artefact card that never
 reads the board, :attr:`Deck.boardless`); then the slots whose card reads the board (their table says
-0), whether the table plays the expert variant, the turns of a ritual, and the novice who follows each
-seat in this ritual. ``()``: the engine does not judge this ritual's moves alone (a judging priestess,
-not three slots)."""
+0), the shared karma events of the table's variant by seat, the turns of a ritual, and the novice who
+follows each seat in this ritual. ``()``: the engine does not judge this ritual's moves alone (a
+judging priestess, not three slots)."""
 
 
 def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
@@ -653,14 +656,11 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                 events = self._apply_other(state, seat, action)
             state.mover = self.current_seat(state)
             return events
-        performance, text, move = known  # move is action
-        t0, p0, t1, p1, t2, p2, on_board, expert, turns, following = plan
-        artefact = move.artefact
-        to = move.to
-        colour = COLOUR_OF[artefact]
+        move, performance, text, artefact, colour, to, at = known  # move is action
+        t0, p0, t1, p1, t2, p2, on_board, karma_events, turns, following = plan
         board = state.board
         start = board[artefact]
-        at = (colour * NUM_AREAS + start) * NUM_AREAS + to
+        at += start * NUM_AREAS  # (colour * 12 + start) * 12 + to
         v0 = t0[performance] if p0 else t0[at]
         v1 = t1[performance] if p1 else t1[at]
         v2 = t2[performance] if p2 else t2[at]
@@ -705,11 +705,12 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         ritual.log.append((seat, move, start, MARKS[bits], announced, flips))  # a MoveLog when read
         karma = None
         if flips < 8 and announced <= KARMA_TOP:
-            karma = KARMA_EVENTS[seat * 2 + expert][((announced + 1) * 8 + flips) * 8 + bits]  # karma_slot
+            karma = karma_events[seat][((announced + 1) * 8 + flips) * 8 + bits]  # karma_slot
         if karma is None:
-            karma = shared_karma_event(seat, announced, flips, bits, expert)
-        if flips < DESTINY_CARDS and state.turn + 1 < turns:
-            state.turn += 1  # the next novice's turn (_next_turn's common case, inlined)
+            karma = shared_karma_event(seat, announced, flips, bits, karma_events is _EXPERT_KARMA)
+        turn = state.turn + 1
+        if flips < DESTINY_CARDS and turn < turns:
+            state.turn = turn  # the next novice's turn (_next_turn's common case, inlined)
             state.mover = following[seat]
             return [event, karma]
         events = [event, karma, *self._after_flip(state)]
@@ -728,7 +729,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         start = board[artefact]
         colour = COLOUR_OF[artefact]
         known = _FAMILY_INFO.get(id(move))
-        text = known[1] if known is not None else format_action(move)
+        text = known[2] if known is not None else format_action(move)
         by_priestess = _by_priestess(state)
         values: list[int] = []
         reads = False
@@ -1009,11 +1010,21 @@ _PERFORMANCE_MOVES: Final[tuple[Move, ...]] = tuple(
     MOVE_FAMILY[_FAMILY_PERFORMANCE.index(p)] for p in range(_PERFORMANCES)
 )
 """A family move with each distinct performance (an action card judges the performance alone)."""
-_FAMILY_INFO: Final[dict[int, tuple[int, str, Move]]] = {
-    id(move): (_FAMILY_PERFORMANCE[f], format_action(move), move) for f, move in enumerate(MOVE_FAMILY)
+_FAMILY_INFO: Final[dict[int, tuple[Move, int, str, int, int, int, int]]] = {
+    id(move): (
+        move,
+        _FAMILY_PERFORMANCE[f],
+        format_action(move),
+        move.artefact,
+        COLOUR_OF[move.artefact],
+        move.to,
+        COLOUR_OF[move.artefact] * NUM_AREAS * NUM_AREAS + move.to,
+    )
+    for f, move in enumerate(MOVE_FAMILY)
 }
 """A move of the family by identity (they live as long as the module, so no other object has their id):
-its performance, its notation and the move."""
+the move, its performance, its notation, its artefact, colour and target, and where its colour and
+target put it in a :attr:`Deck.boardless` table (the starting area adds ``start * 12``)."""
 
 
 def _by_priestess(state: CommandmentsState) -> bool:
@@ -1083,7 +1094,8 @@ def judging_plan(state: CommandmentsState) -> Judging:
     players = state.players
     turns = (players - 1) * _ROUNDS[players]
     following = _FOLLOWERS[players][state.rituals[-1].priestess]
-    return (t0, p0, t1, p1, t2, p2, on_board, bool(state.options["expert"]), turns, following)
+    karma_events = _EXPERT_KARMA if state.options["expert"] else _KARMA
+    return (t0, p0, t1, p1, t2, p2, on_board, karma_events, turns, following)
 
 
 def _followers(players: int, priestess: int) -> Followers:
@@ -1091,6 +1103,9 @@ def _followers(players: int, priestess: int) -> Followers:
     return tuple(n if n != priestess else (n + 1) % players for n in after)
 
 
+_KARMA: Final = KARMA_EVENTS[0::2]
+_EXPERT_KARMA: Final = KARMA_EVENTS[1::2]
+"""The shared karma events by seat, without and with the expert variant (:data:`KARMA_EVENTS`)."""
 _FOLLOWERS: Final = tuple(tuple(_followers(players, p) for p in range(players)) for players in range(8))
 """The :data:`Followers` of a ritual by the player count and her seat."""
 
