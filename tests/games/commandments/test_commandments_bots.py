@@ -6,10 +6,11 @@ import random
 
 from coven.bots.arena import play_game
 from coven.games.commandments import GAME
-from coven.games.commandments.bots import BestBot, GreedyBot, imitate
+from coven.games.commandments.bots import BestBot, GreedyBot, _miss_rate, _perf_totals, imitate
 from coven.games.commandments.cards import deck_for
 from coven.games.commandments.inference import ritual_posterior
-from coven.games.commandments.notation import Move, Ordain, Place
+from coven.games.commandments.notation import MOVE_FAMILY, Move, Ordain, Perf, Place
+from coven.games.commandments.rules import karma_total, move_context
 
 from .helpers import play, table
 
@@ -80,3 +81,30 @@ def test_the_best_priestess_ordains_and_places_from_her_view() -> None:
     place = bot.act(GAME.view(state, 0), GAME.legal_actions(state, 0), True)
     assert isinstance(place, Place) and len(place.areas) == 15
     GAME.apply(state, 0, place)
+
+
+def test_the_best_novice_disempowers_a_priestess_whose_last_destiny_card_is_left() -> None:
+    state = table(4, ["A13", "A21", "P03", "P05"])
+    play(state, 0, "ordain discard=P05 taboo=P03")  # taboo: dance; centre 3, put back 4
+    play(state, 0, "place wh=R,R,R,R,R bk=T1,T1,H2,H2,H2 br=T1,T1,H3,H3,H3")
+    for seat, text in ((1, "wh1>H1"), (2, "bk1>H4"), (3, "br1>H5")):  # three moves earn nothing
+        play(state, seat, text)
+    assert state.flips == 3
+    move = BestBot(GAME, 1, 5).act(GAME.view(state, 1), GAME.legal_actions(state, 1), True)
+    assert isinstance(move, Move)
+    events = play(state, 1, GAME.format_action(move))
+    assert any(e.kind == "disempowered" for e in events)  # every novice gets 20, more than a move
+
+
+def test_the_priestess_counts_the_random_moves_that_miss_exactly() -> None:
+    deck = deck_for("")
+    slots = [deck.cards[deck.index[c]] for c in ("P03", "A13", "A02")]
+    placement = (0, 0, 11, 11, 6, 1, 1, 2, 2, 7, 11, 11, 3, 4, 5)
+    verdicts: dict[tuple[int, Perf], int] = {}
+    pairs = [(a, to) for a in range(15) for to in range(12)]
+    got = _miss_rate(slots, placement, pairs, _perf_totals(slots, verdicts))
+    misses = sum(
+        1 for m in MOVE_FAMILY if karma_total([c.judge(move_context(list(placement), m)) for c in slots]) <= 0
+    )
+    assert got == misses / len(MOVE_FAMILY)
+    assert 0 < got < 1
