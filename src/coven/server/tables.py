@@ -92,6 +92,8 @@ class LoggedStep:
     actor: Seat
     action: str
     events: list[Event]
+    together: frozenset[Seat] = frozenset()
+    """The seats the game waited for when this step was taken (a simultaneous decision: several)."""
 
 
 @dataclass(eq=False)
@@ -227,6 +229,16 @@ class Table:
 
         snap: dict[str, Any] = self._cached(seat, "snapshot", build)
         return snap
+
+    def decided_together(self, seat: Seat, number: int) -> bool:
+        """Whether an action ``seat`` chose at ``number``, behind the table now, is still one it could
+        choose: it was deciding at the same time as the others (a simultaneous decision), and every step
+        since was another seat's part of that same decision, so nothing it could have seen has changed
+        but who has chosen. Then it need not be refused as stale and sent again."""
+        if not 0 <= number < self.number:
+            return False
+        since = self.steps[number:]
+        return all(s.actor != seat and seat in s.together and s.actor in s.together for s in since)
 
     def step_json(self, step: LoggedStep, seat: Seat | None) -> dict[str, Any]:
         return {
@@ -568,10 +580,11 @@ class TableService:
     def _apply_logged(self, table: Table, seat: Seat, notation: str, in_place: bool = True) -> None:
         game = table.game
         state = table.state if in_place else game.clone(table.state)
+        together = game.to_act(state)
         events = game.apply(state, seat, game.parse_action(notation))
         table.state = state  # never mutate a state a thinking bot may still be reading
         table.number += 1
-        table.steps.append(LoggedStep(table.number, seat, notation, events))
+        table.steps.append(LoggedStep(table.number, seat, notation, events, frozenset(together)))
 
     async def list_tables(self, limit: int = 50) -> list[StoredTable]:
         stored = await asyncio.to_thread(self.store.list_tables, limit)
@@ -635,7 +648,7 @@ class TableService:
                 raise ProtocolError(ErrorCode.NOT_STARTED, "the table is waiting for people to join")
             if table.status == "over":
                 raise ProtocolError(ErrorCode.GAME_OVER, "the game is over")
-            if number != table.number:
+            if number != table.number and not table.decided_together(seat, number):
                 raise ProtocolError(
                     ErrorCode.STALE, f"the table is at number {table.number}, the action was for {number}"
                 )
@@ -663,10 +676,11 @@ class TableService:
             if table.pace == "clock" and animation_ms is not None:
                 bank = table.banks.get(seat, float(table.pace_seconds))
                 table.banks[seat] = max(0.0, bank - took)
+            together = frozenset(table.turn()[0])  # who the game waited for, before this step
             table.state = state
             table.number = step
             table.status = status
-            table.steps.append(LoggedStep(step, seat, notation, events))
+            table.steps.append(LoggedStep(step, seat, notation, events, together))
             table.broadcast_update(self.settings.legal_cap, ack, step, notation)
         table.wake.set()
         await self._publish({"kind": "action", "table": table.id, "number": step})
