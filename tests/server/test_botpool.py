@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from coven.server.botpool import WORKER_NICENESS
 from tests.server.conftest import TestClient
 from tests.server.helpers import create, drain, hello, latest, wait_for, ws_url
 
@@ -40,6 +41,10 @@ def test_bots_think_in_a_worker_process(make_client: Callable[..., TestClient]) 
     assert isinstance(executor, ProcessPoolExecutor)
     workers = list(executor._processes.values())  # type: ignore[attr-defined]
     assert workers and all(p.pid != os.getpid() for p in workers)
+    # people first: the workers think at a lower scheduling priority than the server
+    server_nice = os.getpriority(os.PRIO_PROCESS, 0)
+    for worker in workers:
+        assert os.getpriority(os.PRIO_PROCESS, worker.pid) >= min(19, server_nice + WORKER_NICENESS)
 
 
 def test_a_table_survives_the_loss_of_its_worker(

@@ -14,6 +14,7 @@ for an optional one, and the pool is rebuilt, so a bot table never waits on a de
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import multiprocessing
@@ -33,6 +34,8 @@ log = logging.getLogger("coven.server")
 _BOTS: OrderedDict[tuple[str, Seat, str, int], Bot] = OrderedDict()
 """A worker's bots, by (table, seat, bot name, seed); the least recently used go first."""
 _MAX_BOTS = 512
+WORKER_NICENESS = 10
+"""How much lower than the server's a bot worker's scheduling priority is (see ``nice(1)``)."""
 
 
 def _decide(
@@ -60,6 +63,11 @@ def _warm(parent: int) -> None:
     server that spawned it is gone, however it went (a SIGKILL leaves no time to stop its workers)."""
     import coven.bots.arena
     import coven.games  # noqa: F401
+
+    # People first: a worker thinks at a lower scheduling priority than the server, so on a busy machine
+    # the operating system gives the people's moves the processor before the bots' searches.
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:
