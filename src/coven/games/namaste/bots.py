@@ -12,7 +12,8 @@ All of them see only their view and the legal actions.
   opponent is closer to it), plus the expected truth points. The chance of filling a circle comes from
   its *tight* interval (the values it can still take while every circle between it and its filled
   neighbours can still be filled too), the chance a future roll lands there, and the rolls left (from
-  the leader's pace towards 25 circles). An empty pink or truth circle is expected to end a little
+  the leader's pace towards 25 circles, counted in rolls: with four players a round gives twice the
+  chances of a round of two). An empty pink or truth circle is expected to end a little
   below the middle of its interval (``tilt``, 42% of the way up). It chooses entries, passes and bad
   karma by that evaluation, and the number of dice by expectimax over the roll: for each total it
   precomputes the best entry, then averages over all outcomes of 1, 2 or 3 white dice plus the
@@ -56,8 +57,12 @@ Strength, ``coven simulate namaste -p 2 -b best,greedy -n 200 --seed S`` (mean s
 | 5 | | 101.0 / 54.0 = 1.87 |
 
 Against the yardstick, ``-p 2 -b best,reference --seed 3``: before 89.6 / 76.2 = 1.18 (200 games), now
-89.2 / 76.7 = 1.16 (100 games, 58 wins). CPU time a decision (``--timing``), p95: 32-34 ms against
-``greedy`` at 2 players, 46 ms against ``reference``.
+89.2 / 76.7 = 1.16 (100 games, 58 wins). At 4 players (``-p 4 -b best,reference,reference,reference
+--seed 3``, samples too small to be sure) it is not ahead: before 78.1 against the others' mean 85.6
+(8 games), with ``deny`` and ``tilt`` 75.1 against 75.3 (8 games), and with the pace counted in rolls
+(before, a round of four was taken to fill as few circles as a round of two, so the bot expected 60
+rolls left at the start where about 39 come) 84.3 against 87.1 (16 games). CPU time a decision
+(``--timing``), p95: 32-34 ms against ``greedy`` at 2 players, 46 ms against ``reference``, 35 ms at 4.
 
 How the changes were found (2 players against ``greedy``, 200 games a setting, seeds 3 and 4; a
 mean score moves by about 1.5 between runs): the evaluation's predictions were compared with the
@@ -152,7 +157,7 @@ class Weights:
     gamma: float = 1.6
     """Scale of the fill chance: p = 1 - exp(-gamma * hit * opportunities / empty circles)."""
     pace: float = 1.6
-    """Circles a player fills per round, to estimate the rounds left."""
+    """Circles a player fills every two rolls, to estimate the rounds left."""
     karma_space: float = 2.0
     """Extra cost of using a bad-karma space (flexibility lost, the tie-break, the end coming)."""
     race: float = 0.5
@@ -210,9 +215,10 @@ class Context:
         players = view.players
         filled = [sum(1 for v in s if v) for s in view.sheets]
         lead = max(filled)
-        # Rounds left: the leader fills about `pace` circles a round; karma can end it too.
+        # Rounds left: the leader fills about `pace` circles every two rolls (a round of two players;
+        # a round of four gives twice the chances); karma can end it too.
         most_karma = max(len(k) for k in view.karma)
-        rounds = max(0.5, (NCELLS - lead) / w.pace)
+        rounds = max(0.5, (NCELLS - lead) / (w.pace * players / 2))
         if most_karma >= 3:
             rounds = min(rounds, 3.0)
         self.opportunities = rounds * players
