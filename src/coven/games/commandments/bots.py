@@ -24,11 +24,11 @@ each one is legal by :meth:`CommandmentsGame.illegal_reason`.
 
   Measured against three ``greedy`` (400 games each, 4 players; chairs rotate over duplicate deals):
   ``coven simulate commandments -p 4 -b best,greedy,greedy,greedy -n 400 --seed 21`` gave 48.1% before
-  these three changes and 50.6% with the first two; with all three it gave 54.0% at seed 21 and
-  52.9% at ``--seed 23`` (52.0% before); with ``-o expert=true --seed 22``, 48.8% before and 51.4%
-  after. Decision times (``--timing --json``, p95): 224 ms of CPU at seed 21; 353 ms of CPU and 624 ms
-  of wall clock in the expert run, on two heavily shared cores (the priestess's two decisions are the
-  slow ones).
+  these three changes and 50.6% with the first two; with all three it gave 54.0% at seed 21, 52.9% at
+  ``--seed 23`` (52.0% before) and 55.5% at ``--seed 25`` (50.8% before); with ``-o expert=true
+  --seed 22``, 48.8% before and 51.4% after. Decision times (``--timing --json``, p95): 224 ms of CPU
+  at seed 21; 353 ms of CPU and 624 ms of wall clock in the expert run, on two heavily shared cores
+  (the priestess's two decisions are the slow ones).
 
 ``search``: the generic IS-MCTS of :mod:`coven.bots.search`, over a :class:`Shortlist` of novice
 moves (``best``'s, an imitation, a family move) judged by short playouts between ``greedy`` players on
