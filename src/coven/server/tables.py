@@ -73,6 +73,7 @@ def stand_in_bot(game: AnyGame) -> str:
     bots = game.bots()
     return next((name for name in STAND_INS if name in bots), next(iter(bots)))
 
+
 OPTIONAL_LISTED = 8
 """Legal actions listed for a seat that may act without having to (an Amulets cast): enough for the page
 to offer the moment; the seat types or builds its action (``free_form``) from a space that may be huge."""
@@ -303,19 +304,19 @@ class Table:
         for listener in list(self.listeners):
             listener.send_text(text)
 
-    def broadcast_update(self, cap: int, ack: Ack | None = None, number: int = 0, action: str = "") -> None:
-        """Send every listener its seat's ``update``; the one that sent the action (``ack``) gets it with
-        the acknowledgement inside (one frame, not two)."""
+    def broadcast_update(self, cap: int, ack: Ack | None = None) -> None:
+        """Send every listener its seat's ``update`` of the latest step; the one that sent its action
+        (``ack``) gets it with the acknowledgement inside (one frame, not two)."""
         self.changed_at = time.monotonic()
-        acked = None if ack is None else ack.listener
+        pending = ack
         for listener in list(self.listeners):
             text = self.update_text(listener.seat, cap)
-            if ack is not None and listener is acked:
-                text = with_ack(text, ack_json(ack.id, number, action))
-                acked = None
+            if pending is not None and listener is pending.listener:
+                text = with_ack(text, pending.json(self.steps[-1]))
+                pending = None
             listener.send_text(text)
-        if acked is not None and ack is not None:  # not listening (any more): the acknowledgement alone
-            acked.send_text(dumps({"type": "ack", **ack_json(ack.id, number, action)}))
+        if pending is not None:  # not listening (any more): the acknowledgement alone
+            pending.listener.send_text(dumps({"type": "ack", **pending.json(self.steps[-1])}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,9 +326,9 @@ class Ack:
     listener: Listener
     id: str | int | None
 
-
-def ack_json(msg_id: str | int | None, number: int, action: str) -> dict[str, Any]:
-    return {"id": msg_id, "number": number, "action": action}
+    def json(self, step: LoggedStep) -> dict[str, Any]:
+        """The acknowledgement of ``step``, the action this ack is for."""
+        return {"id": self.id, "number": step.number, "action": step.action}
 
 
 @dataclass(frozen=True, slots=True)
@@ -681,7 +682,7 @@ class TableService:
             table.number = step
             table.status = status
             table.steps.append(LoggedStep(step, seat, notation, events, together))
-            table.broadcast_update(self.settings.legal_cap, ack, step, notation)
+            table.broadcast_update(self.settings.legal_cap, ack)
         table.wake.set()
         await self._publish({"kind": "action", "table": table.id, "number": step})
         return step, notation

@@ -9,8 +9,10 @@ ends, unless the table says ``reveal=never`` (then only she sees them again).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from functools import partial
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from coven.core import Event, JSONValue, Seat
 from coven.core.events import fast_event, slot_setters
@@ -102,6 +104,24 @@ def ritual_view(ritual: Ritual, cards: tuple[Card, ...], own: bool, known: bool,
     )
 
 
+T = TypeVar("T")
+
+
+def _kept(
+    cache: dict[Any, tuple[Any, T]], key: Hashable, owner: object, make: Callable[[], T], bound: int
+) -> T:
+    """``make()`` for ``owner``, made once: ``key`` holds ``owner``'s identity, and the entry keeps
+    ``owner`` alive, so its id names no other object while the entry lasts (at most ``bound`` entries;
+    then the cache starts again)."""
+    hit = cache.get(key)
+    if hit is None or hit[0] is not owner:
+        if len(cache) >= bound:
+            cache.clear()
+        hit = cache[key] = (owner, make())
+    value: T = hit[1]
+    return value
+
+
 _PAST: dict[tuple[int, bool, bool, bool], tuple[Ritual, RitualView]] = {}
 """Views of finished rituals, by the ritual's identity (kept, so the id names no other) and the kind of
 seat."""
@@ -124,12 +144,8 @@ def build_view(state: CommandmentsState, seat: Seat | None, to_move: int) -> Com
         # An earlier ritual is over and shared, unchanged, by every later state (copy on write): its view
         # for this kind of seat is made once.
         key = (id(ritual), own, known, hide)
-        hit = _PAST.get(key)
-        if hit is None or hit[0] is not ritual:
-            if len(_PAST) >= 4096:
-                _PAST.clear()
-            hit = _PAST[key] = (ritual, ritual_view(ritual, cards, own, known, hide))
-        rituals.append(hit[1])
+        view = _kept(_PAST, key, ritual, partial(ritual_view, ritual, cards, own, known, hide), 4096)
+        rituals.append(view)
     named = dict.fromkeys(
         cid for r in rituals for cid in (*r.hand, r.discard, *(slot.card for slot in r.slots)) if cid
     )
@@ -156,14 +172,11 @@ _TEXTS: dict[int, tuple[Deck, dict[str, CardText]]] = {}
 def card_texts(deck: Deck) -> dict[str, CardText]:
     """Each card's words by id, made once per deck (a table's deck lives as long as the table; views are
     made at every move)."""
-    hit = _TEXTS.get(id(deck))
-    if hit is not None and hit[0] is deck:
-        return hit[1]
-    texts = {c.id: CardText(c.id, c.type, c.value_text, c.en, c.fr) for c in deck.cards}
-    if len(_TEXTS) >= 256:
-        _TEXTS.clear()
-    _TEXTS[id(deck)] = (deck, texts)  # the deck is kept, so its id names no other deck meanwhile
-    return texts
+
+    def make() -> dict[str, CardText]:
+        return {c.id: CardText(c.id, c.type, c.value_text, c.en, c.fr) for c in deck.cards}
+
+    return _kept(_TEXTS, id(deck), deck, make, 256)
 
 
 # ------------------------------------------------------------------------------------ event audiences
@@ -185,28 +198,29 @@ _SHARED: Final[dict[tuple[object, ...], Event]] = {}
 her discard, her gain), made once per value and shared (bounded: seats, cards and karma are)."""
 
 
+def _shared(
+    key: tuple[object, ...], data: dict[str, JSONValue], audience: frozenset[Seat] | None = None
+) -> Event:
+    """The event of kind ``key[0]`` with ``data`` (to ``audience``), made once per ``key`` (see
+    :data:`_SHARED`)."""
+    event = _SHARED.get(key)
+    if event is None:
+        event = _SHARED[key] = _event(str(key[0]), data, audience)
+    return event
+
+
 def ritual_events(priestess: int, number: int, hand: list[JSONValue]) -> list[Event]:
     """A ritual begins: everyone learns who leads it; only she sees the four cards she drew."""
-    key = ("ritual", priestess, number)
-    ritual = _SHARED.get(key)
-    if ritual is None:
-        ritual = _SHARED[key] = _event("ritual", {"priestess": priestess, "number": number})
+    ritual = _shared(("ritual", priestess, number), {"priestess": priestess, "number": number})
     return [ritual, _event("hand", {"cards": hand}, _ONLY[priestess])]
 
 
 def ordained_events(priestess: int, types: list[JSONValue], discard: str) -> list[Event]:
     """Everyone sees the slots' backs; only she knows which card she discarded."""
-    key = ("ordained", priestess, *types)
-    found = _SHARED.get(key)
-    if found is None:
-        ordained = _SHARED[key] = _event("ordained", {"priestess": priestess, "slots": types})
-    else:
-        ordained = found
-    key = ("discarded", priestess, discard)
-    discarded = _SHARED.get(key)
-    if discarded is None:
-        discarded = _SHARED[key] = _event("discarded", {"card": discard}, _ONLY[priestess])
-    return [ordained, discarded]
+    return [
+        _shared(("ordained", priestess, *types), {"priestess": priestess, "slots": types}),
+        _shared(("discarded", priestess, discard), {"card": discard}, _ONLY[priestess]),
+    ]
 
 
 def karma_event(
@@ -262,20 +276,12 @@ def shared_karma_event(seat: int, announced: int, flips: int, bits: int, expert:
 
 def ritual_end_event(priestess: int, gain: int) -> Event:
     """Her ritual ended regularly: she gains the karma of the best novice of this ritual."""
-    key = ("ritual_end", priestess, gain)
-    event = _SHARED.get(key)
-    if event is None:
-        event = _SHARED[key] = _event("ritual_end", {"priestess": priestess, "gain": gain})
-    return event
+    return _shared(("ritual_end", priestess, gain), {"priestess": priestess, "gain": gain})
 
 
 def disempowered_event(priestess: int, bonus: int) -> Event:
     """The fourth negative destiny card: she is disempowered, every novice gets ``bonus``."""
-    key = ("disempowered", priestess, bonus)
-    event = _SHARED.get(key)
-    if event is None:
-        event = _SHARED[key] = _event("disempowered", {"priestess": priestess, "bonus": bonus})
-    return event
+    return _shared(("disempowered", priestess, bonus), {"priestess": priestess, "bonus": bonus})
 
 
 def forfeit_event(seat: int, bonus: int, flips: int) -> Event:
