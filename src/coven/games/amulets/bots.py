@@ -52,9 +52,15 @@ from coven.bots.reference import ReferenceBot, ReferencePlan
 from coven.bots.search import SearchBot, SearchPlan, bots_policy
 from coven.core import Bot, BotFactory, Game, Seat
 from coven.games.amulets.board import (
+    ALL_PAIRS,
+    AMULET_PAIRS,
     AMULETS,
+    FIELD_PAIRS,
     FIELDS,
+    FULL_FIELDS,
+    PAIRS,
     answer_codes,
+    answer_masks,
     bits,
 )
 from coven.games.amulets.deduction import Knowledge, public_domains
@@ -293,32 +299,160 @@ class GreedyBot(AmuletsBot):
         return best
 
 
+EXCLUDING = tuple(ALL_PAIRS & ~(FIELD_PAIRS[p % FIELDS] | AMULET_PAIRS[p // FIELDS]) for p in range(PAIRS))
+"""``EXCLUDING[pair]``: the pairs that can share a world with ``pair`` (neither its field nor amulet)."""
+
+
+def _hedgeable(pairs: int) -> bool:
+    """Whether one placement holds all of ``pairs`` (no amulet twice, no field twice)."""
+    n = pairs.bit_count()
+    if n <= 1:
+        return True
+    amulets = fields = 0
+    for a in range(AMULETS):
+        row = (pairs >> (a * FIELDS)) & FULL_FIELDS
+        if row:
+            if row & (row - 1):
+                return False
+            amulets += 1
+            fields |= row
+    return amulets == n == fields.bit_count()
+
+
+def _after_question(players: int, asker: int, out: Sequence[bool]) -> list[int]:
+    """The wizards offered a cast after ``asker``'s question, in order: clockwise from the asker's
+    left, the asker itself last, and the next asker (who decides anyway) at the end
+    (:func:`coven.core.driver.decisions`)."""
+    turn = next((s for s in ((asker + i) % players for i in range(1, players)) if not out[s]), asker)
+    order = [s for s in ((asker + i) % players for i in range(1, players + 1)) if s != turn and not out[s]]
+    return [*order, turn]
+
+
 class BestBot(AmuletsBot):
-    """Exact joint-answer entropy, a look-ahead to the cast once few worlds remain, judged risks."""
+    """Exact joint-answer entropy, a look-ahead to the cast judged against the rivals' own deductions."""
 
     samples = 500
     pool_random = 40
     pool_worlds = 40
     climb_steps = 60
     lookahead_worlds = 400
-    min_cast = 0.4
+    shortlist = 6
+    """How many of the best look-ahead questions are judged again against the rivals' deductions."""
+    min_cast = 0.2
     """Never risk a cast below this chance of success."""
-    threat_weight = 3.0
-    """How much the estimated rival threat counts when judging a risky cast."""
 
+    def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
+        super().__init__(game, seat, seed)
+        self._sure_cache: dict[tuple[tuple[int, ...], int, int], bool] = {}
+        self._proxy: tuple[int, ...] | None = None
+
+    def knowledge(self, view: AmuletsView) -> Knowledge:
+        if self._cache_key != (len(view.book), view.field * 5 + view.amulet):
+            self._sure_cache = {}
+            self._proxy = None
+        return super().knowledge(view)
+
+    # ------------------------------------------------------------ the rivals' deductions
+    def rival_sure(self, domains: tuple[int, ...], seat: int, world: Mapping[int, int]) -> bool:
+        """Whether ``seat``, holding its pair of ``world`` and reading public ``domains``, is sure of a
+        cast (as sure as :meth:`AmuletsBot.certain_cast` would be in its place).
+
+        Quick refusal first: with every other wizard as in ``world``, the pairs left for one wizard must
+        all fit in one placement, or no cast can catch every world the rival still has."""
+        pair = world[seat]
+        for other in world:
+            if other == seat:
+                continue
+            left = domains[other]
+            for s, p in world.items():
+                if s != other:
+                    left &= EXCLUDING[p]
+            if not _hedgeable(left):
+                return False
+        key = (domains, seat, pair)
+        known = self._sure_cache.get(key)
+        if known is None:
+            rival = Knowledge.from_public(domains, seat, pair)
+            known = rival.count() <= CAST_WORLDS
+            if known:
+                worlds = rival.worlds(CAST_WORLDS) or []
+                known = cast_cover(worlds) == len(worlds)
+            self._sure_cache[key] = known
+        return known
+
+    def _world_of(self, view: AmuletsView, world: World) -> dict[int, int]:
+        out = dict(zip(self.knowledge(view).seats, world, strict=True))
+        out[self.seat] = self.own_pair(view)
+        return out
+
+    def _answered(
+        self, question: tuple[int, ...], asker: int, worlds: Sequence[World], view: AmuletsView
+    ) -> tuple[list[int], list[tuple[int, ...]], list[dict[int, int]]]:
+        """For each world: the answer key, the public domains after the answers and the world by seat."""
+        codes = answer_codes(question)
+        masks = answer_masks(question)
+        keys: list[int] = []
+        domains: list[tuple[int, ...]] = []
+        by_seat = []
+        for w in worlds:
+            ws = self._world_of(view, w)
+            by_seat.append(ws)
+            key = 0
+            narrowed = []
+            for s, d in enumerate(self._public):
+                if s == asker:
+                    narrowed.append(d)
+                else:
+                    code = codes[ws[s]]
+                    key = key << 2 | code
+                    narrowed.append(d & masks[code])
+            keys.append(key)
+            domains.append(tuple(narrowed))
+        return keys, domains, by_seat
+
+    def judged(
+        self, question: tuple[int, ...], asker: int, worlds: Sequence[World], view: AmuletsView
+    ) -> float:
+        """The chance of winning at my first chance after ``asker`` asks ``question``: zero in the worlds
+        where a rival offered a cast before me is then sure of it, else my best cast's chance."""
+        order = _after_question(view.players, asker, view.out)
+        ahead = order[: order.index(self.seat)]
+        keys, domains, by_seat = self._answered(question, asker, worlds, view)
+        classes: dict[int, list[int]] = {}
+        for i, key in enumerate(keys):
+            classes.setdefault(key, []).append(i)
+        total = 0.0
+        for members in classes.values():
+            n = len(members)
+            if n > LOOKAHEAD_CLASS:
+                continue
+            p = cast_cover([worlds[i] for i in members]) / n
+            if not p:
+                continue
+            for i in members:
+                if not any(self.rival_sure(domains[i], s, by_seat[i]) for s in ahead):
+                    total += p
+        return total / len(worlds)
+
+    # ------------------------------------------------------------ questions
     def question(self, view: AmuletsView) -> tuple[int, ...]:
+        return self._question(view, judge=True)
+
+    def _question(self, view: AmuletsView, judge: bool) -> tuple[int, ...]:
         k = self.knowledge(view)
         worlds = self.sample_worlds(view, self.samples)
         if len(worlds) <= 1:
             return self.world_placement(worlds[0]) if worlds else self.random_placement()
         score: Callable[[tuple[int, ...]], float]
+        exact: list[World] | None = None
         if self._count <= self.lookahead_worlds:
             exact = self.worlds(view, self.lookahead_worlds) or worlds
+            look = exact
 
             def score(q: tuple[int, ...]) -> float:
                 codes = answer_codes(q)
                 classes: dict[int, list[World]] = {}
-                for key, w in zip(_keys(codes, exact), exact, strict=True):
+                for key, w in zip(_keys(codes, look), look, strict=True):
                     classes.setdefault(key, []).append(w)
                 win = 0
                 ent = 0.0
@@ -335,8 +469,9 @@ class BestBot(AmuletsBot):
 
         pool = [self.random_placement() for _ in range(self.pool_random)]
         pool += [self.world_placement(k.sample(self.rng)) for _ in range(self.pool_worlds)]
-        scored = sorted(((score(q), q) for q in pool), reverse=True)
-        best_score, best = scored[0]
+        seen = {q: score(q) for q in pool}
+        best = max(seen, key=lambda q: seen[q])
+        best_score = seen[best]
         for _ in range(self.climb_steps):
             q = list(best)
             a = self.rng.randrange(AMULETS)
@@ -347,34 +482,43 @@ class BestBot(AmuletsBot):
                 free = [f for f in range(FIELDS) if f not in q]
                 q[a] = free[self.rng.randrange(len(free))]
             cand = tuple(q)
-            s = score(cand)
+            s = seen.get(cand)
+            if s is None:
+                s = seen[cand] = score(cand)
             if s > best_score:
                 best, best_score = cand, s
-        return best
+        if not judge or exact is None:
+            return best
+        top = sorted(seen, key=lambda q: seen[q], reverse=True)[: self.shortlist]
+        return max(top, key=lambda q: (self.judged(q, self.seat, exact, view), seen[q]))
 
-    def rival_threat(self, view: AmuletsView) -> float:
-        """The chance that some rival still in casts successfully at its next chance.
+    # ------------------------------------------------------------ casting
+    def wait_value(self, view: AmuletsView, required: bool) -> float:
+        """The chance of winning if I let this moment pass and cast at my next chance at the latest.
 
-        For each rival, over its possible secrets weighted by the engine's exact marginals, the rival's
-        own knowledge is rebuilt (its view: the same public book, its secret) and its chance is taken
-        as 1 / (worlds it still has), counted only if that is high enough for it to cast.
-        """
-        k = self.knowledge(view)
-        marginals = k.marginals()
-        survive = 1.0
-        for seat, tally in zip(k.seats, marginals, strict=True):
-            if view.out[seat]:
-                continue
-            total = sum(tally.values())
-            risk = 0.0
-            for pair, n in tally.items():
-                rival = Knowledge.from_public(self._public, seat, pair)
-                count = rival.count()
-                p = 1.0 / count if count else 0.0
-                if p >= 0.5:
-                    risk += n * p
-            survive *= 1.0 - risk / total
-        return 1.0 - survive
+        Over every world I still have: I lose when a rival offered a cast before my next chance is sure
+        of it (now, or after the next question's answers, that question being the one I would ask);
+        otherwise I win with my best cast's chance then."""
+        worlds = self.worlds(view, CAST_WORLDS) or []
+        if not worlds:
+            return 0.0
+        players, out = view.players, view.out
+        before: list[int] = []
+        if not required:
+            last = view.book[-1].seat if view.book else players - 1
+            order = [s for s in ((last + i) % players for i in range(1, players + 1)) if s != view.turn]
+            order = [s for s in order if not out[s]]
+            before = [*order[order.index(self.seat) + 1 :], view.turn]
+        if self._proxy is None:
+            self._proxy = self._question(view, judge=False)
+        question = self._proxy
+        domains = tuple(self._public)
+        alive = [self._world_of(view, w) for w in worlds]
+        keep = [i for i, ws in enumerate(alive) if not any(self.rival_sure(domains, s, ws) for s in before)]
+        if not keep:
+            return 0.0
+        kept = [worlds[i] for i in keep]
+        return self.judged(question, view.turn, kept, view) * len(kept) / len(worlds)
 
     def cast_decision(self, view: AmuletsView, required: bool) -> Cast | None:
         placement, p = self.certain_cast(view)
@@ -382,10 +526,7 @@ class BestBot(AmuletsBot):
             return Cast(placement)
         if p < self.min_cast:
             return None
-        threat = min(1.0, self.threat_weight * self.rival_threat(view))
-        # Waiting keeps my chance only if no rival wins first; after one more round of answers my
-        # success chance is at best 1. Cast when the chance now beats that.
-        return Cast(placement) if p >= 1.0 - threat else None
+        return Cast(placement) if p >= self.wait_value(view, required) else None
 
 
 class LevelBot(GreedyBot):
