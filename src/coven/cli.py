@@ -578,6 +578,16 @@ def serve(
             help="How soon another process adopts a dead one's tables (default 6).",
         ),
     ] = None,
+    route_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--route-seconds",
+            envvar="COVEN_ROUTE_SECONDS",
+            min=0.1,
+            max=60.0,
+            help="How long a move sent to its table's owner waits before it is taken here (default 2).",
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -605,6 +615,7 @@ def serve(
             "node_id": node_id,
             "bot_processes": bot_processes,
             "lease_seconds": lease_seconds,
+            "route_seconds": route_seconds,
         }.items()
         if value is not None
     }

@@ -22,6 +22,10 @@ so a subscriber catches up from the store by action number."""
 class Bus(ABC):
     """Publish JSON notices to every subscriber (in every process on the same bus)."""
 
+    reaches_others: bool = False
+    """Whether other server processes hear what this bus carries (then a move can be sent to its table's
+    owning process); an in-process bus reaches this process only."""
+
     def __init__(self) -> None:
         self._handlers: list[Handler] = []
 

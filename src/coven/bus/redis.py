@@ -30,6 +30,8 @@ BACKOFF_MAX = 5.0
 
 
 class RedisBus(Bus):
+    reaches_others = True
+
     def __init__(self, url: str, prefix: str = "coven:", name: str | None = None) -> None:
         super().__init__()
         self.url = url

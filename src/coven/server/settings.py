@@ -116,6 +116,10 @@ class Settings:
     lease_seconds: float = 6.0
     """How long a process owns a live table (runs its bots) without renewing: when a process dies, another
     adopts its tables, bots included, within about this long plus one heartbeat."""
+    route_seconds: float = 2.0
+    """How long a process waits for a live table's owner to answer a move it sent it over the bus; if the
+    owner is silent (it died and nobody has adopted its tables yet), the move is committed where it
+    arrived instead (the database's conditional update keeps that safe)."""
     heartbeat_seconds: float = 2.0
     """How often a process renews its leases, adopts orphaned tables and lets finished tables that
     nobody watches leave its memory (they load from the store on demand)."""

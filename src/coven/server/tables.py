@@ -345,6 +345,19 @@ class Invite:
     token: str
 
 
+@dataclass(slots=True)
+class Routed:
+    """A person's move sent to its table's owning process, waiting for the owner's answer."""
+
+    seat: Seat
+    action: Hashable
+    """The move as read here, its time unstamped: the step that comes back is recognised by it."""
+    ack: Ack | None
+    answer: asyncio.Future[dict[str, Any]]
+    delivered: bool = False
+    """The step came back (its update carried the acknowledgement): nothing more to send."""
+
+
 class TableService:
     """Owns the live tables of this process, the store and the bus."""
 
@@ -361,6 +374,12 @@ class TableService:
         self.owned: set[str] = set()
         """Ids of the tables whose lease this process holds: it alone runs their bots."""
         self._loading: dict[str, asyncio.Lock] = {}
+        self._routed: dict[str, list[Routed]] = {}
+        """Per table, the moves of this process's people sent to the table's owner, not yet answered."""
+        self._requests: dict[str, Routed] = {}
+        """The same moves by request id (the owner's answer names it)."""
+        self._serving: set[asyncio.Task[None]] = set()
+        """Moves other processes sent to this one, as the tables' owner, being taken."""
         self._heartbeat: asyncio.Task[None] | None = None
         processes = settings.bot_processes if settings.games is None else 0  # workers know REGISTRY only
         self.bot_pool = BotPool(processes, settings.bot_threads, settings.bot_budget_seconds)
@@ -627,6 +646,111 @@ class TableService:
             listener.send_text(dumps(message))
 
     # --------------------------------------------------------------- actions
+    async def submit(
+        self,
+        table: Table,
+        seat: Seat,
+        number: int,
+        source: ActionSource,
+        ack: Ack | None = None,
+        animation_ms: int | None = None,
+    ) -> None:
+        """A person's move, from a connection of this process: taken here if this process owns the table
+        (or is the only one), else sent over the bus to the owning process, which takes it as its own
+        moves, one at a time. Raises ProtocolError and changes nothing if the move is refused.
+
+        The step comes back as every step does (the owner's notice, then a catch-up from the store), and
+        its update carries the acknowledgement. If the owner does not answer within
+        ``settings.route_seconds`` (it died; adoption takes a few seconds), the move is committed here:
+        the database's conditional update keeps one step from being taken twice."""
+        if not (self.bus.reaches_others and table.status == "playing" and table.id not in self.owned):
+            await self.act(table, seat, number, source, ack, animation_ms)
+            return
+        game = table.game
+        try:
+            action = source(game)  # what cannot be read is refused here, without a trip to the owner
+        except GameError as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+        request = uuid.uuid4().hex
+        routed = Routed(seat, game.stamp_time(action, 0.0), ack, asyncio.get_running_loop().create_future())
+        self._routed.setdefault(table.id, []).append(routed)
+        self._requests[request] = routed
+        try:
+            message = {
+                "kind": "act",
+                "table": table.id,
+                "seat": seat,
+                "number": number,
+                "action": game.format_action(action),
+                "animation_ms": animation_ms,
+                "request": request,
+            }
+            answer: dict[str, Any] | None = None
+            if await self._publish(message):
+                with contextlib.suppress(TimeoutError):
+                    answer = await asyncio.wait_for(routed.answer, self.settings.route_seconds)
+            async with table.lock:  # the step may be in the store already: its update brings the ack
+                await self._catch_up_locked(table)
+        finally:
+            self._requests.pop(request, None)
+            self._unroute(table.id, routed)
+        if routed.delivered:
+            return
+        if answer is None:  # the owner is silent: take the move here
+            log.warning("the owner of table %s did not answer a move; taking it here", table.id)
+            await self.act(table, seat, number, given_action(action), ack, animation_ms)
+        elif answer.get("kind") == "refused":
+            raise ProtocolError(str(answer.get("code")), str(answer.get("message")))
+        elif ack is not None:  # taken, but not yet in the store this process reads: the ack alone
+            step, notation = answer.get("number"), answer.get("action")
+            ack.listener.send_text(dumps({"type": "ack", "id": ack.id, "number": step, "action": notation}))
+
+    def _unroute(self, table_id: str, routed: Routed) -> None:
+        pending = self._routed.get(table_id, [])
+        if routed in pending:
+            pending.remove(routed)
+        if not pending:
+            self._routed.pop(table_id, None)
+
+    def _routed_ack(self, table: Table, seat: Seat, notation: str) -> Ack | None:
+        """If ``seat``'s step ``notation`` is a move this process sent to the owner, mark it delivered and
+        return its acknowledgement (to travel inside the update)."""
+        for routed in self._routed.get(table.id, ()):
+            if routed.seat != seat or routed.delivered:
+                continue
+            try:
+                taken = table.game.stamp_time(table.game.parse_action(notation), 0.0)
+            except GameError:
+                return None
+            if taken == routed.action:
+                routed.delivered = True
+                return routed.ack
+        return None
+
+    async def _take_routed(self, table: Table, message: dict[str, Any]) -> None:
+        """As the owner: take a move another process sent, and answer it (``acted`` or ``refused``)."""
+        seat, number, text = message.get("seat"), message.get("number"), message.get("action")
+        animation = message.get("animation_ms")
+        answer: dict[str, Any]
+        if not (
+            isinstance(seat, int)
+            and 0 <= seat < table.players
+            and isinstance(number, int)
+            and isinstance(text, str)
+            and (animation is None or isinstance(animation, int))
+        ):
+            answer = {"kind": "refused", "code": ErrorCode.BAD_MESSAGE, "message": "a malformed routed move"}
+        else:
+            try:
+                step, notation = await self.act(
+                    table, seat, number, checked_action(parse_action_text(text)), animation_ms=animation
+                )
+                answer = {"kind": "acted", "number": step, "action": notation}
+            except ProtocolError as exc:
+                answer = {"kind": "refused", "code": exc.code, "message": exc.message}
+        reply = {**answer, "table": table.id, "to": message.get("origin"), "request": message.get("request")}
+        await self._publish(reply)
+
     async def act(
         self,
         table: Table,
@@ -695,13 +819,17 @@ class TableService:
                 break
             self._apply_logged(table, seat, notation, in_place=False)
             table.status = "over" if table.game.is_over(table.state) else "playing"
-            table.broadcast_update(self.settings.legal_cap)
+            table.broadcast_update(self.settings.legal_cap, self._routed_ack(table, seat, notation))
 
-    async def _publish(self, message: dict[str, Any]) -> None:
+    async def _publish(self, message: dict[str, Any]) -> bool:
+        """Tell the other processes; False if the bus failed (they catch up on their next heartbeat, see
+        :meth:`_catch_up_behind`)."""
         try:
             await self.bus.publish({**message, "origin": self.node})
-        except Exception as exc:  # others catch up on their next heartbeat (see _catch_up_behind)
+        except Exception as exc:
             log.warning("bus publish of a %s notice failed: %s", message.get("kind"), exc)
+            return False
+        return True
 
     async def _on_bus(self, message: dict[str, Any]) -> None:
         if message == RESYNC:
@@ -709,10 +837,21 @@ class TableService:
             return
         if message.get("origin") == self.node:
             return
+        kind = message.get("kind")
+        if kind in {"acted", "refused"}:  # an owner's answer to a move sent from here
+            routed = self._requests.get(str(message.get("request")))
+            if message.get("to") == self.node and routed is not None and not routed.answer.done():
+                routed.answer.set_result(message)
+            return
         table = self.tables.get(str(message.get("table")))
         if table is None:
             return
-        kind = message.get("kind")
+        if kind == "act":  # a move sent to this table's owner: taken aside, so the bus keeps flowing
+            if table.id in self.owned:
+                task = asyncio.create_task(self._take_routed(table, message), name=f"routed-{table.id}")
+                self._serving.add(task)
+                task.add_done_callback(self._serving.discard)
+            return
         if kind == "chat":  # said through another process: shown here as it was
             line = message.get("line")
             if isinstance(line, dict):
@@ -954,6 +1093,27 @@ def parse_action_json(raw: dict[str, Any]) -> ActionSource:
     return source
 
 
+def checked_action(parse: Callable[[AnyGame], Hashable]) -> ActionSource:
+    """``parse`` made total: it yields an action of the game that survives the game's notation round trip
+    (the log stores notation, and replays parse it back), or raises a GameError (``bad_notation`` for
+    anything a game's parser did not foresee: it never escapes as another exception)."""
+
+    def source(game: AnyGame) -> Hashable:
+        try:
+            action = parse(game)
+            hash(action)
+            same = game.parse_action(game.format_action(action))
+            if same != action:
+                raise NotationError("this action has no notation in this game")
+            return action
+        except GameError:
+            raise
+        except Exception as exc:
+            raise NotationError(f"cannot read this action ({type(exc).__name__})") from None
+
+    return source
+
+
 __all__ = [
     "Invite",
     "Listener",
@@ -962,6 +1122,7 @@ __all__ = [
     "SeatRequest",
     "Table",
     "TableService",
+    "checked_action",
     "parse_action_json",
     "parse_action_text",
 ]

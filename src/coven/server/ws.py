@@ -13,12 +13,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Hashable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from coven.core import Game, GameError, NotationError, Seat
+from coven.core import Game, Seat
 from coven.server.messages import (
     PROTOCOL_VERSION,
     Act,
@@ -38,9 +37,9 @@ from coven.server.messages import (
 from coven.server.settings import Settings
 from coven.server.tables import (
     Ack,
-    ActionSource,
     Table,
     TableService,
+    checked_action,
     parse_action_json,
     parse_action_text,
 )
@@ -329,28 +328,7 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
 
     await service.returned(table, seat)  # acting is coming back: a bot that stood in steps aside
     try:
-        animation = message.animation_ms
-        await service.act(table, seat, message.number, source, Ack(conn, message.id), animation_ms=animation)
+        ack = Ack(conn, message.id)
+        await service.submit(table, seat, message.number, source, ack, animation_ms=message.animation_ms)
     except ProtocolError as exc:
         conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
-
-
-def checked_action(parse: Callable[[AnyGame], Hashable]) -> ActionSource:
-    """``parse`` made total: it yields an action of the game that survives the game's notation round trip
-    (the log stores notation, and replays parse it back), or raises a GameError (``bad_notation`` for
-    anything a game's parser did not foresee: it never escapes as another exception)."""
-
-    def source(game: AnyGame) -> Hashable:
-        try:
-            action = parse(game)
-            hash(action)
-            same = game.parse_action(game.format_action(action))
-            if same != action:
-                raise NotationError("this action has no notation in this game")
-            return action
-        except GameError:
-            raise
-        except Exception as exc:
-            raise NotationError(f"cannot read this action ({type(exc).__name__})") from None
-
-    return source
