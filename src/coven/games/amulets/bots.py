@@ -58,10 +58,12 @@ from coven.games.amulets.board import (
     FIELD_PAIRS,
     FIELDS,
     FULL_FIELDS,
+    NO,
     PAIRS,
     answer_codes,
     answer_masks,
     bits,
+    cast_pairs,
 )
 from coven.games.amulets.deduction import Knowledge, public_domains
 from coven.games.amulets.notation import Ask, Cast
@@ -340,16 +342,23 @@ class BestBot(AmuletsBot):
     """How many of the best look-ahead questions are judged again against the rivals' deductions."""
     min_cast = 0.2
     """Never risk a cast below this chance of success."""
+    rival_dare = 1.0
+    reads_passes = True
+    """Whether a rival's pass counts as evidence: every bot here casts the moment it is sure, so a world
+    in which a rival let a sure cast pass is dropped."""
+    """The chance of success at which best expects a rival to cast (1: only when sure, as ``greedy``)."""
 
     def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
         super().__init__(game, seat, seed)
-        self._sure_cache: dict[tuple[tuple[int, ...], int, int], bool] = {}
+        self._cast_cache: dict[tuple[tuple[int, ...], int, int], tuple[int, float] | None] = {}
         self._proxy: tuple[int, ...] | None = None
+        self._read: list[World] | None = None
 
     def knowledge(self, view: AmuletsView) -> Knowledge:
         if self._cache_key != (len(view.book), view.field * 5 + view.amulet):
-            self._sure_cache = {}
+            self._cast_cache = {}
             self._proxy = None
+            self._read = None
         return super().knowledge(view)
 
     # ------------------------------------------------------------ the rivals' deductions
@@ -359,7 +368,6 @@ class BestBot(AmuletsBot):
 
         Quick refusal first: with every other wizard as in ``world``, the pairs left for one wizard must
         all fit in one placement, or no cast can catch every world the rival still has."""
-        pair = world[seat]
         for other in world:
             if other == seat:
                 continue
@@ -369,16 +377,96 @@ class BestBot(AmuletsBot):
                     left &= EXCLUDING[p]
             if not _hedgeable(left):
                 return False
+        cast = self._rival_best(domains, seat, world[seat])
+        return cast is not None and cast[1] >= 1.0
+
+    def _rival_best(self, domains: tuple[int, ...], seat: int, pair: int) -> tuple[int, float] | None:
+        """The best cast of ``seat`` holding ``pair`` (the pairs it places, as a mask) and its chance,
+        or None when it has too many worlds to consider one (cached per spell-book length)."""
         key = (domains, seat, pair)
-        known = self._sure_cache.get(key)
-        if known is None:
-            rival = Knowledge.from_public(domains, seat, pair)
-            known = rival.count() <= CAST_WORLDS
-            if known:
-                worlds = rival.worlds(CAST_WORLDS) or []
-                known = cast_cover(worlds) == len(worlds)
-            self._sure_cache[key] = known
-        return known
+        if key in self._cast_cache:
+            return self._cast_cache[key]
+        rival = Knowledge.from_public(domains, seat, pair)
+        cast: tuple[int, float] | None = None
+        if rival.count() <= CAST_WORLDS:
+            worlds = rival.worlds(CAST_WORLDS) or []
+            if worlds:
+                placement, covered = best_cast(worlds, pair)
+                cast = (cast_pairs(placement), covered / len(worlds))
+        self._cast_cache[key] = cast
+        return cast
+
+    def rival_cast(self, domains: tuple[int, ...], seat: int, world: Mapping[int, int]) -> int | None:
+        """The pairs ``seat`` would cast (a mask), holding its pair of ``world`` and reading public
+        ``domains``, or None if it would not cast: it casts its best cast (:func:`best_cast`) when that
+        catches at least ``rival_dare`` of the worlds it still has."""
+        if self.rival_dare >= 1.0 and not self.rival_sure(domains, seat, world):
+            return None
+        cast = self._rival_best(domains, seat, world[seat])
+        return cast[0] if cast is not None and cast[1] >= self.rival_dare else None
+
+    # ------------------------------------------------------------ what the rivals' passes say
+    def worlds(self, view: AmuletsView, limit: int) -> list[World] | None:
+        """The worlds left (see :meth:`AmuletsBot.worlds`), less those where a rival was sure of a cast
+        at a moment it let pass (``reads_passes``; all of them if none would be left)."""
+        plain = super().worlds(view, limit)
+        if plain is None or not self.reads_passes:
+            return plain
+        if self._read is None:
+            constraints = self._passes(view)
+            kept = [
+                w
+                for w in plain
+                if not any(
+                    self.rival_sure(domains, s, ws)
+                    for ws in (self._world_of(view, w),)
+                    for domains, seats in constraints
+                    for s in seats
+                )
+            ]
+            self._read = kept or plain
+        return self._read
+
+    def _passes(self, view: AmuletsView) -> list[tuple[tuple[int, ...], list[int]]]:
+        """The moments some rivals let pass: (public domains then, those rivals). Before every question
+        every wizard still in was offered a cast and let it pass (the asker too, by asking); in the
+        current round, so did the wizards offered before me (all of them when I must act)."""
+        players, book = view.players, view.book
+        out = [False] * players
+        moments: list[tuple[tuple[int, ...], list[int]]] = []
+        for j, entry in enumerate(book):
+            if entry.kind == "ask":
+                seats = [s for s in range(players) if s != self.seat and not out[s]]
+                if seats:
+                    domains = public_domains(players, (e.as_tuple() for e in book[:j]))
+                    moments.append((tuple(domains), seats))
+            elif NO in entry.answers:
+                out[entry.seat] = True
+        if view.turn == self.seat:
+            now = [s for s in range(players) if s != self.seat and not view.out[s]]
+        else:
+            now = self._offered(view)
+            now = now[: now.index(self.seat)]
+        if now:
+            moments.append((tuple(self._public), now))
+        return moments
+
+    def _offered(self, view: AmuletsView) -> list[int]:
+        """This round's order of offers (the wizards still in, clockwise from after the last mover), and
+        the asker last."""
+        players = view.players
+        last = view.book[-1].seat if view.book else players - 1
+        order = [s for s in ((last + i) % players for i in range(1, players + 1)) if s != view.turn]
+        return [*(s for s in order if not view.out[s]), view.turn]
+
+    def rival_wins(self, domains: tuple[int, ...], ahead: Sequence[int], world: Mapping[int, int]) -> bool:
+        """Whether one of the rivals ``ahead`` (offered a cast in this order) casts successfully in
+        ``world`` (a rival whose cast fails is out, and the next one has its chance)."""
+        for seat in ahead:
+            cast = self.rival_cast(domains, seat, world)
+            if cast is not None and all(cast >> p & 1 for s, p in world.items() if s != seat):
+                return True
+        return False
 
     def _world_of(self, view: AmuletsView, world: World) -> dict[int, int]:
         out = dict(zip(self.knowledge(view).seats, world, strict=True))
@@ -430,7 +518,7 @@ class BestBot(AmuletsBot):
             if not p:
                 continue
             for i in members:
-                if not any(self.rival_sure(domains[i], s, by_seat[i]) for s in ahead):
+                if not self.rival_wins(domains[i], ahead, by_seat[i]):
                     total += p
         return total / len(worlds)
 
@@ -502,19 +590,16 @@ class BestBot(AmuletsBot):
         worlds = self.worlds(view, CAST_WORLDS) or []
         if not worlds:
             return 0.0
-        players, out = view.players, view.out
         before: list[int] = []
         if not required:
-            last = view.book[-1].seat if view.book else players - 1
-            order = [s for s in ((last + i) % players for i in range(1, players + 1)) if s != view.turn]
-            order = [s for s in order if not out[s]]
-            before = [*order[order.index(self.seat) + 1 :], view.turn]
+            order = self._offered(view)
+            before = order[order.index(self.seat) + 1 :]
         if self._proxy is None:
             self._proxy = self._question(view, judge=False)
         question = self._proxy
         domains = tuple(self._public)
         alive = [self._world_of(view, w) for w in worlds]
-        keep = [i for i, ws in enumerate(alive) if not any(self.rival_sure(domains, s, ws) for s in before)]
+        keep = [i for i, ws in enumerate(alive) if not self.rival_wins(domains, before, ws)]
         if not keep:
             return 0.0
         kept = [worlds[i] for i in keep]

@@ -1,0 +1,106 @@
+"""Amulets ``best``: what it reads from the rivals' own deductions (who is offered a cast before it, who
+is sure of a cast, which worlds a rival's pass rules out) checked against the driver and the engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+
+import pytest
+
+from coven.core.driver import Driver, decisions
+from coven.games.amulets import GAME, AmuletsState, Ask
+from coven.games.amulets.board import FIELDS, parse_field
+from coven.games.amulets.bots import BestBot, GreedyBot, _after_question, _hedgeable, best_cast
+from coven.games.amulets.deduction import Knowledge
+from coven.games.amulets.view import AmuletsView, knowledge_of
+
+from .helpers import play, table
+
+
+def _pairs(text: str) -> int:
+    mask = 0
+    for token in text.split():
+        mask |= 1 << ("RYGBK".index(token[0]) * FIELDS + parse_field(token[2:]))
+    return mask
+
+
+def test_pairs_fit_in_one_placement_only_with_distinct_amulets_and_fields() -> None:
+    assert _hedgeable(0)
+    assert _hedgeable(_pairs("R@A1"))
+    assert _hedgeable(_pairs("R@A1 Y@B2 K@E5"))
+    assert not _hedgeable(_pairs("R@A1 R@B2"))  # one amulet on two fields
+    assert not _hedgeable(_pairs("R@A1 Y@A1"))  # two amulets on one field
+    assert not _hedgeable(_pairs("R@A1 Y@B2 G@B2"))
+
+
+@pytest.mark.parametrize("out", [(), (1,), (2,), (1, 3)])
+def test_the_offers_after_a_question_follow_the_driver(out: tuple[int, ...]) -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    for seat in out:  # a wrong cast puts a wizard out (each casts out of turn)
+        play(state, seat, "cast RE1 YE2 GE3 BE4 KE5")
+    asker = state.turn
+    play(state, asker, "ask RA2 YB3 GC4 BD5 KE1")
+    offered = [seat for seat, _ in decisions(GAME, state, asker)]
+    assert _after_question(4, asker, state.out) == offered
+
+
+def _play_to_decision(seed: int, moves: int) -> AmuletsState:
+    """A 4-player game of greedy wizards, ``moves`` questions in (stopped early if it ends)."""
+    state = GAME.new_game(4, None, seed)
+    bots = [GreedyBot(GAME, s, seed * 10 + s) for s in range(4)]
+    for _ in range(moves):
+        seat = state.turn
+        action = bots[seat].act(GAME.view(state, seat), GAME.legal_actions(state, seat), True)
+        if not isinstance(action, Ask):
+            break
+        GAME.apply(state, seat, action)
+    return state
+
+
+def test_a_rival_is_sure_exactly_when_its_own_deduction_is() -> None:
+    seen = set()
+    for seed in range(6):
+        state = _play_to_decision(seed, 4)
+        me = state.turn
+        bot = BestBot(GAME, me, seed)
+        view = GAME.view(state, me)
+        knowledge = bot.knowledge(view)
+        rng = random.Random(seed)
+        for _ in range(30):
+            world = bot._world_of(view, knowledge.sample(rng))
+            for rival in knowledge.seats:
+                worlds = Knowledge.from_public(bot._public, rival, world[rival]).worlds(64) or []
+                sure = bool(worlds) and best_cast(worlds, world[rival])[1] == len(worlds)
+                assert bot.rival_sure(tuple(bot._public), rival, world) == sure
+                seen.add(sure)
+    assert seen == {True, False}  # both kinds of rival were compared
+
+
+class _Checked:
+    """A greedy wizard which, at every decision offered, has ``best`` in its seat read the passes and
+    checks that the true world is still among the worlds ``best`` keeps."""
+
+    def __init__(self, driver: list[Driver], seat: int, seed: int) -> None:
+        self.driver = driver
+        self.seat = seat
+        self.greedy = GreedyBot(GAME, seat, seed)
+        self.checked = 0
+
+    def act(self, view: AmuletsView, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        state = self.driver[0].state
+        worlds = BestBot(GAME, self.seat, 0).worlds(view, 400)
+        if worlds is not None:
+            seats = knowledge_of(view).seats
+            assert tuple(state.amulets[s] * FIELDS + state.fields[s] for s in seats) in worlds
+            self.checked += 1
+        return self.greedy.act(view, legal, required)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_true_world_survives_the_reading_of_greedy_rivals_passes(seed: int) -> None:
+    holder: list[Driver] = []
+    wizards = [_Checked(holder, s, seed * 10 + s) for s in range(4)]
+    holder.append(Driver(GAME, GAME.new_game(4, None, seed), dict(enumerate(wizards))))
+    holder[0].run()
+    assert sum(w.checked for w in wizards) > 0
