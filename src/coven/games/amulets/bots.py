@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -321,6 +321,26 @@ def _hedgeable(pairs: int) -> bool:
     return amulets == n == fields.bit_count()
 
 
+def _lookahead_score(worlds: Sequence[World]) -> Callable[[tuple[int, ...]], float]:
+    """A question's look-ahead score over ``worlds``: how many of them the best cast catches after the
+    answers (answer classes larger than :data:`LOOKAHEAD_CLASS` count none), the entropy of the
+    answers breaking ties."""
+
+    def score(q: tuple[int, ...]) -> float:
+        classes: dict[int, list[World]] = {}
+        for key, w in zip(_keys(answer_codes(q), worlds), worlds, strict=True):
+            classes.setdefault(key, []).append(w)
+        win = 0
+        ent = 0.0
+        for members in classes.values():
+            n = len(members)
+            ent -= n * math.log(n)
+            win += cast_cover(members) if n <= LOOKAHEAD_CLASS else 0
+        return win + ent * 1e-3
+
+    return score
+
+
 def _after_question(players: int, asker: int, out: Sequence[bool]) -> list[int]:
     """The wizards offered a cast after ``asker``'s question, in order: clockwise from the asker's
     left, the asker itself last, and the next asker (who decides anyway) at the end
@@ -342,6 +362,13 @@ class BestBot(AmuletsBot):
     """How many of the best look-ahead questions are judged again against the rivals' deductions."""
     min_cast = 0.2
     """Never risk a cast below this chance of success."""
+    asker_model = True
+    """Whether a wait is judged with the next asker's question modelled from each secret it may hold
+    (:meth:`_asker_question`) rather than with the question I would ask."""
+    asker_worlds = 150
+    asker_pool = 12
+    patience = 1.0
+    """A cast is made when its chance is at least this times the chance of winning by waiting."""
     rival_dare = 1.0
     reads_passes = True
     """Whether a rival's pass counts as evidence: every bot here casts the moment it is sure, so a world
@@ -353,12 +380,14 @@ class BestBot(AmuletsBot):
         self._cast_cache: dict[tuple[tuple[int, ...], int, int], tuple[int, float] | None] = {}
         self._proxy: tuple[int, ...] | None = None
         self._read: list[World] | None = None
+        self._asked: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def knowledge(self, view: AmuletsView) -> Knowledge:
         if self._cache_key != (len(view.book), view.field * 5 + view.amulet):
             self._cast_cache = {}
             self._proxy = None
             self._read = None
+            self._asked = {}
         return super().knowledge(view)
 
     # ------------------------------------------------------------ the rivals' deductions
@@ -499,10 +528,16 @@ class BestBot(AmuletsBot):
         return keys, domains, by_seat
 
     def judged(
-        self, question: tuple[int, ...], asker: int, worlds: Sequence[World], view: AmuletsView
+        self,
+        question: tuple[int, ...],
+        asker: int,
+        worlds: Sequence[World],
+        view: AmuletsView,
+        only: Collection[int] | None = None,
     ) -> float:
         """The chance of winning at my first chance after ``asker`` asks ``question``: zero in the worlds
-        where a rival offered a cast before me is then sure of it, else my best cast's chance."""
+        where a rival offered a cast before me then casts successfully, else my best cast's chance
+        (counting only the worlds of index in ``only`` if given, still divided by all the worlds)."""
         order = _after_question(view.players, asker, view.out)
         ahead = order[: order.index(self.seat)]
         keys, domains, by_seat = self._answered(question, asker, worlds, view)
@@ -518,7 +553,7 @@ class BestBot(AmuletsBot):
             if not p:
                 continue
             for i in members:
-                if not self.rival_wins(domains[i], ahead, by_seat[i]):
+                if (only is None or i in only) and not self.rival_wins(domains[i], ahead, by_seat[i]):
                     total += p
         return total / len(worlds)
 
@@ -535,21 +570,7 @@ class BestBot(AmuletsBot):
         exact: list[World] | None = None
         if self._count <= self.lookahead_worlds:
             exact = self.worlds(view, self.lookahead_worlds) or worlds
-            look = exact
-
-            def score(q: tuple[int, ...]) -> float:
-                codes = answer_codes(q)
-                classes: dict[int, list[World]] = {}
-                for key, w in zip(_keys(codes, look), look, strict=True):
-                    classes.setdefault(key, []).append(w)
-                win = 0
-                ent = 0.0
-                for members in classes.values():
-                    n = len(members)
-                    ent -= n * math.log(n)
-                    win += cast_cover(members) if n <= LOOKAHEAD_CLASS else 0
-                return win + ent * 1e-3
-
+            score = _lookahead_score(exact)
         else:
 
             def score(q: tuple[int, ...]) -> float:
@@ -603,7 +624,39 @@ class BestBot(AmuletsBot):
         if not keep:
             return 0.0
         kept = [worlds[i] for i in keep]
-        return self.judged(question, view.turn, kept, view) * len(kept) / len(worlds)
+        if required or not self.asker_model:
+            return self.judged(question, view.turn, kept, view) * len(kept) / len(worlds)
+        at = self.knowledge(view).seats.index(view.turn)
+        groups: dict[int, set[int]] = {}
+        for i, w in enumerate(kept):
+            groups.setdefault(w[at], set()).add(i)
+        total = 0.0
+        for pair, members in groups.items():
+            asked = self._asker_question(view.turn, pair, question)
+            total += self.judged(asked, view.turn, kept, view, members)
+        return total * len(kept) / len(worlds)
+
+    def _asker_question(self, asker: int, pair: int, fallback: tuple[int, ...]) -> tuple[int, ...]:
+        """The question ``asker`` holding ``pair`` is taken to ask: the best by the look-ahead score over
+        its own worlds among ``fallback`` (my own question) and placements of its likely worlds; the
+        fallback when it has too many worlds for that."""
+        key = (asker, pair)
+        known = self._asked.get(key)
+        if known is not None:
+            return known
+        rival = Knowledge.from_public(self._public, asker, pair)
+        question = fallback
+        if rival.count() <= self.asker_worlds:
+            worlds = rival.worlds(self.asker_worlds) or []
+            if len(worlds) > 1:
+                score = _lookahead_score(worlds)
+                pool = [
+                    fallback,
+                    *(self.world_placement(self.rng.choice(worlds)) for _ in range(self.asker_pool)),
+                ]
+                question = max(pool, key=score)
+        self._asked[key] = question
+        return question
 
     def cast_decision(self, view: AmuletsView, required: bool) -> Cast | None:
         placement, p = self.certain_cast(view)
@@ -611,7 +664,7 @@ class BestBot(AmuletsBot):
             return Cast(placement)
         if p < self.min_cast:
             return None
-        return Cast(placement) if p >= self.wait_value(view, required) else None
+        return Cast(placement) if p >= self.patience * self.wait_value(view, required) else None
 
 
 class LevelBot(GreedyBot):
