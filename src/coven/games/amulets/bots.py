@@ -7,19 +7,37 @@ engine (:mod:`.deduction`); none sees the state.
 - ``greedy`` scores a few dozen candidate questions by a cheap heuristic (the sum over the other
   wizards of the entropy of each one's answer, from the engine's exact per-wizard marginals, i.e.
   ignoring how the answers correlate) and casts only when certain.
-- ``best`` scores a few hundred candidates (random, drawn from likely worlds, then improved by local
-  search) by the exact entropy of the joint answer over all remaining worlds (or a uniform sample of
-  them early on); once few worlds remain it looks one step further and prefers the question after
-  which the best cast is most likely to succeed. It casts at a risk judged against the rivals: it
-  estimates, from each rival's possible secrets, how likely a rival is to cast successfully before
-  its own next chance, and casts when its exact success probability beats waiting.
+- ``best`` plays for its own cast against the rivals' own deductions. Early on it asks the question
+  with the most informative joint answer over the worlds it still has (the exact entropy over a
+  uniform sample of them; a few hundred candidates, random and drawn from likely worlds, improved by
+  local search): that is information about exactly what its cast needs, the other wizards' secrets.
+  Once few worlds remain (``lookahead_worlds``) it looks one answer ahead and judges its best
+  questions by its chance to win at its first chance after them: in each world, a rival offered a
+  cast before it (the driver offers clockwise from the asker's left, the asker last) that is then
+  sure of a cast (its own deduction, with its secret from that world, rebuilt exactly) wins first;
+  otherwise best's chance is that of its best cast after the answers. Casting is an optimal stopping
+  decision judged the same way: best casts when its exact chance now is at least its chance of
+  winning if it waits for its next chance, over every world it has: the rivals offered before that
+  chance who are sure of a cast now, or after the next question's answers (the next asker's
+  question modelled from each secret it may hold), win first. A rival that let a moment pass was not
+  sure then (every bot casts the moment it is sure), so worlds where it would have been are dropped.
 
 ``search`` is the generic IS-MCTS of :mod:`coven.bots.search`: it weighs ``best``'s question against
 the cast that catches the most remaining worlds, and casting out of turn against waiting, by playouts
 between ``greedy`` wizards over worlds drawn from its view (:func:`cast_or_ask`). Measured with
-``coven simulate amulets --players 4 --bots search,best,best,best``: 16 of 40 games won at seed 0
-(best: 8, 9, 7), 60 of 200 at seed 1 (best: 43, 42, 55). ``reference``, the yardstick of
-:mod:`coven.bots.reference`, judges the same kind of proposals with ``greedy``'s question.
+``coven simulate amulets --players 4 --bots search,best,best,best`` against the earlier ``best``: 16 of
+40 games won at seed 0, 60 of 200 at seed 1 (30%, a fair share 25%); against three ``greedy``, with the
+``best`` below, 73 of 200 at seed 11 (36.5%) where ``best`` wins 42% (800 games), so ``best`` keeps its
+own planner rather than the search. ``reference``, the yardstick of :mod:`coven.bots.reference`,
+judges the same kind of proposals with ``greedy``'s question.
+
+Measured (``coven simulate amulets -p 4 ... -n 400 --seed S``; before -> after this ``best``):
+
+- ``-b best,greedy,greedy,greedy``: seed 1 38.3% -> 45.0%, seed 2 39.3% -> 47.8%, seed 3 35.3% -> 40.5%
+  (mean 37.6% -> 44.4%; a fair share is 25%);
+- ``-b best`` (four ``best``), questions per game: seed 1 4.535 -> 4.25, seed 2 4.4775 -> 4.2325;
+- ``-b best,reference,reference,reference -n 200 --seed 1``: 49 -> 56 wins (24.5% -> 28%); ``best``'s
+  decisions take 75 ms CPU at the 95th percentile (``--timing``).
 
 A cast places all five amulets: the bot hedges, putting the amulets it thinks nobody holds where they
 catch the most remaining worlds (see :func:`best_cast`).
