@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test
 
-from coven.rl import make_env
+from coven.rl import make_env, make_parallel_env
 from coven.rl.env import CovenEnv
 
 GAMES = ("amulets", "brujas", "commandments", "namaste")
@@ -24,6 +24,36 @@ def test_pettingzoo_api_test_passes(game_id: str, players: str) -> None:
     if players == "most":
         env = make_env(game_id, players=env.encoding.game.spec.max_players)
     api_test(env, num_cycles=300, verbose_progress=False)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+def test_the_parallel_environment_passes_pettingzoos_parallel_test(game_id: str) -> None:
+    parallel_api_test(make_parallel_env(game_id), num_cycles=300)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_parallel_environment_plays_the_aec_game(game_id: str) -> None:
+    """Stepping every agent at once plays the same game as the AEC environment: the one agent with a
+    mask moves, and the same choices give the same rewards."""
+    agents, _, rewards = run(make_env(game_id), seed=5, choose=2)
+    env = make_parallel_env(game_id)
+    observations, _ = env.reset(seed=5)
+    movers: list[str] = []
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        open_ = [a for a in env.agents if observations[a]["action_mask"].any()]
+        assert len(open_) == 1, "exactly one agent has a decision open"
+        movers.append(open_[0])
+        legal = np.flatnonzero(observations[open_[0]]["action_mask"])
+        # every other agent sends something: it is ignored
+        actions = {a: int(legal[2 % len(legal)]) if a == open_[0] else 0 for a in env.agents}
+        observations, step_rewards, _, _, _ = env.step(actions)
+        for agent, value in step_rewards.items():
+            totals[agent] += value
+    assert movers == agents
+    assert totals == rewards
 
 
 def run(env: CovenEnv, seed: int, choose: int) -> tuple[list[str], list[np.ndarray], dict[str, float]]:

@@ -21,6 +21,7 @@ def test_the_tutorial_has_code_for_each_step() -> None:
         "get_game(",
         "Driver(",
         "make_env(",
+        "make_parallel_env(",
         "load(",
         "ISMCTSBot(",
         "Record.loads(",
@@ -37,5 +38,6 @@ def test_the_tutorial_runs() -> None:
             exec(compile(block, f"{TUTORIAL.name} block {number}", "exec"), namespace)
     printed = out.getvalue()
     assert "final reward" in printed
+    assert "parallel game over, rewards" in printed
     assert "IS-MCTS (seat 0) against random:" in printed
     assert "winners" in printed
