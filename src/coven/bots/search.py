@@ -69,6 +69,9 @@ Evaluate = Callable[[Any], Sequence[float]]
 """Every seat's reward in a world state (over, or cut off by ``playout_depth``); larger is better."""
 Candidates = Callable[[Any, Sequence[Hashable], bool, random.Random], list[Hashable | None]]
 """The choices worth searching, from a seat's view, its legal actions and ``required``."""
+Playout = Callable[[Any, Any, int, random.Random], int]
+"""A game's own playout loop ``(game, state, limit, rng)``: plays on at most ``limit`` actions, returns
+how many it applied (the policy inlined, for speed)."""
 
 PASS = None
 """Letting an optional moment pass."""
@@ -144,6 +147,10 @@ class SearchPlan:
     for games whose choices are costly to propose); below it, the playout policy."""
     optional_in_playouts: bool = False
     """Offer the optional actors their chance in playouts too (the policy then sees ``required`` False)."""
+    playout: Playout | None = None
+    """``None``: the generic loop with ``policy``; else the game's own loop (which replaces ``policy``
+    and ``optional_in_playouts``, and is still bounded by ``playout_depth``). A game gives one to run
+    many more playouts in the same time, typically the very choices its policy makes."""
 
 
 class _Node:
@@ -335,6 +342,8 @@ class SearchBot:
         to_act, legal_actions, apply = game.to_act, game.legal_actions, game.apply_unchecked
         if plan.playout_depth is not None:
             limit = min(limit, plan.playout_depth)
+        if plan.playout is not None:
+            return plan.playout(game, state, limit, rng)
         steps = 0
         while steps < limit:
             seats = to_act(state)
@@ -376,6 +385,7 @@ __all__ = [
     "PASS",
     "Candidates",
     "Evaluate",
+    "Playout",
     "Policy",
     "SearchBot",
     "SearchPlan",
