@@ -377,6 +377,9 @@ class BestBot(AmuletsBot):
     climb_steps = 60
     lookahead_worlds = 400
     shortlist = 6
+    judge_steps = 80
+    """Local search steps on the look-ahead questions judged against the rivals (from the best of the
+    shortlist)."""
     """How many of the best look-ahead questions are judged again against the rivals' deductions."""
     min_cast = 0.2
     """Never risk a cast below this chance of success."""
@@ -399,6 +402,8 @@ class BestBot(AmuletsBot):
         self._proxy: tuple[int, ...] | None = None
         self._read: list[World] | None = None
         self._asked: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._sure: dict[tuple[tuple[int, ...], int, int], bool] = {}
+        self._by_seat: dict[World, dict[int, int]] = {}
 
     def knowledge(self, view: AmuletsView) -> Knowledge:
         if self._cache_key != (len(view.book), view.field * 5 + view.amulet):
@@ -406,26 +411,37 @@ class BestBot(AmuletsBot):
             self._proxy = None
             self._read = None
             self._asked = {}
+            self._sure = {}
+            self._by_seat = {}
         return super().knowledge(view)
 
     # ------------------------------------------------------------ the rivals' deductions
     def rival_sure(self, domains: tuple[int, ...], seat: int, world: Mapping[int, int]) -> bool:
         """Whether ``seat``, holding its pair of ``world`` and reading public ``domains``, is sure of a
-        cast (as sure as :meth:`AmuletsBot.certain_cast` would be in its place).
+        cast (as sure as :meth:`AmuletsBot.certain_cast` would be in its place); cached per spell-book
+        length.
 
         Quick refusal first: with every other wizard as in ``world``, the pairs left for one wizard must
         all fit in one placement, or no cast can catch every world the rival still has."""
-        for other in world:
-            if other == seat:
-                continue
-            left = domains[other]
-            for s, p in world.items():
-                if s != other:
-                    left &= EXCLUDING[p]
-            if not _hedgeable(left):
-                return False
-        cast = self._rival_best(domains, seat, world[seat])
-        return cast is not None and cast[1] >= 1.0
+        key = (domains, seat, world[seat])
+        known = self._sure.get(key)
+        if known is None:
+            known = True
+            for other in world:
+                if other == seat:
+                    continue
+                left = domains[other]
+                for s, p in world.items():
+                    if s != other:
+                        left &= EXCLUDING[p]
+                if not _hedgeable(left):
+                    known = False
+                    break
+            if known:
+                cast = self._rival_best(domains, seat, world[seat])
+                known = cast is not None and cast[1] >= 1.0
+            self._sure[key] = known
+        return known
 
     def _rival_best(self, domains: tuple[int, ...], seat: int, pair: int) -> tuple[int, float] | None:
         """The best cast of ``seat`` holding ``pair`` (the pairs it places, as a mask) and its chance,
@@ -516,8 +532,11 @@ class BestBot(AmuletsBot):
         return False
 
     def _world_of(self, view: AmuletsView, world: World) -> dict[int, int]:
-        out = dict(zip(self.knowledge(view).seats, world, strict=True))
-        out[self.seat] = self.own_pair(view)
+        """``world`` by seat, my own pair included."""
+        out = self._by_seat.get(world)
+        if out is None:
+            out = self._by_seat[world] = dict(zip(self.knowledge(view).seats, world, strict=True))
+            out[self.seat] = self.own_pair(view)
         return out
 
     def _answered(
@@ -526,23 +545,25 @@ class BestBot(AmuletsBot):
         """For each world: the answer key, the public domains after the answers and the world by seat."""
         codes = answer_codes(question)
         masks = answer_masks(question)
+        public = self._public
         keys: list[int] = []
         domains: list[tuple[int, ...]] = []
         by_seat = []
+        after: dict[int, tuple[int, ...]] = {}
         for w in worlds:
             ws = self._world_of(view, w)
             by_seat.append(ws)
             key = 0
-            narrowed = []
-            for s, d in enumerate(self._public):
-                if s == asker:
-                    narrowed.append(d)
-                else:
-                    code = codes[ws[s]]
-                    key = key << 2 | code
-                    narrowed.append(d & masks[code])
+            for s in range(len(public)):
+                if s != asker:
+                    key = key << 2 | codes[ws[s]]
+            narrowed = after.get(key)
+            if narrowed is None:
+                narrowed = after[key] = tuple(
+                    d if s == asker else d & masks[codes[ws[s]]] for s, d in enumerate(public)
+                )
             keys.append(key)
-            domains.append(tuple(narrowed))
+            domains.append(narrowed)
         return keys, domains, by_seat
 
     def judged(
@@ -600,15 +621,7 @@ class BestBot(AmuletsBot):
         best = max(seen, key=lambda q: seen[q])
         best_score = seen[best]
         for _ in range(self.climb_steps):
-            q = list(best)
-            a = self.rng.randrange(AMULETS)
-            if self.rng.random() < 0.3:
-                b = self.rng.randrange(AMULETS)
-                q[a], q[b] = q[b], q[a]
-            else:
-                free = [f for f in range(FIELDS) if f not in q]
-                q[a] = free[self.rng.randrange(len(free))]
-            cand = tuple(q)
+            cand = self._varied(best)
             s = seen.get(cand)
             if s is None:
                 s = seen[cand] = score(cand)
@@ -617,7 +630,28 @@ class BestBot(AmuletsBot):
         if not judge or exact is None:
             return best
         top = sorted(seen, key=lambda q: seen[q], reverse=True)[: self.shortlist]
-        return max(top, key=lambda q: (self.judged(q, self.seat, exact, view), seen[q]))
+        judged = {q: self.judged(q, self.seat, exact, view) for q in top}
+        best = max(top, key=lambda q: (judged[q], seen[q]))
+        for _ in range(self.judge_steps):
+            cand = self._varied(best)
+            if cand not in judged:
+                judged[cand] = self.judged(cand, self.seat, exact, view)
+                if judged[cand] > judged[best]:
+                    best = cand
+        return best
+
+    def _varied(self, question: tuple[int, ...]) -> tuple[int, ...]:
+        """A neighbour of ``question`` for local search: two amulets swapped, or one moved to a free
+        field."""
+        q = list(question)
+        a = self.rng.randrange(AMULETS)
+        if self.rng.random() < 0.3:
+            b = self.rng.randrange(AMULETS)
+            q[a], q[b] = q[b], q[a]
+        else:
+            free = [f for f in range(FIELDS) if f not in q]
+            q[a] = free[self.rng.randrange(len(free))]
+        return tuple(q)
 
     # ------------------------------------------------------------ casting
     def wait_value(self, view: AmuletsView, required: bool) -> float:
