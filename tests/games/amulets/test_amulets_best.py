@@ -10,9 +10,9 @@ import pytest
 
 from coven.core.driver import Driver, decisions
 from coven.games.amulets import GAME, AmuletsState, Ask
-from coven.games.amulets.board import FIELDS, parse_field
+from coven.games.amulets.board import ANSWERS, FIELDS, answer, parse_field
 from coven.games.amulets.bots import BestBot, GreedyBot, _after_question, _hedgeable, best_cast
-from coven.games.amulets.deduction import Knowledge
+from coven.games.amulets.deduction import Knowledge, public_domains
 from coven.games.amulets.view import AmuletsView, knowledge_of
 
 from .helpers import play, table
@@ -104,3 +104,68 @@ def test_the_true_world_survives_the_reading_of_greedy_rivals_passes(seed: int) 
     holder.append(Driver(GAME, GAME.new_game(4, None, seed), dict(enumerate(wizards))))
     holder[0].run()
     assert sum(w.checked for w in wizards) > 0
+
+
+def _judged_by_hand(bot: BestBot, view: AmuletsView, question: tuple[int, ...], asker: int) -> float:
+    """``judged`` from its definition, without caches or quick refusals: in every world, the rivals
+    offered a cast before me after the question (the driver's order) rebuild their deduction from the
+    public book plus the answers; the first sure one wins; else my best cast's chance in my class."""
+    knowledge = knowledge_of(view)
+    worlds = bot.worlds(view, 400) or []
+    me = view.seat
+    assert me is not None
+    players = view.players
+    offered = _after_question(players, asker, view.out)
+    ahead = offered[: offered.index(me)]
+    book = [e.as_tuple() for e in view.book]
+
+    def secrets(world: tuple[int, ...]) -> dict[int, int]:
+        out = dict(zip(knowledge.seats, world, strict=True))
+        out[me] = view.amulet * FIELDS + view.field
+        return out
+
+    def said(world: tuple[int, ...]) -> str:
+        pairs = secrets(world)
+        return "".join(
+            "." if s == asker else answer(question, pairs[s] % FIELDS, pairs[s] // FIELDS)
+            for s in range(players)
+        )
+
+    total = 0.0
+    for world in worlds:
+        line = said(world)
+        mine = [w for w in worlds if said(w) == line]
+        if len(mine) > 24:
+            continue
+        chance = best_cast(mine, None)[1] / len(mine)
+        domains = public_domains(players, [*book, ("ask", asker, question, line)])
+        pairs = secrets(world)
+        lost = False
+        for rival in ahead:
+            theirs = Knowledge.from_public(domains, rival, pairs[rival]).worlds(64) or []
+            if theirs and best_cast(theirs, pairs[rival])[1] == len(theirs):
+                lost = True
+                break
+        assert all(ch in ANSWERS or ch == "." for ch in line)
+        total += 0.0 if lost else chance
+    return total / len(worlds)
+
+
+def test_judged_follows_its_definition() -> None:
+    compared = 0
+    for seed in range(12):
+        state = _play_to_decision(seed, 4)
+        if GAME.is_over(state):
+            continue
+        for me in range(4):
+            bot = BestBot(GAME, me, seed)
+            view = GAME.view(state, me)
+            worlds = bot.worlds(view, 400)
+            if not worlds or len(worlds) > 150:
+                continue
+            for asker in {me, state.turn}:
+                question = bot.world_placement(worlds[0])
+                got = bot.judged(question, asker, worlds, view)
+                assert got == pytest.approx(_judged_by_hand(bot, view, question, asker))
+                compared += got > 0
+    assert compared >= 5  # enough positions give a chance to win
