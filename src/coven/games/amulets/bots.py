@@ -11,11 +11,13 @@ engine (:mod:`.deduction`); none sees the state.
   with the most informative joint answer over the worlds it still has (the exact entropy over a
   uniform sample of them; a few hundred candidates, random and drawn from likely worlds, improved by
   local search): that is information about exactly what its cast needs, the other wizards' secrets.
-  Once few worlds remain (``lookahead_worlds``) it looks one answer ahead and judges its best
-  questions by its chance to win at its first chance after them: in each world, a rival offered a
-  cast before it (the driver offers clockwise from the asker's left, the asker last) that is then
-  sure of a cast (its own deduction, with its secret from that world, rebuilt exactly) wins first;
-  otherwise best's chance is that of its best cast after the answers. Casting is an optimal stopping
+  Once few worlds remain (``lookahead_worlds``) it looks one answer ahead and judges questions by
+  its chance to win at its first chance after them (:meth:`BestBot.judged`): in each world, a rival
+  offered a cast before it (the driver offers clockwise from the asker's left, the asker last) that
+  is then sure of a cast (its own deduction, with its secret from that world, rebuilt exactly) wins
+  first; otherwise best's chance is that of its best cast after the answers. The questions with the
+  best look-ahead are judged so, and a local search on that judgement (``judge_steps``) goes on from
+  the best of them. Casting is an optimal stopping
   decision judged the same way: best casts when its exact chance now is at least its chance of
   winning if it waits for its next chance, over every world it has: the rivals offered before that
   chance who are sure of a cast now, or after the next question's answers (the next asker's
@@ -400,6 +402,7 @@ class BestBot(AmuletsBot):
         super().__init__(game, seat, seed)
         self._cast_cache: dict[tuple[tuple[int, ...], int, int], tuple[int, float] | None] = {}
         self._proxy: tuple[int, ...] | None = None
+        self._mine: tuple[int, ...] | None = None
         self._read: list[World] | None = None
         self._asked: dict[tuple[int, int], tuple[int, ...]] = {}
         self._sure: dict[tuple[tuple[int, ...], int, int], bool] = {}
@@ -409,6 +412,7 @@ class BestBot(AmuletsBot):
         if self._cache_key != (len(view.book), view.field * 5 + view.amulet):
             self._cast_cache = {}
             self._proxy = None
+            self._mine = None
             self._read = None
             self._asked = {}
             self._sure = {}
@@ -598,7 +602,10 @@ class BestBot(AmuletsBot):
 
     # ------------------------------------------------------------ questions
     def question(self, view: AmuletsView) -> tuple[int, ...]:
-        return self._question(view, judge=True)
+        self.knowledge(view)
+        if self._mine is None:
+            self._mine = self._question(view, judge=True)
+        return self._mine
 
     def _question(self, view: AmuletsView, judge: bool) -> tuple[int, ...]:
         k = self.knowledge(view)
@@ -658,18 +665,21 @@ class BestBot(AmuletsBot):
         """The chance of winning if I let this moment pass and cast at my next chance at the latest.
 
         Over every world I still have: I lose when a rival offered a cast before my next chance is sure
-        of it (now, or after the next question's answers, that question being the one I would ask);
-        otherwise I win with my best cast's chance then."""
+        of it (now, or after the next question's answers: my own question when I am the asker, else the
+        asker's modelled from each secret it may hold); otherwise I win with my best cast's chance
+        then."""
         worlds = self.worlds(view, CAST_WORLDS) or []
         if not worlds:
             return 0.0
         before: list[int] = []
-        if not required:
+        if required:
+            question = self.question(view)
+        else:
             order = self._offered(view)
             before = order[order.index(self.seat) + 1 :]
-        if self._proxy is None:
-            self._proxy = self._question(view, judge=False)
-        question = self._proxy
+            if self._proxy is None:
+                self._proxy = self._question(view, judge=False)
+            question = self._proxy
         domains = tuple(self._public)
         alive = [self._world_of(view, w) for w in worlds]
         keep = [i for i, ws in enumerate(alive) if not self.rival_wins(domains, before, ws)]
