@@ -45,6 +45,8 @@ def test_bots_think_in_a_worker_process(make_client: Callable[..., TestClient]) 
     server_nice = os.getpriority(os.PRIO_PROCESS, 0)
     for worker in workers:
         assert os.getpriority(os.PRIO_PROCESS, worker.pid) >= min(19, server_nice + WORKER_NICENESS)
+        if hasattr(os, "SCHED_BATCH"):  # Linux: a batch task, whose wake-ups never preempt the server
+            assert os.sched_getscheduler(worker.pid) == os.SCHED_BATCH
 
 
 def test_a_table_survives_the_loss_of_its_worker(

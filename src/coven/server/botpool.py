@@ -65,9 +65,13 @@ def _warm(parent: int) -> None:
     import coven.games  # noqa: F401
 
     # People first: a worker thinks at a lower scheduling priority than the server, so on a busy machine
-    # the operating system gives the people's moves the processor before the bots' searches.
+    # the operating system gives the people's moves the processor before the bots' searches. On Linux it
+    # is also a batch task (SCHED_BATCH): the scheduler takes it for the CPU-bound work it is and never
+    # lets its wake-ups preempt the server, which answers people at once.
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
     def watch() -> None:
         while os.getppid() == parent:
