@@ -24,22 +24,28 @@ engine (:mod:`.deduction`); none sees the state.
   question modelled from each secret it may hold), win first. A rival that let a moment pass was not
   sure then (every bot casts the moment it is sure), so worlds where it would have been are dropped.
 
+A rival's pass is read only as "not sure": the levels ``beginner`` and ``casual`` (and people) may let a
+sure cast pass, and against them that reading can mislead ``best`` (``reads_passes`` turns it off; off,
+it won 358 instead of 367 of 800 games against three ``greedy`` at seed 11).
+
 ``search`` is the generic IS-MCTS of :mod:`coven.bots.search`: it weighs ``best``'s question against
 the cast that catches the most remaining worlds, and casting out of turn against waiting, by playouts
 between ``greedy`` wizards over worlds drawn from its view (:func:`cast_or_ask`). Measured with
-``coven simulate amulets --players 4 --bots search,best,best,best`` against the earlier ``best``: 16 of
-40 games won at seed 0, 60 of 200 at seed 1 (30%, a fair share 25%); against three ``greedy``, with the
-``best`` below, 73 of 200 at seed 11 (36.5%) where ``best`` wins 42% (800 games), so ``best`` keeps its
-own planner rather than the search. ``reference``, the yardstick of :mod:`coven.bots.reference`,
-judges the same kind of proposals with ``greedy``'s question.
+``coven simulate amulets --players 4 --bots search,best,best,best``: against the earlier ``best``, 16 of
+40 games won at seed 0 and 60 of 200 at seed 1 (30%, a fair share 25%); against the ``best`` below, 28
+of 100 at seed 1 (the three ``best`` 24, 30, 18). Against three ``greedy`` at seed 11 the search won 73
+of 200 (36.5%) where ``best`` wins 45.9% (800 games), so ``best`` keeps its own planner rather than
+the search (which also takes several times its time). ``reference``, the yardstick of
+:mod:`coven.bots.reference`, judges the same kind of proposals with ``greedy``'s question.
 
 Measured (``coven simulate amulets -p 4 ... -n 400 --seed S``; before -> after this ``best``):
 
-- ``-b best,greedy,greedy,greedy``: seed 1 38.3% -> 45.0%, seed 2 39.3% -> 47.8%, seed 3 35.3% -> 40.5%
-  (mean 37.6% -> 44.4%; a fair share is 25%);
-- ``-b best`` (four ``best``), questions per game: seed 1 4.535 -> 4.25, seed 2 4.4775 -> 4.2325;
+- ``-b best,greedy,greedy,greedy``: seed 1 38.3% -> 45.75%, seed 2 39.3% -> 49.75%, seed 3 35.3% ->
+  45.75% (mean 37.6% -> 47.1%; a fair share is 25%);
+- ``-b best`` (four ``best``), questions per game: seed 1 4.535 -> 4.3075, seed 2 4.4775 -> 4.2575;
 - ``-b best,reference,reference,reference -n 200 --seed 1``: 49 -> 56 wins (24.5% -> 28%); ``best``'s
-  decisions take 75 ms CPU at the 95th percentile (``--timing``).
+  decisions take 112 ms CPU at the 95th percentile (``--timing``), its slowest of 60 games against
+  ``greedy`` 394 ms.
 
 A cast places all five amulets: the bot hedges, putting the amulets it thinks nobody holds where they
 catch the most remaining worlds (see :func:`best_cast`).
@@ -379,24 +385,25 @@ class BestBot(AmuletsBot):
     climb_steps = 60
     lookahead_worlds = 400
     shortlist = 6
-    judge_steps = 80
-    """Local search steps on the look-ahead questions judged against the rivals (from the best of the
-    shortlist)."""
     """How many of the best look-ahead questions are judged again against the rivals' deductions."""
+    judge_steps = 80
+    """Local search steps on that judgement, from the best of the shortlist."""
     min_cast = 0.2
     """Never risk a cast below this chance of success."""
     asker_model = True
     """Whether a wait is judged with the next asker's question modelled from each secret it may hold
     (:meth:`_asker_question`) rather than with the question I would ask."""
     asker_worlds = 150
+    """The asker is modelled only holding a secret that leaves it at most this many worlds."""
     asker_pool = 12
+    """Placements of the asker's likely worlds tried as its question."""
     patience = 1.0
     """A cast is made when its chance is at least this times the chance of winning by waiting."""
     rival_dare = 1.0
+    """The chance of success at which best expects a rival to cast (1: only when sure, as ``greedy``)."""
     reads_passes = True
     """Whether a rival's pass counts as evidence: every bot here casts the moment it is sure, so a world
     in which a rival let a sure cast pass is dropped."""
-    """The chance of success at which best expects a rival to cast (1: only when sure, as ``greedy``)."""
 
     def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
         super().__init__(game, seat, seed)
