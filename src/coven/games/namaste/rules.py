@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from coven.core import (
     Bounds,
@@ -186,17 +186,18 @@ _KEEP: tuple[tuple[int, ...], ...] = tuple(
     for c in range(NCELLS)
 )
 """``fits & _KEEP[c][x]``: the fits after writing x in circle c."""
+_CHUNK_SPANS = ((0, 9), (9, 8), (17, 8))
+"""The circles of a field in three chunks (first circle, number of circles): 9, 8 and 8."""
 _CHUNKS: tuple[tuple[tuple[tuple[Write, ...], ...], ...], ...] = tuple(
     tuple(
-        tuple(
-            tuple(WRITES[v][5 * k + i] for i in range(5) if bits >> i & 1 and 5 * k + i < NCELLS)
-            for bits in range(32)
-        )
-        for k in range(5)
+        tuple(tuple(WRITES[v][first + i] for i in range(size) if bits >> i & 1) for bits in range(1 << size))
+        for first, size in _CHUNK_SPANS
     )
     for v in range(MAX_VALUE + 1)
 )
-"""``_CHUNKS[v][k][bits]``: the writes of v in circles 5k to 5k+4 for the five bits ``bits``."""
+"""``_CHUNKS[v][k][bits]``: the writes of v in the circles of chunk k (:data:`_CHUNK_SPANS`) whose bits
+are set in ``bits``."""
+
 Picker = Callable[[tuple[Write, ...]], tuple[Write, ...]]
 _PAIR_ROWS: tuple[tuple[Write, ...], ...] = tuple(
     WRITES[v] + WRITES[v + 6] if v + 6 <= MAX_VALUE else () for v in range(MAX_VALUE + 1)
@@ -234,6 +235,11 @@ _PAIR_PICKS: tuple[tuple[tuple[Picker, ...], ...], ...] = tuple(
 )
 """``_PAIR_PICKS[k][a][b]``: from a pair row, the writes in circles 5k to 5k+4 where the five bits
 ``a`` (the lower total) and ``b`` (the higher) are set, circle by circle and then by value."""
+_PASS_TAIL: tuple[Action, ...] = (PASS,)
+_KARMA_TAIL: tuple[Action, ...] = (KARMA,)
+"""What follows the writes in the legal actions: a fellow's pass, or the bad karma of the player who
+rolled while a space is free (nothing once all four are filled)."""
+_CELL_OF = attrgetter("cell")
 _NO_LINES = (0,) * len(LINES)
 _SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >> s & 1) for m in range(16))
 """``_SEATS[mask]``: the seats of a bitmask, as ``to_act`` returns them."""
@@ -673,58 +679,48 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             return ROLLS
         fits = state.fits[seat]
         if seat == state.active:
-            values, fields = info[4], info[5]
+            values = info[4]
+            tail = _KARMA_TAIL if len(state.karma[seat]) < KARMA_SPACES else ()
         else:
-            values, fields = info[2], info[3]
-        out: list[Action]
-        if not fits & fields:
-            out = []
-        elif len(values) == 1:
-            v = values[0]
-            m = fits >> (NCELLS * v) & _CELLS_MASK
-            chunk = _CHUNKS[v]
-            out = [
-                *chunk[0][m & 31],
-                *chunk[1][m >> 5 & 31],
-                *chunk[2][m >> 10 & 31],
-                *chunk[3][m >> 15 & 31],
-                *chunk[4][m >> 20],
-            ]
+            values = info[2]
+            tail = _PASS_TAIL
+        if len(values) == 1:
+            m = fits >> (NCELLS * values[0]) & _CELLS_MASK
+            if m:
+                chunk = _CHUNKS[values[0]]
+                return [*chunk[0][m & 511], *chunk[1][m >> 9 & 255], *chunk[2][m >> 17], *tail]
         elif len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
             low, high = values
             a = fits >> (NCELLS * low) & _CELLS_MASK
             b = fits >> (NCELLS * high) & _CELLS_MASK
-            row = _PAIR_ROWS[low]
-            p0, p1, p2, p3, p4 = _PAIR_PICKS
-            out = [
-                *p0[a & 31][b & 31](row),
-                *p1[a >> 5 & 31][b >> 5 & 31](row),
-                *p2[a >> 10 & 31][b >> 10 & 31](row),
-                *p3[a >> 15 & 31][b >> 15 & 31](row),
-                *p4[a >> 20][b >> 20](row),
-            ]
+            if a | b:
+                row = _PAIR_ROWS[low]
+                p0, p1, p2, p3, p4 = _PAIR_PICKS
+                return [
+                    *p0[a & 31][b & 31](row),
+                    *p1[a >> 5 & 31][b >> 5 & 31](row),
+                    *p2[a >> 10 & 31][b >> 10 & 31](row),
+                    *p3[a >> 15 & 31][b >> 15 & 31](row),
+                    *p4[a >> 20][b >> 20](row),
+                    *tail,
+                ]
         else:
-            # Circle by circle, then value by value.
-            masks = [(fits >> (NCELLS * v) & _CELLS_MASK, WRITES[v]) for v in values]
-            union = 0
-            for m, _ in masks:
-                union |= m
-            out = []
-            while union:
-                low = union & -union
-                union ^= low
-                cell = low.bit_length() - 1
-                for m, row in masks:
-                    if m & low:
-                        out.append(row[cell])
-        if seat != state.active:
-            out.append(PASS)
-        elif len(state.karma[seat]) < KARMA_SPACES:
-            out.append(KARMA)
-        elif not out:
-            out.append(PASS)
-        return out
+            # Three totals or four (several 1/7 dice): each total's writes from the chunk tables, then a
+            # stable sort by circle puts them circle by circle, and by value within a circle.
+            out: list[Action] = []
+            for v in values:
+                m = fits >> (NCELLS * v) & _CELLS_MASK
+                if m:
+                    chunk = _CHUNKS[v]
+                    out += [*chunk[0][m & 511], *chunk[1][m >> 9 & 255], *chunk[2][m >> 17]]
+            if out:
+                out.sort(key=_CELL_OF)
+                out += tail
+                return out
+        # No circle for any total: a fellow passes, the player who rolled takes bad karma (or passes
+        # when no space is left).
+        return [KARMA] if tail is _KARMA_TAIL else [PASS]
 
     def illegal_reason(self, state: NamasteState, seat: Seat, action: Action) -> str | None:
         if state.phase == CHOOSE:
@@ -818,7 +814,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
                 entries[_SEAT_TEXT[s]] = "karma"
                 state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
             else:
-                entries[_SEAT_TEXT[s]] = format_action(action)
+                entries[_SEAT_TEXT[s]] = "pass"
         events.append(entries_event(info[6], entries))
         if completed:
             claimed = list(state.claimed)
@@ -839,8 +835,8 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         state.roll = None
         state.turns += 1
         players = state.players
-        if not state.ending:
-            karma = state.karma
+        karma = state.karma
+        if not state.ending and (_FULL in filled or max(map(len, karma)) >= KARMA_SPACES):
             for s in range(players):
                 if filled[s] == _FULL or len(karma[s]) >= KARMA_SPACES:
                     state.ending = True
