@@ -1,0 +1,81 @@
+"""The fast legal actions of Namaste (chunk tables, the pass or bad karma appended as a tail, several
+totals sorted by circle) against the rule read plainly from the sheet and the bad-karma spaces."""
+
+from __future__ import annotations
+
+import random
+
+from coven.games.namaste import GAME, KARMA, PASS, NamasteState
+from coven.games.namaste.notation import Action
+from coven.games.namaste.sheet import CELL_NAMES, KARMA_SPACES, legal_cells
+
+
+def _plain_legal(state: NamasteState, seat: int) -> list[str]:
+    """The legal decisions on a roll, from the rulebook's reading: every value the dice allow the seat
+    in every empty circle it fits (circle by circle, then by value); then a fellow may pass, and the
+    player who rolled takes bad karma while a space is free (passes only with neither)."""
+    sheet = state.sheets[seat]
+    values = GAME.totals(state, seat)
+    out = [
+        f"{v}@{CELL_NAMES[c]}"
+        for c in range(len(sheet))
+        if not sheet[c]
+        for v in values
+        if c in legal_cells(sheet, v)
+    ]
+    if seat != state.active:
+        out.append("pass")
+    elif len(state.karma[seat]) < KARMA_SPACES:
+        out.append("karma")
+    elif not out:
+        out.append("pass")
+    return out
+
+
+def _texts(actions: object) -> list[str]:
+    assert isinstance(actions, list)
+    return [GAME.format_action(a) for a in actions]
+
+
+def test_every_decision_on_a_roll_matches_the_plain_reading() -> None:
+    rng = random.Random(14)
+    totals: dict[int, int] = {}
+    roles: dict[str, int] = {}
+    for game in range(16):
+        state = GAME.new_game(2 + game % 3, {}, seed=100 + game)
+        while GAME.to_act(state):
+            if state.phase == "decide":
+                for seat in sorted(GAME.to_act(state)):
+                    assert _texts(GAME.legal_actions(state, seat)) == _plain_legal(state, seat)
+                    n = len(GAME.totals(state, seat))
+                    totals[n] = totals.get(n, 0) + 1
+                    role = "fellow" if seat != state.active else "active"
+                    roles[role] = roles.get(role, 0) + 1
+            seat = min(GAME.to_act(state))
+            legal = GAME.legal_actions(state, seat)
+            GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+    assert totals[1] > 300 and totals[2] > 100 and totals.get(3, 0) + totals.get(4, 0) > 10
+    assert roles["fellow"] > 100 and roles["active"] > 100
+
+
+def test_a_player_who_rolled_with_every_bad_karma_space_filled_writes_or_passes() -> None:
+    """Bad karma is offered only while a space is free; with none left, the writes alone, or a pass
+    when no circle takes the sum."""
+    rng = random.Random(3)
+    seen = {"writes": 0, "pass": 0}
+    for game in range(30):
+        state = GAME.new_game(2, {}, seed=game)
+        while GAME.to_act(state) and sum(seen.values()) < 400:
+            active = state.active
+            if state.phase == "decide" and active in GAME.to_act(state):
+                free = state.karma[active]
+                state.karma[active] = (1,) * KARMA_SPACES  # by hand: every space filled
+                legal: list[Action] = list(GAME.legal_actions(state, active))
+                assert _texts(legal) == _plain_legal(state, active)
+                assert KARMA not in legal
+                seen["pass" if legal == [PASS] else "writes"] += 1
+                state.karma[active] = free
+            seat = min(GAME.to_act(state))
+            options = GAME.legal_actions(state, seat)
+            GAME.apply(state, seat, options[rng.randrange(len(options))])
+    assert seen["writes"] > 50 and seen["pass"] > 0
