@@ -169,3 +169,16 @@ def test_judged_follows_its_definition() -> None:
                 assert got == pytest.approx(_judged_by_hand(bot, view, question, asker))
                 compared += got > 0
     assert compared >= 5  # enough positions give a chance to win
+
+
+def test_a_rivals_failed_cast_makes_best_expect_gambles() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    seat_0, seat_1 = BestBot(GAME, 0, 0), BestBot(GAME, 1, 0)
+    seat_0.knowledge(GAME.view(state, 0))
+    assert seat_0._dare == BestBot.rival_dare == 1.0
+    play(state, 0, "cast RE1 YE2 GE3 BE4 KE5")  # seat 0 casts out of turn and fails
+    seat_0.knowledge(GAME.view(state, 0))
+    seat_1.knowledge(GAME.view(state, 1))
+    assert seat_0._dare == BestBot.rival_dare  # its own failure says nothing about the rivals
+    assert seat_1._dare == BestBot.rival_dare_seen < 1.0
