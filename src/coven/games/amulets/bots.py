@@ -45,7 +45,7 @@ Measured (``coven simulate amulets -p 4 ... -n 400 --seed S``; before -> after t
 - ``-b best,greedy,greedy,greedy``: seed 1 38.3% -> 45.75%, seed 2 39.3% -> 49.75%, seed 3 35.3% ->
   45.75% (mean 37.6% -> 47.1%; a fair share is 25%);
 - ``-b best`` (four ``best``), questions per game: seed 1 4.535 -> 4.2975, seed 2 4.4775 -> 4.2575
-  (the latter measured before the gambling rivals were modelled);
+  (p95 CPU 140 ms, the slowest decision of 60 such games 363 ms);
 - ``-b best,reference,reference,reference -n 200 --seed 1``: 49 -> 60 wins (24.5% -> 30%; 56 before the
   gambling rivals were modelled; at seed 11 62); ``best``'s decisions take 112 ms CPU at the 95th
   percentile (``--timing``), its slowest of 60 games against ``greedy`` 394 ms.
