@@ -78,9 +78,17 @@ def test_simulate_refuses_bad_input_with_a_clear_error() -> None:
 def test_bench_engine_json() -> None:
     result = runner.invoke(app, ["bench", "engine", "--game", "toy", "--seconds", "0.05", "--json"])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)["results"]
+    out = json.loads(result.stdout)
+    rows = out["results"]
     assert [(r["game"], r["players"]) for r in rows] == [("toy", 2), ("toy", 3)]
     assert all(r["actions_per_second"] > 0 and r["games_per_second"] > 0 for r in rows)
+    if "openspiel_oh_hell_actions_per_second" in out:  # open_spiel installed (the dev extras have it)
+        # each ratio is to the OpenSpiel slice run just before its case; the figure shown is their median
+        for r in rows:
+            ratio = r["actions_per_second"] / r["openspiel_oh_hell_adjacent"]
+            assert r["ratio_to_openspiel"] == round(ratio, 3)
+        adjacent = sorted(r["openspiel_oh_hell_adjacent"] for r in rows)
+        assert out["openspiel_oh_hell_actions_per_second"] == (adjacent[0] + adjacent[1]) / 2
 
 
 @pytest.mark.usefixtures("toy")
