@@ -689,8 +689,9 @@ class TableService:
             if await self._publish(message):
                 with contextlib.suppress(TimeoutError):
                     answer = await asyncio.wait_for(routed.answer, self.settings.route_seconds)
-            async with table.lock:  # the step may be in the store already: its update brings the ack
-                await self._catch_up_locked(table)
+            if not routed.delivered:  # the step may be in the store already: its update brings the ack
+                async with table.lock:
+                    await self._catch_up_locked(table)
         finally:
             self._requests.pop(request, None)
             self._unroute(table.id, routed)
