@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import String, cast, event, select
 
 from coven.server.commits import GroupCommit
 from coven.store import ConflictError, PendingStep, Store, StoredSeat, StoredTable
+from coven.store.models import ActionRow, TableRow
 
 
 @pytest.fixture
@@ -61,3 +63,50 @@ def test_steps_arriving_together_share_a_transaction(store: Store) -> None:
     assert isinstance(outcomes[-1], ConflictError)
     assert commits.batches <= 2, f"{len(tables)} steps took {commits.batches} transactions"
     assert all(store.actions_after(t, 0) == [(1, 0, "x")] for t in tables)
+
+
+def _rows(store: Store, table_id: str) -> list[tuple[object, ...]]:
+    with store.engine.connect() as conn:
+        actions = conn.execute(
+            select(ActionRow.number, ActionRow.seat, ActionRow.action, cast(ActionRow.created_at, String))
+            .where(ActionRow.table_id == table_id)
+            .order_by(ActionRow.number)
+        ).all()
+        table = conn.execute(
+            select(TableRow.number, TableRow.status, cast(TableRow.updated_at, String)).where(
+                TableRow.id == table_id
+            )
+        ).one()
+    return [tuple(row) for row in actions] + [tuple(table)]
+
+
+def test_the_usual_batch_runs_on_the_driver_and_writes_what_sqlalchemy_writes(store: Store) -> None:
+    store.create_table(_table("fast"))
+    store.create_table(_table("slow"))
+    through_sqlalchemy: list[str] = []
+    listen = lambda *args: through_sqlalchemy.append(args[2])  # noqa: E731 - (conn, cursor, statement, ...)
+    event.listen(store.engine, "before_cursor_execute", listen)
+    try:
+        assert store.append_actions([PendingStep("fast", 1, 0, "a", "playing")]) == [True]
+        assert through_sqlalchemy == [], "a batch with every step in place goes straight to the driver"
+        # a batch with a conflict in it is done again through SQLAlchemy, step by step
+        late = PendingStep("slow", 9, 0, "z", "playing")
+        assert store.append_actions([PendingStep("slow", 1, 0, "a", "playing"), late]) == [True, False]
+        assert through_sqlalchemy, "the conflicting batch went through SQLAlchemy"
+    finally:
+        event.remove(store.engine, "before_cursor_execute", listen)
+    fast, slow = _rows(store, "fast"), _rows(store, "slow")
+    assert [r[:3] for r in fast[:-1]] == [r[:3] for r in slow[:-1]] == [(1, 0, "a")]
+    assert fast[-1][:2] == slow[-1][:2] == (1, "playing")
+    # the timestamps are stored in the same form (SQLite keeps text: the form SQLAlchemy reads back)
+    assert len(str(fast[0][3])) == len(str(slow[0][3])) and len(str(fast[-1][2])) == len(str(slow[-1][2]))
+    loaded = store.load_table("fast")
+    assert loaded is not None and loaded.actions == ((0, "a"),)
+
+
+def test_a_driver_failure_falls_back_to_sqlalchemy(store: Store) -> None:
+    store.create_table(_table("t"))
+    store._log.sql = "INSERT INTO no_such_table VALUES (1)"  # the driver fails after the first statement
+    assert store.append_actions([PendingStep("t", 1, 0, "a", "over")]) == [True]
+    assert store.actions_after("t", 0) == [(1, 0, "a")]
+    assert store.progress(["t"]) == {"t": (1, "over")}
