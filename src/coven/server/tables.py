@@ -316,7 +316,7 @@ class Table:
                 pending = None
             listener.send_text(text)
         if pending is not None:  # not listening (any more): the acknowledgement alone
-            pending.listener.send_text(dumps({"type": "ack", **pending.json(self.steps[-1])}))
+            pending.send_alone(self.steps[-1].number, self.steps[-1].action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +329,11 @@ class Ack:
     def json(self, step: LoggedStep) -> dict[str, Any]:
         """The acknowledgement of ``step``, the action this ack is for."""
         return {"id": self.id, "number": step.number, "action": step.action}
+
+    def send_alone(self, number: object, action: object) -> None:
+        """The acknowledgement of step ``number`` (``action``) as a message of its own, for when no
+        update carries it."""
+        self.listener.send_text(dumps({"type": "ack", "id": self.id, "number": number, "action": action}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -703,8 +708,7 @@ class TableService:
         elif answer.get("kind") == "refused":
             raise ProtocolError(str(answer.get("code")), str(answer.get("message")))
         elif ack is not None:  # taken, but not yet in the store this process reads: the ack alone
-            step, notation = answer.get("number"), answer.get("action")
-            ack.listener.send_text(dumps({"type": "ack", "id": ack.id, "number": step, "action": notation}))
+            ack.send_alone(answer.get("number"), answer.get("action"))
 
     def _unroute(self, table_id: str, routed: Routed) -> None:
         pending = self._routed.get(table_id, [])
@@ -716,13 +720,14 @@ class TableService:
     def _routed_ack(self, table: Table, seat: Seat, notation: str) -> Ack | None:
         """If ``seat``'s step ``notation`` is a move this process sent to the owner, mark it delivered and
         return its acknowledgement (to travel inside the update)."""
-        for routed in self._routed.get(table.id, ()):
-            if routed.seat != seat or routed.delivered:
-                continue
-            try:
-                taken = table.game.stamp_time(table.game.parse_action(notation), 0.0)
-            except GameError:
-                return None
+        waiting = [r for r in self._routed.get(table.id, ()) if r.seat == seat and not r.delivered]
+        if not waiting:
+            return None
+        try:
+            taken = table.game.stamp_time(table.game.parse_action(notation), 0.0)
+        except GameError:
+            return None
+        for routed in waiting:
             if taken == routed.action:
                 routed.delivered = True
                 return routed.ack
