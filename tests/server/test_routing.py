@@ -202,3 +202,26 @@ def test_a_lost_answer_does_not_take_the_move_twice(tmp_path: Path, bus_redis_ur
             await _stop(owner, other)
 
     _run(run)
+
+
+def test_an_ack_the_update_could_not_carry_follows_alone(tmp_path: Path, bus_redis_url: str) -> None:
+    async def run() -> None:
+        owner, other = await _pair(tmp_path, bus_redis_url)
+        try:
+            table, replica = await _table(owner, other)
+            # the process cannot tell the step that comes back is this move (as if its notation differed)
+            other._routed_ack = lambda *_: None  # type: ignore[method-assign]
+            seat = replica.turn()[0][0]
+            listener = Listener(seat)
+            replica.listeners.add(listener)
+            move = parse_action_text(_first_legal(replica, seat))
+            await other.submit(replica, seat, 0, move, Ack(listener, 5))
+            assert table.number == 1 and replica.number == 1 and other.commits.batches == 0
+            kinds = [f["type"] for f in listener.frames]
+            assert kinds == ["update", "ack"] and "ack" not in listener.frames[0]
+            action = table.steps[0].action
+            assert listener.frames[1] == {"type": "ack", "id": 5, "number": 1, "action": action}
+        finally:
+            await _stop(owner, other)
+
+    _run(run)
