@@ -18,7 +18,9 @@ from coven.server.messages import (
     Ping,
     ProtocolError,
     Sync,
+    _plain_act,
     error_message,
+    parse_any_message,
     parse_client_message,
 )
 
@@ -82,16 +84,26 @@ field_names = st.sampled_from(["type", "protocol", "token", "last", "number", "a
 
 
 def check(text: str) -> None:
-    """The contract of the parser, for any ``text``."""
+    """The contract of the parser, for any ``text``; and its fast path for the usual ``act`` agrees with
+    the general parser on it (accepts exactly what the general one accepts, as the same message)."""
     try:
-        message = parse_client_message(text)
+        expected = parse_any_message(text)
     except ProtocolError as exc:
         assert exc.code in {ErrorCode.BAD_JSON, ErrorCode.BAD_MESSAGE}
         assert len(exc.message) <= MAX_ERROR_TEXT
         assert "\n" not in exc.message
         frame = json.loads(error_message(exc.code, exc.message, None))
         assert frame["code"] == exc.code
+        assert _plain_act(text) is None
+        try:
+            parse_client_message(text)
+        except ProtocolError as again:
+            assert (again.code, again.message) == (exc.code, exc.message)
+        else:
+            raise AssertionError(f"the fast path accepted {text[:60]!r}")
         return
+    message = parse_client_message(text)
+    assert message == expected and message.model_dump() == expected.model_dump()
     assert isinstance(message, Hello | Act | Sync | Ping)
     for name in ("protocol", "last", "number"):
         value = getattr(message, name, None)
@@ -151,6 +163,24 @@ def test_a_valid_message_cut_dropped_or_widened(base: dict[str, Any], data: st.D
 def test_valid_messages_parse() -> None:
     for raw in VALID:
         assert parse_client_message(json.dumps(raw)).type == raw["type"]
+
+
+def test_the_usual_act_takes_the_fast_path() -> None:
+    for text in (
+        '{"type":"act","number":3,"action":"play 7R","id":12}',
+        '{"type": "act", "action": "ask 1 2", "number": 0, "id": "m-1", "token": "S8", "animation_ms": 4}',
+    ):
+        fast = _plain_act(text)
+        assert fast is not None and fast == parse_any_message(text)
+        assert fast.action_json is None and isinstance(fast.number, int)
+    for text in (
+        '{"type":"act","number":3,"action_json":{"type":"Play"}}',  # the JSON form: the general path
+        '{"type":"act","number":3,"action":"x","extra":1}',
+        '{"type":"act","number":3,"action":"x","animation_ms":5001}',
+        '{"type":"act","number":true,"action":"x"}',
+        '{"type":"hello","protocol":1}',
+    ):
+        assert _plain_act(text) is None
 
 
 def test_each_odd_input_gets_its_typed_error() -> None:
