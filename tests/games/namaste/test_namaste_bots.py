@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import math
+import random
 from itertools import product
 
 from coven.bots.arena import run_tournament
 from coven.games.namaste import GAME, PASS, Roll, Write
-from coven.games.namaste.bots import FACES, Context, Weights
+from coven.games.namaste.bots import (
+    FACES,
+    BestBot,
+    Context,
+    GreedyBot,
+    RolloutCheck,
+    Weights,
+    greedy_move,
+)
 from coven.games.namaste.notation import WILD, sums
 from coven.games.namaste.sheet import CELLS, parse_cell, parse_sheet
 
@@ -98,3 +107,30 @@ def test_best_takes_points_now_when_no_roll_is_left() -> None:
     state.ending = True
     ctx = Context(GAME.view(state, 0), 0, Weights())
     assert ctx.future == 0 and ctx.potential(list(parse_sheet(NEARLY_FULL))) == 0.0
+
+
+def test_greedy_move_on_a_world_matches_the_greedy_bot() -> None:
+    # The playouts' policy reads the state; it must answer what ``greedy`` answers from its view.
+    for players, seed in ((3, 5), (4, 6)):
+        state = GAME.new_game(players, {}, seed)
+        rng = random.Random(seed)
+        while not GAME.is_over(state):
+            for seat in sorted(GAME.to_act(state)):
+                legal = GAME.legal_actions(state, seat)
+                if not legal:
+                    continue
+                expected = GreedyBot(GAME, seat, 0).act(GAME.view(state, seat), legal, True)
+                assert greedy_move(state, seat, legal) == expected
+                GAME.apply_unchecked(state, seat, legal[rng.randrange(len(legal))])
+
+
+def test_best_checks_its_favourites_by_playouts_at_four_players() -> None:
+    # Seat 0 watches seat 1's roll: 6 and 1/7 give it 13 for d4, completing row d and column 4.
+    state = GAME.position([NEARLY_FULL, EMPTY, EMPTY, EMPTY], active=1, dice="6 1/7 + 2")
+    bot = BestBot(GAME, 0, 1, check=RolloutCheck(playouts=8))
+    write = Write(13, parse_cell("d4"))
+    # Listed worst first, the playouts still put the 26 points ahead of a pass.
+    assert bot.rollouts(GAME.view(state, 0), [PASS, write]) == write
+    legal = GAME.legal_actions(state, 0)
+    assert bot.act(GAME.view(state, 0), legal, True) == write
+

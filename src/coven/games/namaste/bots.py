@@ -90,8 +90,8 @@ from typing import Any
 from coven.bots.reference import ReferencePlan, reference_factory
 from coven.bots.search import SearchBot, SearchPlan, bots_policy
 from coven.core import Bot, BotFactory, Game, RandomBot, Seat
-from coven.games.namaste.notation import KARMA, PASS, ROLLS, WILD, Karma, Pass, Roll, Write, sums
-from coven.games.namaste.rules import CHOOSE, DECIDE
+from coven.games.namaste.notation import KARMA, PASS, ROLLS, WILD, Action, Karma, Pass, Roll, Write, sums
+from coven.games.namaste.rules import CHOOSE, DECIDE, NamasteState
 from coven.games.namaste.sheet import (
     BOTTOM,
     CELLS,
@@ -373,15 +373,33 @@ class GreedyBot:
         return writes[0] if writes else legal[0]
 
 
+@dataclass(frozen=True, slots=True)
+class RolloutCheck:
+    """How ``best`` checks its favourite decisions on a roll by playouts (at ``players`` or more)."""
+
+    players: int = 3
+    shortlist: int = 4
+    """The decisions compared: ``best``'s favourites by its evaluation."""
+    playouts: int = 48
+    """Playouts per decision (shared among the shortlist; 0: no check)."""
+
+
 class BestBot:
     """Expected-score play: a completion-chance evaluation and expectimax over the next roll."""
 
     def __init__(
-        self, game: Game[Any, Any, Any], seat: Seat, seed: int, weights: Weights | None = None
+        self,
+        game: Game[Any, Any, Any],
+        seat: Seat,
+        seed: int,
+        weights: Weights | None = None,
+        check: RolloutCheck | None = None,
     ) -> None:
+        self.game = game
         self.seat = seat
         self.rng = random.Random(seed)
         self.w = weights or Weights()
+        self.check = check if check is not None else RolloutCheck()
 
     def best_entries(
         self, view: NamasteView, ctx: Context, seat: Seat | None = None
@@ -417,7 +435,7 @@ class BestBot:
                 for s in range(view.players):
                     if s != self.seat:
                         others.append(self.best_entries(view, Context(view, s, self.w), s)[1])
-            choice, top = ROLLS[1], -math.inf
+            expects: list[float] = []
             for roll in ROLLS:
                 expect = 0.0
                 for mine, theirs, tv, q in outcomes(roll.white):
@@ -427,9 +445,8 @@ class BestBot:
                     for other in others:
                         value -= weight * max(0.0, *(other[t] for t in theirs))
                     expect += q * value
-                if expect > top:
-                    choice, top = roll, expect
-            return choice
+                expects.append(expect)
+            return ROLLS[max(range(len(ROLLS)), key=lambda i: (expects[i], -i))]
         if view.phase != DECIDE:
             return legal[0]
         stakes: list[float] | None = None
@@ -443,13 +460,31 @@ class BestBot:
                     Context(view, s, self.w).potential(view.sheets[s], share)
                     for k in range(len(LINES)):
                         stakes[k] += weight * share[k] / 2.0
-        choice_action: Hashable = legal[0]
-        top = -math.inf
         values = decision_values(view, self.seat, legal, ctx, stakes)
-        for action, value in zip(legal, values, strict=True):
-            if value > top:
-                choice_action, top = action, value
-        return choice_action
+        order = sorted(range(len(legal)), key=lambda i: -values[i])
+        check = self.check
+        if view.players >= check.players and check.playouts and len(order) > 1:
+            shortlist = [legal[i] for i in order[: check.shortlist]]
+            return self.rollouts(view, shortlist)
+        return legal[order[0]]
+
+    def rollouts(self, view: NamasteView, shortlist: Sequence[Hashable]) -> Hashable:
+        """The decision of ``shortlist`` (best first) whose greedy playouts end best for this seat: its
+        final score minus the others' mean, over the same sampled worlds and dice for every candidate."""
+        game, seat, check = self.game, self.seat, self.check
+        worlds = max(1, check.playouts // len(shortlist))
+        totals = [0.0] * len(shortlist)
+        others = view.players - 1
+        for _ in range(worlds):
+            world = game.world_from_view(view, self.rng)
+            for i, action in enumerate(shortlist):
+                state = game.clone(world) if i < len(shortlist) - 1 else world
+                game.apply_unchecked(state, seat, action)
+                greedy_playout(game, state)
+                scores = game.scores(state)
+                totals[i] += scores[seat] - (sum(scores) - scores[seat]) / others
+        best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
+        return shortlist[best]
 
 
 def decision_values(
@@ -482,6 +517,60 @@ def decision_values(
         else:
             values.append(0.0)
     return values
+
+
+NATURAL = tuple(GreedyBot.natural(c) for c in range(NCELLS))
+TRUTH_SHARE = tuple(
+    2 if c in (TOP, LEFT_TIP) else 1 if c in (BOTTOM, RIGHT_TIP) else 0 for c in range(NCELLS)
+)
+"""Per circle: 2 for a truth circle scoring in full, 1 for one scoring half, 0 for the others."""
+
+
+def greedy_move(state: NamasteState, seat: Seat, legal: Sequence[Action]) -> Action:
+    """``greedy``'s choice (:class:`GreedyBot`'s rule, the same answers) read off a world's state: the
+    playouts' policy, cheaper than building a view for every decision."""
+    sheet = state.sheets[seat]
+    if state.phase == CHOOSE:
+        targets = sorted(NATURAL[c] for c in range(NCELLS) if not sheet[c])
+        want = targets[len(targets) // 2] if targets else 14.0
+        return min(ROLLS, key=lambda r: abs(4.0 * (r.white + 1) - want))
+    claimed = state.claimed
+    best: Action | None = None
+    top = -math.inf
+    other: Action | None = None
+    completes: dict[int, list[int]] = {}
+    for action in legal:
+        if not isinstance(action, Write):
+            other = action
+            continue
+        cell, value = action.cell, action.value
+        score = -abs(value - NATURAL[cell])
+        lines = completes.get(cell)
+        if lines is None:
+            lines = completes[cell] = [
+                k for k in LINES_OF_CELL[cell] if all(sheet[c] or c == cell for c in LINES[k])
+            ]
+        for k in lines:
+            pink = value if PINK[k] == cell else sheet[PINK[k]]
+            score += half_up(pink) if claimed[k] else pink
+        share = TRUTH_SHARE[cell]
+        if share:
+            score += value if share == 2 else half_up(value)
+        if score > top:
+            best, top = action, score
+    if best is not None and top >= -GreedyBot.tolerance:
+        return best
+    return other if other is not None else legal[0]
+
+
+def greedy_playout(game: Game[Any, Any, Any], state: NamasteState) -> None:
+    """Play a world to its end with :func:`greedy_move` for every seat."""
+    legal_actions, apply = game.legal_actions, game.apply_unchecked
+    while state.waiting:
+        waiting = state.waiting
+        seat = (waiting & -waiting).bit_length() - 1
+        legal = legal_actions(state, seat)
+        apply(state, seat, legal[0] if len(legal) == 1 else greedy_move(state, seat, legal))
 
 
 def _best(game: Game[Any, Any, Any], seat: Seat, seed: int) -> BestBot:
