@@ -95,3 +95,19 @@ def test_bench_server_can_run_until_games_have_ended() -> None:
     assert result["unexpected_errors"] == 0, result["errors"]
     with pytest.raises(ValueError, match="games"):
         bench.bench_server(games=-1)
+
+
+def test_steady_memory_growth_is_taken_over_the_second_half_of_the_games() -> None:
+    mb = 2**20
+    # a warm-up that fills once (10 MB by game 500), then flat: no growth in the steady state
+    filled = bench.Window(1.0, None, 0.0, 100 * mb, 110 * mb, rss_half=110 * mb, games_half=500)
+    assert bench._steady_growth(filled, 1000) == 0.0
+    # a leak of 4 kB a game shows in the second half as in the first
+    leak = bench.Window(
+        1.0, None, 0.0, 100 * mb, 100 * mb + 4_000_000, rss_half=100 * mb + 2_000_000, games_half=500
+    )
+    assert bench._steady_growth(leak, 1000) == round(2_000_000 / mb * 1000 / 500, 1) == 3.8
+    # no sample at half way (the games ended together): the whole window, not nothing
+    whole = bench.Window(1.0, None, 0.0, 100 * mb, 103 * mb)
+    assert bench._steady_growth(whole, 2) == 1500.0
+    assert bench._steady_growth(whole, 0) is None
