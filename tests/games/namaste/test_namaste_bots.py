@@ -133,4 +133,3 @@ def test_best_checks_its_favourites_by_playouts_at_four_players() -> None:
     assert bot.rollouts(GAME.view(state, 0), [PASS, write]) == write
     legal = GAME.legal_actions(state, 0)
     assert bot.act(GAME.view(state, 0), legal, True) == write
-

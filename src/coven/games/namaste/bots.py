@@ -36,10 +36,11 @@ All of them see only their view and the legal actions.
   others' mean is chosen. All candidates meet the same worlds and the same dice (a cloned world keeps
   its chance source), so their comparison is not blurred by the luck of the draw: this is why it is a
   flat check of its own rather than the generic IS-MCTS of :mod:`coven.bots.search`, whose iterations
-  draw a new world for each visit of a candidate. The playouts see what the evaluation misses with
-  four players: the pace of the game (the leader of four ends it early), the others' completions
-  first, and that filling circles fast ends the game on the others' unfinished lines. The choice of
-  dice stays the expectimax above, and at 2 players nothing changes.
+  draw a new world for each visit of a candidate. What the playouts see that the evaluation misses was
+  not isolated; likely the pace with four players (the fastest of four ends the game early), the
+  others' first completions, and that filling circles fast ends the game on the others' unfinished
+  lines (with the check it fills more circles and completes more lines, below). The choice of dice
+  stays the expectimax above, and at 2 players nothing changes.
 
 ``beginner`` and ``casual`` (:mod:`coven.bots.levels`): ``greedy`` with random slips, a uniformly random
 legal choice instead of greedy's on 25% (beginner) and 3% (casual) of the decisions (``LEVEL_SLIP``).
@@ -79,12 +80,14 @@ rolls left at the start where about 39 come) 84.3 against 87.1 (16 games). CPU t
 With the playout check at 3-4 players (``-p 4 -b best,reference,reference,reference``): at seed 11
 (where it was tried, 8 games) 93.9 against the others' mean 77.3 = 1.21, where without it the first
 4 games gave 86.5 against 79.1; at seed 5 (not used while trying, 16 games) 99.1 against 76.8 = 1.29,
-7 wins of 16, more lines completed (7.5 against 5.9-6.3) and circles filled (22.8 against 21.3-21.8).
-Samples of 8-16 games: a mean moves by several points between runs of that size, so the ratio is
-above 1.1 but not known to better than about 0.1. CPU p95 a decision at 4 players: 153 ms (the
-references': 430-450 ms). The choice of dice is not checked by playouts: different numbers of dice
-meet different dice, so the choices would be compared over different luck (not measured). ``search``
-was not measured at 4 players.
+7 wins of 16, more lines completed (7.5 against 5.9-6.3) and circles filled (22.8 against 21.3-21.8),
+where without it the same 16 deals gave 73.4 against 72.8 = 1.01 (its margin over the others' mean
+per game: +0.7, standard error 6.2). Samples of 16 games: the ratio is above 1.1, but not known to
+better than about 0.1. CPU p95 a decision at 4 players: 153 ms (the references': 430-450 ms). At 2
+players nothing changed: ``-p 2 -b best,greedy -n 200 --seed 3`` still gives 102.8 / 51.9 = 1.98
+(194.5 wins), CPU p95 41 ms. At 3 players the check is on too but was not measured. The choice of
+dice is not checked by playouts: different numbers of dice meet different dice, so the choices would
+be compared over different luck (not measured). ``search`` was not measured at 4 players.
 
 How the changes were found (2 players against ``greedy``, 200 games a setting, seeds 3 and 4; a
 mean score moves by about 1.5 between runs): the evaluation's predictions were compared with the
