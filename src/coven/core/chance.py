@@ -55,7 +55,8 @@ class Chance:
     __slots__ = ("counter", "key")
 
     def __init__(self, seed: int = 0, counter: int = 0) -> None:
-        self.key = key_of(seed)
+        # a seed of 0 to 2**64-1 is its own key (key_of's first case, without the call: games start often)
+        self.key = seed if type(seed) is int and 0 <= seed <= _MASK else key_of(seed)
         self.counter = counter
 
     @classmethod

@@ -3,6 +3,7 @@ path's shortcuts (they must make exactly what the plain constructors make)."""
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import random
 
@@ -205,3 +206,21 @@ def test_placement_tables_match_the_mixed_radix() -> None:
         *(rng.randrange(PLACEMENT_COUNT) for _ in range(2000)),
     ]:
         assert placement_at(i) == _slow_placement_at(i)
+
+
+def test_the_cast_only_moves_and_the_deal_follow_the_plain_placements() -> None:
+    """A wizard who may only cast indexes casts from 0; a new game deals by the plain placement of its
+    one draw (the hot path inlines placement_at)."""
+    state = GAME.read_position(WRITTEN)
+    casts = GAME.legal_actions(state, 1 if state.turn != 1 else 0)
+    assert len(casts) == PLACEMENT_COUNT
+    for i in (0, 98_765, PLACEMENT_COUNT - 1, -1, -PLACEMENT_COUNT):
+        assert casts[i] == Cast(placement_at(i % PLACEMENT_COUNT)) and type(casts[i]) is Cast
+    assert casts[True] == Cast(placement_at(1)) and casts[1:3] == [casts[1], casts[2]]
+    for players in (3, 4, 5):
+        for seed in (0, 7, 2**40 + 3, 2**64 + 5, -9):
+            where, order = divmod(Chance(seed).below(PLACEMENT_COUNT * 120), 120)
+            dealt = GAME.new_game(players, None, seed)
+            assert dealt.fields == list(placement_at(where)[:players])
+            assert dealt.amulets == list(list(itertools.permutations(range(5)))[order][:players])
+            assert dealt.chance == Chance.at(Chance(seed).key, 1)

@@ -79,3 +79,33 @@ def test_a_player_who_rolled_with_every_bad_karma_space_filled_writes_or_passes(
             options = GAME.legal_actions(state, seat)
             GAME.apply(state, seat, options[rng.randrange(len(options))])
     assert seen["writes"] > 50 and seen["pass"] > 0
+
+
+def test_the_shared_roll_events_are_the_plain_events() -> None:
+    """A roll's event is made once per dice, seat that rolled and seats asked, then shared: it is the
+    event the plain reading makes (the dice, the white faces, the turquoise face, who is asked)."""
+    from coven.core import public
+    from coven.games.namaste.notation import Roll, dice_text
+
+    rng = random.Random(5)
+    rolls = 0
+    for game in range(12):
+        state = GAME.new_game(2 + game % 3, {}, seed=game)
+        while GAME.to_act(state):
+            seat = min(GAME.to_act(state))
+            legal = GAME.legal_actions(state, seat)
+            action = legal[rng.randrange(len(legal))]
+            events = GAME.apply(state, seat, action)
+            if isinstance(action, Roll):
+                rolls += 1
+                plain = public(
+                    "roll",
+                    seat=seat,
+                    dice=dice_text(state.white, state.turquoise),
+                    white=list(state.white),
+                    turquoise=state.turquoise,
+                    asked=list(state.asked),
+                )
+                assert events == [plain] and events[0].to_json() == plain.to_json()
+                assert state.asked == tuple(sorted(GAME.to_act(state))) and seat in state.asked
+    assert rolls > 200

@@ -75,7 +75,6 @@ from coven.games.amulets.board import (
     PLACEMENT_TAILS,
     SILENT,
     YES,
-    placement_at,
     placement_index,
     placement_problem,
 )
@@ -127,11 +126,12 @@ class Moves(Sequence[Action]):
     structural check.
     """
 
-    __slots__ = ("_ask", "_cast", "_len")
+    __slots__ = ("_ask", "_asks", "_cast", "_len")
 
     def __init__(self, ask: bool, cast: bool) -> None:
         self._ask = ask
         self._cast = cast
+        self._asks = PLACEMENT_COUNT if ask else 0  # indices below this are questions, the rest casts
         self._len = PLACEMENT_COUNT * (int(ask) + int(cast))
 
     def __len__(self) -> int:
@@ -142,27 +142,26 @@ class Moves(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if type(index) is not int:
-            if isinstance(index, slice):
-                return [self[i] for i in range(*index.indices(self._len))]
-            index = operator.index(index)
-        if not 0 <= index < self._len:
-            if not -self._len <= index < 0:
-                raise IndexError(index)
-            index += self._len
-        if index < PLACEMENT_COUNT and self._ask:
-            head, tail = divmod(index, PLACEMENT_TAIL_COUNT)  # placement_at(index), inlined
-            r, y, free = PLACEMENT_HEADS[head]
-            g, b, k = PLACEMENT_TAILS[tail]
-            ask: Ask = _new(Ask)
-            _set_ask(ask, (r, y, free[g], free[b], free[k]))
-            return ask
-        head, tail = divmod(index % PLACEMENT_COUNT, PLACEMENT_TAIL_COUNT)
-        r, y, free = PLACEMENT_HEADS[head]
-        g, b, k = PLACEMENT_TAILS[tail]
-        cast: Cast = _new(Cast)
-        _set_cast(cast, (r, y, free[g], free[b], free[k]))
-        return cast
+        if type(index) is int and 0 <= index < self._len:
+            # placement_at(index), inlined: the playouts' hot path
+            if index < self._asks:
+                r, y, free = PLACEMENT_HEADS[index // PLACEMENT_TAIL_COUNT]
+                g, b, k = PLACEMENT_TAILS[index % PLACEMENT_TAIL_COUNT]
+                ask: Ask = _new(Ask)
+                _set_ask(ask, (r, y, free[g], free[b], free[k]))
+                return ask
+            index -= self._asks
+            r, y, free = PLACEMENT_HEADS[index // PLACEMENT_TAIL_COUNT]
+            g, b, k = PLACEMENT_TAILS[index % PLACEMENT_TAIL_COUNT]
+            cast: Cast = _new(Cast)
+            _set_cast(cast, (r, y, free[g], free[b], free[k]))
+            return cast
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        index = operator.index(index)
+        if not -self._len <= index < self._len:
+            raise IndexError(index)
+        return self[index % self._len]
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, Ask):
@@ -200,6 +199,8 @@ _NEAR = tuple(
 )
 """``_NEAR[mine][home]``: the answer if no other amulet stands on ``home`` (``* + -``)."""
 _AMULET_ORDERS = tuple(itertools.permutations(range(AMULETS)))
+_AMULET_PREFIXES = tuple(tuple(order[:players] for order in _AMULET_ORDERS) for players in range(AMULETS + 1))
+"""``_AMULET_PREFIXES[players][order]``: the amulets the wizards draw in that order of the five."""
 _DEALS = PLACEMENT_COUNT * len(_AMULET_ORDERS)
 """Deals as one draw: a placement of the five amulets (its fields) times an order of the amulets."""
 _TURN = tuple(Event("turn", {"seat": s}) for s in range(5))
@@ -257,10 +258,21 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         (so fields and amulets are uniform and all different)."""
         chance = Chance(seed)
         where, order = divmod(chance.below(_DEALS), 120)
-        fields = list(placement_at(where)[:players])
-        amulets = list(_AMULET_ORDERS[order][:players])
+        r, y, free = PLACEMENT_HEADS[where // PLACEMENT_TAIL_COUNT]  # placement_at(where), inlined
+        g, b, k = PLACEMENT_TAILS[where % PLACEMENT_TAIL_COUNT]
         return AmuletsState(
-            players, options, fields, amulets, 0, [False] * players, -1, False, [], 0, chance, limit
+            players,
+            options,
+            [r, y, free[g], free[b], free[k]][:players],
+            list(_AMULET_PREFIXES[players][order]),
+            0,
+            [False] * players,
+            -1,
+            False,
+            [],
+            0,
+            chance,
+            limit,
         )
 
     @staticmethod

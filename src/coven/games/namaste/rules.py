@@ -245,11 +245,15 @@ _SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >
 """``_SEATS[mask]``: the seats of a bitmask, as ``to_act`` returns them."""
 _SEAT_TEXT = tuple(str(s) for s in range(4))
 
-RollInfo = tuple[tuple[int, ...], int, tuple[int, ...], int, tuple[int, ...], int, str, list[JSONValue]]
+RollInfo = tuple[
+    tuple[int, ...], int, tuple[int, ...], int, tuple[int, ...], int, str, list[JSONValue], list[Event | None]
+]
 """A roll and what follows from it: white faces, turquoise face, the totals of the white dice and their
 fields of ``fits`` (for the fellow players), the same for all dice (for the active player), the dice
-in notation and the white faces as the ``roll`` event's list (made once, like the events' data a
-read-only value)."""
+in notation, the white faces as the ``roll`` event's list (made once, like the events' data a
+read-only value) and the ``roll`` events of this roll made so far, by ``active << 4 | asked`` (the
+event depends only on the dice, the seat that rolled and the seats asked: made the first time, then
+shared like the other events' values)."""
 
 
 def _fields(values: Sequence[int]) -> int:
@@ -269,6 +273,7 @@ def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
         _fields(mine),
         dice_text(white, turquoise),
         list(white),
+        [None] * 64,
     )
 
 
@@ -298,6 +303,14 @@ _SEAT_TUPLES: tuple[tuple[Seat, ...], ...] = tuple(
 """``_SEAT_TUPLES[mask]``: the seats of a bitmask, ascending."""
 _SEAT_LISTS: tuple[list[JSONValue], ...] = tuple(list(seats) for seats in _SEAT_TUPLES)
 """The same as the events' lists (read-only values)."""
+_FELLOWS: tuple[tuple[tuple[tuple[Seat, int], ...], ...], ...] = tuple(
+    tuple(tuple((s, 1 << s) for s in range(players) if s != active) for active in range(players))
+    for players in range(5)
+)
+"""``_FELLOWS[players][active]``: the other seats and their bits, in seat order."""
+_NOT_SEAT: tuple[int, ...] = tuple(~(1 << s) for s in range(4))
+"""``waiting & _NOT_SEAT[seat]``: ``seat`` has decided."""
+_CELL_BIT: tuple[int, ...] = tuple(1 << c for c in range(NCELLS))
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -433,19 +446,28 @@ def assemble(
     return state
 
 
-def _set_roll(state: NamasteState, info: RollInfo) -> None:
-    """The dice are on the table: ask the active seat and every fellow who can write the white total."""
+def _set_roll(state: NamasteState, info: RollInfo) -> Event:
+    """The dice are on the table: ask the active seat and every fellow who can write the white total.
+    Returns the ``roll`` event."""
     state.roll = info
     state.white = info[0]
     state.turquoise = info[1]
     state.phase = DECIDE
     fellow = info[3]
-    waiting = 1 << state.active
-    for s, fits in enumerate(state.fits):
-        if fits & fellow:
-            waiting |= 1 << s
+    fits = state.fits
+    active = state.active
+    waiting = 1 << active
+    for s, bit in _FELLOWS[state.players][active]:
+        if fits[s] & fellow:
+            waiting |= bit
     state.waiting = waiting
     state.asked = _SEAT_TUPLES[waiting]
+    made = info[8]
+    key = active << 4 | waiting
+    event = made[key]
+    if event is None:
+        event = made[key] = roll_event(active, info[6], info[7], info[1], _SEAT_LISTS[waiting])
+    return event
 
 
 # -------------------------------------------------------------------------------------------- game
@@ -766,7 +788,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         else:
             decided = DECIDED_KARMA[seat] if isinstance(action, Karma) else DECIDED_PASS[seat]
         state.pending[seat] = action
-        state.waiting = waiting = state.waiting & ~(1 << seat)
+        state.waiting = waiting = state.waiting & _NOT_SEAT[seat]
         if waiting:
             return [decided, WAITING[seat][waiting]]
         return self._resolve(state, [decided])
@@ -785,8 +807,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             info = _roll_of_faces(faces[:-1], faces[-1])
         else:
             info = _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])]
-        _set_roll(state, info)
-        return [roll_event(state.active, info[6], info[7], info[1], _SEAT_LISTS[state.waiting])]
+        return [_set_roll(state, info)]
 
     def _resolve(self, state: NamasteState, events: list[Event]) -> list[Event]:
         """All decisions of the roll are in: make the entries at once and score completions."""
@@ -806,7 +827,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
                 sheet[cell] = value
                 sheets[s] = tuple(sheet)
                 fits[s] &= _KEEP[cell][value]
-                filled[s] = mine = filled[s] | 1 << cell
+                filled[s] = mine = filled[s] | _CELL_BIT[cell]
                 for line, mask in _LINES_OF_CELL_MASKS[cell]:
                     if mine & mask == mask:
                         completed.append((s, line))
