@@ -189,6 +189,11 @@ def test_a_built_in_artefact_card_is_one_emitted_function_that_judges_as_the_clo
         if counted is not None:  # a "?" card: its karma straight from the codes
             karma = counted(_codes(ctx.after), _codes(ctx.before), ctx.colour, ctx.frm, ctx.to)
             assert karma == card.judge(ctx) and type(karma) is int
+        # every board card, fixed or "?": its karma straight from the codes (Deck.karma, the rules' hot path)
+        karma_of = deck_for("").karma[deck_for("").index[card.id]]
+        assert karma_of is not None
+        karma = karma_of(_codes(ctx.after), _codes(ctx.before), ctx.colour, ctx.frm, ctx.to)
+        assert karma == card.judge(ctx) and type(karma) is int
 
 
 def _codes(rows: Sequence[Sequence[int]]) -> bytes:

@@ -40,6 +40,7 @@ from coven.games.commandments.lang import (
     board_function,
     compile_card_expr,
     counted_function,
+    karma_function,
 )
 
 ARTEFACT: Final = "artefact"
@@ -141,10 +142,10 @@ def _builtin() -> tuple[Card, ...]:
 BUILTIN: Final[tuple[Card, ...]] = _builtin()
 
 
-SlotJudging = tuple[Sequence[int], bool, tuple[BoardFn | None, int | None, Card] | None]
+SlotJudging = tuple[Sequence[int], bool, BoardFn | None]
 """How the rules judge a card in a slot: a table of its karma, whether the table is indexed by the
-move's performance (else by its colour and areas), and for a card that reads the board its function,
-its fixed value and the card (the table then says 0)."""
+move's performance (else by its colour and areas), and for a card that reads the board the function
+that gives its karma on ``(after, before, colour, from, to)`` (the table then says 0)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +173,9 @@ class Deck:
     counted: tuple[BoardFn | None, ...] = field(default=(), compare=False, repr=False)
     """:func:`~coven.games.commandments.lang.counted_function` of each card's function (by position;
     made by :meth:`of`): the karma of a built-in "?" artefact card, as :meth:`Card.judge` gives it."""
+    karma: tuple[BoardFn | None, ...] = field(default=(), compare=False, repr=False)
+    """:func:`~coven.games.commandments.lang.karma_function` of each card (by position; made by
+    :meth:`of`): the karma of a built-in board card, fixed or "?", as :meth:`Card.judge` gives it."""
 
     @classmethod
     def of(cls, cards: Sequence[Card]) -> Deck:
@@ -184,6 +188,7 @@ class Deck:
             boardless=tuple(boardless_table(c) for c in cards),
             on_board=tuple(board_function(c.fn) for c in cards),
             counted=tuple(counted_function(c.fn, COUNT_CAP) if c.counting else None for c in cards),
+            karma=tuple(karma_function(c.fn, c.value, COUNT_CAP) for c in cards),
         )
 
 

@@ -1070,6 +1070,7 @@ def emit_board_card(node: Node) -> Fn | None:
     scope: dict[str, Any] = {}
     exec(compile(code, "<board card>", "exec"), {**_EMITTED_GLOBALS, **on_codes.tables}, scope)
     scope["judged"].on_board = scope["on_board"]
+    scope["judged"].board_source = (tp, codes_src, on_codes.tables)
     if tp == "int":  # a count: counted_function writes what a "?" card earns by it
         scope["judged"].count_source = (codes_src, on_codes.tables)
     fn: Fn = scope["judged"]
@@ -1102,6 +1103,25 @@ def counted_function(fn: Fn, cap: int) -> BoardFn | None:
     exec(compile(code, "<board card>", "exec"), {**_EMITTED_GLOBALS, **tables}, scope)
     counted: BoardFn = scope["counted"]
     return counted
+
+
+def karma_function(fn: Fn, value: int | None, cap: int) -> BoardFn | None:
+    """For a board card that :func:`emit_board_card` wrote: the karma it gives on ``(after, before,
+    colour, from, to)``, the boards as codes, as :meth:`~coven.games.commandments.cards.Card.judge`
+    counts it (``value`` when its condition holds, else 0; a "?" card's count from 0 to ``cap``, see
+    :func:`counted_function`); None for any other function. The rules' hot path calls it once per move
+    and slot, with no test of the card's kind."""
+    if value is None:
+        return counted_function(fn, cap)
+    found: tuple[str, str, dict[str, bytes]] | None = getattr(fn, "board_source", None)
+    if found is None:
+        return None
+    _, src, tables = found
+    code = f"def karma(A, B, colour, frm, to):\n    return {int(value)} if {src} else 0\n"
+    scope: dict[str, Any] = {}
+    exec(compile(code, "<board card>", "exec"), {**_EMITTED_GLOBALS, **tables}, scope)
+    karma: BoardFn = scope["karma"]
+    return karma
 
 
 def _a(tp: str) -> str:

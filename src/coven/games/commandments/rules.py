@@ -263,10 +263,10 @@ class CommandmentsState:
         return self.rituals[-1]
 
 
-OnBoard = tuple[tuple[int, BoardFn | None, int | None, Card], ...]
-"""The slots whose card reads the board: the slot's bit (1 for the taboo, 2 and 4 for the
-commandments), the card's :func:`~coven.games.commandments.lang.board_function` (None: judged by the
-card on a :class:`Ctx`), its fixed value (None for a "?" card) and the card."""
+OnBoard = tuple[tuple[int, BoardFn], ...]
+"""The slots whose card reads the board: the slot (0 for the taboo, 1 and 2 for the commandments) and
+the function that gives the card's karma on ``(after, before, colour, from, to)``, the boards as codes
+(:attr:`Deck.karma`, or the card judged on a :class:`Ctx` for a custom card)."""
 KarmaEvents = tuple[list[Event | None], ...]
 Followers = tuple[int, ...]
 """Per seat, the novice who moves after it in a ritual (its High Priestess never moves)."""
@@ -402,8 +402,14 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             raise InvalidOptionError("The 3 Commandments takes 3 to 7 players")
 
     def setup(self, players: int, options: Options, seed: int) -> CommandmentsState:
-        deck = deck_for(str(options["custom_cards"]))
-        chance = Chance(seed)
+        custom = options["custom_cards"]
+        deck = _box_deck() if custom == "" else deck_for(str(custom))
+        if type(seed) is int and 0 <= seed <= _MASK:  # its own key (key_of)
+            chance: Chance = _new(Chance)
+            chance.key = seed
+            chance.counter = 0
+        else:
+            chance = Chance(seed)
         red = deal(chance, deck.artefact, 2 * players)
         green = deal(chance, deck.action, 2 * players)
         state = CommandmentsState(
@@ -513,7 +519,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             return ()
         if state.phase == MOVE:
             return _NOVICE_ACTIONS
-        ritual = state.ritual
+        ritual = state.rituals[-1]
         if state.phase == ORDAIN:
             hand = ritual.hand
             if len(hand) == 4 and max(hand) < _BUILTIN_CARDS:  # the box's (a custom deck's come after)
@@ -583,7 +589,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     # ------------------------------------------------------------------------------------- apply
     def _apply_other(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
-        """Any action but a novice's move."""
+        """Any action but a novice's move (and :attr:`CommandmentsState.mover` after it)."""
         ritual = state.rituals[-1]
         deck = state.deck
         cards = deck.cards
@@ -591,15 +597,22 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             # her hand's cards by id (ids are unique in a deck, and the checked path holds her to her hand)
             ritual.discard = discard = deck.index[action.discard]
             taboo = deck.index[action.taboo]
-            ritual.slots = slots = [taboo, *[c for c in ritual.hand if c not in (discard, taboo)]]
+            slots = [taboo]
+            for c in ritual.hand:  # the other two cards of her hand, in hand order
+                if c not in (discard, taboo):
+                    slots.append(c)
+            ritual.slots = slots
             state.judging = judging_plan(state)
             state.phase = PLACE
+            state.mover = ritual.priestess  # she places the artefacts
             types: list[JSONValue] = [cards[slots[0]].type, cards[slots[1]].type, cards[slots[2]].type]
             return ordained_events(seat, types, action.discard)
         if isinstance(action, Place):
             state.board = list(action.areas)
             ritual.placement = tuple(action.areas)
             state.phase = MOVE
+            players = state.players  # the mover: current_seat, inlined
+            state.mover = (ritual.priestess + 1 + state.turn % (players - 1)) % players
             known = _PLACED.get(id(action))
             if known is not None:  # one of the placements legal_actions offers: made once
                 state.codes, event = known
@@ -614,7 +627,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.flips += 1
             ritual.log.append((seat, None, -1, (), 0, state.flips))
             events = [forfeit_event(seat, FORFEIT_BONUS, state.flips)]
-            return events + self._after_flip(state)
+            events += self._after_flip(state)
+            state.mover = self.current_seat(state)
+            return events
         assert isinstance(action, Judge)
         move = state.pending
         assert move is not None
@@ -636,7 +651,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         state.pending_start = -1
         state.phase = MOVE
         mover = mover_of(state.players, ritual.priestess, state.turn)
-        return self._resolve(state, mover, move, start, values)
+        events = self._resolve(state, mover, move, start, values)
+        state.mover = self.current_seat(state)
+        return events
 
     def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
         """Apply a legal action. A novice's move is the hot path of every playout: a move of the
@@ -652,10 +669,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         if known is None or not plan:
             if isinstance(action, Move):
                 events = self._any_move(state, seat, action)
-            else:
-                events = self._apply_other(state, seat, action)
-            state.mover = self.current_seat(state)
-            return events
+                state.mover = self.current_seat(state)
+                return events
+            return self._apply_other(state, seat, action)  # keeps state.mover
         move, performance, text, artefact, colour, to, at = known  # move is action
         t0, p0, t1, p1, t2, p2, on_board, karma_events, turns, following = plan
         board = state.board
@@ -670,19 +686,13 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             step = CODE_STEP[colour]
             after[start] -= step
             after[to] += step
-            for bit, judged, fixed, card in on_board:
-                if judged is None:
-                    value = card.judge(Ctx(colour, start, to, rows_of(before), rows_of(after)))
-                elif fixed is None:  # a "?" card: its function gives the karma
-                    value = judged(after, before, colour, start, to)
+            for slot, karma_of in on_board:
+                if slot == 0:
+                    v0 = karma_of(after, before, colour, start, to)
+                elif slot == 1:
+                    v1 = karma_of(after, before, colour, start, to)
                 else:
-                    value = fixed if judged(after, before, colour, start, to) else 0
-                if bit == 1:
-                    v0 = value
-                elif bit == 2:
-                    v1 = value
-                else:
-                    v2 = value
+                    v2 = karma_of(after, before, colour, start, to)
             state.codes = after
         else:
             state.codes = None
@@ -851,7 +861,12 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         ritual = state.rituals[-1]
         ritual.ended = True
         cards = state.deck.cards
-        ids: list[JSONValue] = [cards[c].id for c in ritual.slots]
+        slots = ritual.slots
+        ids: list[JSONValue]
+        if len(slots) == 3:
+            ids = [cards[slots[0]].id, cards[slots[1]].id, cards[slots[2]].id]
+        else:
+            ids = [cards[c].id for c in slots]
         revealed = revealed_event(ritual.priestess, ids, state.options["reveal"] == "never")
         nxt = ritual.priestess + 1
         if nxt >= state.players:
@@ -983,6 +998,17 @@ class Ordainments(Sequence[Ordain]):
         return repr(list(self))
 
 
+_BOX: list[Deck] = []
+"""The deck of the box alone (:func:`deck_for` of no custom cards), once made."""
+
+
+def _box_deck() -> Deck:
+    """``deck_for("")``, without its cache's lookup after the first."""
+    if not _BOX:
+        _BOX.append(deck_for(""))
+    return _BOX[0]
+
+
 _DEFAULTS: Final = CommandmentsGame.spec.resolve_options(None)
 """The default options, resolved once (:meth:`CommandmentsGame.new_game`; ``setup`` copies them)."""
 _PLACEMENTS: Final[tuple[Place, ...]] = _placements()
@@ -1065,10 +1091,19 @@ def slot_judging(deck: Deck, card: int) -> SlotJudging:
         elif table is not None:
             found = (table, False, None)
         else:
-            judged = deck.on_board[card] if the.value is not None else deck.counted[card]
-            found = (_NO_TABLE, False, (judged, the.value, the))
+            found = (_NO_TABLE, False, deck.karma[card] or _judged_on_codes(the))
         deck.judging[card] = found
     return found
+
+
+def _judged_on_codes(card: Card) -> BoardFn:
+    """A board card with no compiled :attr:`Deck.karma` function (a custom card), judged by the card on
+    the :class:`Ctx` of the move (``after``, ``before``, colour, from, to; the boards as codes)."""
+
+    def judged(after: bytes | bytearray, before: bytes | bytearray, colour: int, frm: int, to: int) -> int:
+        return card.judge(Ctx(colour, frm, to, rows_of(before), rows_of(after)))
+
+    return judged
 
 
 def judging_plan(state: CommandmentsState) -> Judging:
@@ -1076,7 +1111,7 @@ def judging_plan(state: CommandmentsState) -> Judging:
     ``()`` when it does not judge them alone (she judges her action cards) or there are not three."""
     deck = state.deck
     slots = state.rituals[-1].slots
-    if len(slots) != 3 or _by_priestess(state):
+    if len(slots) != 3 or (state.options["judge"] == "priestess" and _by_priestess(state)):
         return ()
     judging = deck.judging
     c0, c1, c2 = slots
@@ -1085,11 +1120,11 @@ def judging_plan(state: CommandmentsState) -> Judging:
     t2, p2, b2 = judging.get(c2) or slot_judging(deck, c2)
     on_board: OnBoard = ()
     if b0 is not None or b1 is not None or b2 is not None:
-        reading = [(1, *b0)] if b0 is not None else []
+        reading = [(0, b0)] if b0 is not None else []
         if b1 is not None:
-            reading.append((2, *b1))
+            reading.append((1, b1))
         if b2 is not None:
-            reading.append((4, *b2))
+            reading.append((2, b2))
         on_board = tuple(reading)
     players = state.players
     turns = (players - 1) * _ROUNDS[players]
@@ -1110,6 +1145,6 @@ _FOLLOWERS: Final = tuple(tuple(_followers(players, p) for p in range(players)) 
 """The :data:`Followers` of a ritual by the player count and her seat."""
 
 
-_set_kind, _set_data, _set_audience = slot_setters(Event)
 _NOVICE_ACTIONS: Final[tuple[Action, ...]] = (FORFEIT, *MOVE_FAMILY)
 """Forfeit first: a front end that shows only the first few legal actions still offers it."""
+_set_kind, _set_data, _set_audience = slot_setters(Event)

@@ -209,14 +209,46 @@ def _shared(
     return event
 
 
+_BY_SEAT: Final[tuple[dict[object, Event], ...]] = tuple({} for _ in range(8))
+"""Per seat (0-7), the shared events of the helpers below by a small key of their own, looked up before
+any key or data is made: a ritual's number (positive), the slots' backs as bits (negative: ``-1 -
+bits``), her discard's id (a string), ``(kind, value)`` for the others."""
+
+
 def ritual_events(priestess: int, number: int, hand: list[JSONValue]) -> list[Event]:
     """A ritual begins: everyone learns who leads it; only she sees the four cards she drew."""
-    ritual = _shared(("ritual", priestess, number), {"priestess": priestess, "number": number})
-    return [ritual, _event("hand", {"cards": hand}, _ONLY[priestess])]
+    found = _BY_SEAT[priestess].get(number) if 0 <= priestess < 8 else None
+    if found is None:
+        found = _shared(("ritual", priestess, number), {"priestess": priestess, "number": number})
+        if 0 <= priestess < 8:
+            _BY_SEAT[priestess][number] = found
+    hand_event: Event = _new(Event)  # _event("hand", ...), inlined
+    _set_kind(hand_event, "hand")
+    _set_data(hand_event, {"cards": hand})
+    _set_audience(hand_event, _ONLY[priestess])
+    return [found, hand_event]
+
+
+_SLOT_TYPES: Final = ("artefact", "action")
 
 
 def ordained_events(priestess: int, types: list[JSONValue], discard: str) -> list[Event]:
     """Everyone sees the slots' backs; only she knows which card she discarded."""
+    if 0 <= priestess < 8 and len(types) == 3 and all(t in _SLOT_TYPES for t in types):
+        by_seat = _BY_SEAT[priestess]
+        # a negative key: the slots' backs, as bits (a ritual's number is its positive key)
+        key = -1 - ((types[0] == "action") | (types[1] == "action") << 1 | (types[2] == "action") << 2)
+        ordained = by_seat.get(key)
+        if ordained is None:
+            ordained = by_seat[key] = _shared(
+                ("ordained", priestess, *types), {"priestess": priestess, "slots": types}
+            )
+        discarded = by_seat.get(discard)
+        if discarded is None:
+            discarded = by_seat[discard] = _shared(
+                ("discarded", priestess, discard), {"card": discard}, _ONLY[priestess]
+            )
+        return [ordained, discarded]
     return [
         _shared(("ordained", priestess, *types), {"priestess": priestess, "slots": types}),
         _shared(("discarded", priestess, discard), {"card": discard}, _ONLY[priestess]),
@@ -276,12 +308,28 @@ def shared_karma_event(seat: int, announced: int, flips: int, bits: int, expert:
 
 def ritual_end_event(priestess: int, gain: int) -> Event:
     """Her ritual ended regularly: she gains the karma of the best novice of this ritual."""
-    return _shared(("ritual_end", priestess, gain), {"priestess": priestess, "gain": gain})
+    if not 0 <= priestess < 8:
+        return _shared(("ritual_end", priestess, gain), {"priestess": priestess, "gain": gain})
+    key = ("ritual_end", gain)
+    found = _BY_SEAT[priestess].get(key)
+    if found is None:
+        found = _BY_SEAT[priestess][key] = _shared(
+            ("ritual_end", priestess, gain), {"priestess": priestess, "gain": gain}
+        )
+    return found
 
 
 def disempowered_event(priestess: int, bonus: int) -> Event:
     """The fourth negative destiny card: she is disempowered, every novice gets ``bonus``."""
-    return _shared(("disempowered", priestess, bonus), {"priestess": priestess, "bonus": bonus})
+    if not 0 <= priestess < 8:
+        return _shared(("disempowered", priestess, bonus), {"priestess": priestess, "bonus": bonus})
+    key = ("disempowered", bonus)
+    found = _BY_SEAT[priestess].get(key)
+    if found is None:
+        found = _BY_SEAT[priestess][key] = _shared(
+            ("disempowered", priestess, bonus), {"priestess": priestess, "bonus": bonus}
+        )
+    return found
 
 
 def forfeit_event(seat: int, bonus: int, flips: int) -> Event:
