@@ -384,7 +384,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             for s in _ORDER[players][seat]:
                 home = homes[s]
                 mark = _NEAR[placed[amulets[s]]][home]
-                marks[s] = "o" if mark != "*" and home in placed else mark
+                marks[s] = "o" if home in placed and mark != "*" else mark
             said = "".join(marks)
             event = write_line(state.book, "ask", seat, placed, said, "question")
             state.questions += 1
