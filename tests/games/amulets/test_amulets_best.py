@@ -9,7 +9,7 @@ from collections.abc import Hashable, Sequence
 import pytest
 
 from coven.core.driver import Driver, decisions
-from coven.games.amulets import GAME, AmuletsState, Ask, Cast
+from coven.games.amulets import GAME, AmuletsState, Ask
 from coven.games.amulets.board import ANSWERS, FIELDS, answer, parse_field
 from coven.games.amulets.bots import BestBot, GreedyBot, _after_question, _hedgeable, best_cast
 from coven.games.amulets.deduction import Knowledge, public_domains
@@ -175,31 +175,10 @@ def test_a_rivals_failed_cast_makes_best_expect_gambles() -> None:
     state = table("R@A1 Y@B2 G@C3 B@D4")
     play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
     seat_0, seat_1 = BestBot(GAME, 0, 0), BestBot(GAME, 1, 0)
-    seat_0.gambler_prior = seat_1.gambler_prior = 0.5  # unsure whether the rivals gamble
     seat_0.knowledge(GAME.view(state, 0))
-    assert seat_0._gamble == pytest.approx(0.5 * BestBot.rival_gamble)
+    assert seat_0._dare == BestBot.rival_dare == 1.0
     play(state, 0, "cast RE1 YE2 GE3 BE4 KE5")  # seat 0 casts out of turn and fails
     seat_0.knowledge(GAME.view(state, 0))
     seat_1.knowledge(GAME.view(state, 1))
-    assert seat_0._gamble == pytest.approx(0.5 * BestBot.rival_gamble)  # its own failure says nothing
-    assert seat_1._gamble == BestBot.rival_gamble
-
-
-GAMBLE_POSITION = (
-    "Y@B5 K@D3 R@A2 G@C1 | question_cap=0 assistant=no | 0?E1A4D2C4A3:.+-- 1?A5C2A1B2B3:-.++ "
-    "2?E5C1D3C5B4:-o.o 3?C5B4B1D1E4:+--. | 5:1"
-)
-"""Four questions in, seat 2 (red on A2) is offered a cast out of turn; its best cast has one chance in
-four, and the rivals offered before its next chance may have a fair chance of their own."""
-
-
-def test_best_casts_first_when_its_rivals_gamble() -> None:
-    state = GAME.read_position(GAMBLE_POSITION)
-    view, legal = GAME.view(state, 2), GAME.legal_actions(state, 2)
-    gambling = BestBot(GAME, 2, 1)
-    action = gambling.act(view, legal, False)
-    assert gambling.certain_cast(view)[1] == 0.25
-    assert isinstance(action, Cast)
-    cautious = BestBot(GAME, 2, 1)
-    cautious.gambler_prior = 0.0  # rivals that cast only when sure (greedy): waiting is worth more
-    assert cautious.act(view, legal, False) is None
+    assert seat_0._dare == BestBot.rival_dare  # its own failure says nothing about the rivals
+    assert seat_1._dare == BestBot.rival_dare_seen < 1.0

@@ -23,14 +23,8 @@ engine (:mod:`.deduction`); none sees the state.
   chance who are sure of a cast now, or after the next question's answers (the next asker's
   question modelled from each secret it may hold), win first. A rival that let a moment pass was not
   sure then (every bot casts the moment it is sure), so worlds where it would have been are dropped.
-  In the waits the rivals are expected to gamble as ``reference`` does (:meth:`BestBot.rival_cast`):
-  a rival whose best cast has at least 1/5 (``rival_floor``; ``reference`` proposes no cast below)
-  casts it with chance ``rival_gamble`` (0.65: ``reference`` cast at 56% of such offers at chances
-  0.2-0.25 and 70-75% above, measured over 100 games), and surely when sure; a rival that casts and
-  fails is out and the next has its chance, so in each world best survives with the product of one
-  minus each rival's chance to cast a cast that world satisfies. ``gambler_prior`` (1) is the chance
-  given to that model against rivals that cast only when sure (as ``greedy``); a rival's failed cast
-  makes it 1. The questions are judged with rivals that cast only when sure (``gamble_questions``).
+  Rivals are expected to cast only when sure until one of them fails a cast (a gamble: a sure cast
+  never fails); from then on, whenever their best cast has at least an even chance.
 
 A rival's pass is read only as "not sure": the levels ``beginner`` and ``casual`` (and people) may let a
 sure cast pass, and against them that reading can mislead ``best`` (``reads_passes`` turns it off; off,
@@ -56,16 +50,15 @@ Measured (``coven simulate amulets -p 4 ... -n 400 --seed S``; before -> after t
   gambling rivals were modelled; at seed 11 62); ``best``'s decisions take 112 ms CPU at the 95th
   percentile (``--timing``), its slowest of 60 games against ``greedy`` 394 ms.
 
-The gambling rivals (issue 15; ``coven simulate amulets -p 4 -b best,reference,reference,reference -n 200
---seed S --timing``, before -> after): seed 1 60 -> 58 wins, seed 11 62 -> 62 (31%: within noise, a
-standard error is about 3 points; the 35% aimed at is not reached), p95 CPU 241 and 319 ms on a loaded
-machine. Tuned on seeds 21-23 (600 games): 157 wins before, 158 with the model in the waits, 163 also
-casting from 0.1 (``min_cast``), 165-166 with the questions judged against gamblers too
-(``gamble_questions``; seed 1: 64 wins, but p95 CPU 974 ms, too close to the second). Most losses
-against ``reference`` come before ``best`` has any cast worth 1/5 (99 of 146 at seed 21): the race for
-information, not the stopping rule, decides them. Kept: ``-b best,greedy,greedy,greedy -n 400 --seed 1``
-183 -> 182 wins (45.5%); four ``best`` at seed 1 (400 games) 4.2975 -> 4.255 questions per game, p95
-CPU 193-405 ms per chair (loaded machine).
+Tried and not kept (issue 15, against three ``reference``): ``reference`` gambles. Logged over 100
+games, it considers a cast once its best one has a 1 in 5 chance, then casts at about 56% of its
+chances at 0.20-0.25 and 70-75% above, and about 55% of its casts succeed. A stopping decision that
+modelled rivals so (each rival with a cast of 1/5 or more casts it with probability 0.65; a failed
+cast puts it out) won 58 and 62 of 200 games (seeds 1 and 11; 60 and 62 before) and 158 of 600 at
+seeds 21-23 (157 before), all within the noise, at twice the decision time; the same model in the
+choice of questions won 166 of 600 at seeds 21-23 but took the 95th percentile near 1 s. At seed 21,
+99 of ``best``'s 146 losses came before it ever had a cast worth 1 in 5: against ``reference`` the
+gap is in what the questions reveal to the rivals, not in when to cast.
 
 A cast places all five amulets: the bot hedges, putting the amulets it thinks nobody holds where they
 catch the most remaining worlds (see :func:`best_cast`).
@@ -90,7 +83,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -419,38 +412,29 @@ class BestBot(AmuletsBot):
     """Placements of the asker's likely worlds tried as its question."""
     patience = 1.0
     """A cast is made when its chance is at least this times the chance of winning by waiting."""
-    rival_floor = 0.2
-    """A rival never gambles on a cast below this chance of success (``reference`` proposes none)."""
-    rival_gamble = 0.65
-    """The chance that a gambling rival casts when its best cast has at least ``rival_floor`` but is not
-    sure (``reference`` cast at 56% of such offers at chances 0.2-0.25, 70-75% above: 100 games)."""
-    gambler_prior = 1.0
-    """The prior chance that the rivals gamble like ``reference`` rather than cast only when sure (as
-    ``greedy``); 1 once a rival's cast has failed (a sure cast never fails)."""
-    gamble_worlds = CAST_WORLDS
-    """A rival with more worlds than this is taken not to gamble (its best cast is rarely worth it)."""
-    gamble_questions = False
-    """Whether the questions are judged with the gambling rivals too (else as if they cast only when
-    sure), besides the waits."""
+    rival_dare = 1.0
+    """The chance of success at which best expects a rival to cast (1: only when sure, as ``greedy``)."""
+    rival_dare_seen = 0.5
+    """The same once a rival's cast has failed in this game (the table gambles)."""
     reads_passes = True
     """Whether a rival's pass counts as evidence: every bot here casts the moment it is sure, so a world
     in which a rival let a sure cast pass is dropped."""
 
     def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
         super().__init__(game, seat, seed)
-        self._cast_cache: dict[tuple[tuple[int, ...], int, int, int], tuple[int, float] | None] = {}
+        self._cast_cache: dict[tuple[tuple[int, ...], int, int], tuple[int, float] | None] = {}
         self._proxy: tuple[int, ...] | None = None
         self._mine: tuple[int, ...] | None = None
         self._read: list[World] | None = None
         self._asked: dict[tuple[int, int], tuple[int, ...]] = {}
         self._sure: dict[tuple[tuple[int, ...], int, int], bool] = {}
         self._by_seat: dict[World, dict[int, int]] = {}
-        self._gamble = self.gambler_prior * self.rival_gamble
+        self._dare = self.rival_dare
 
     def knowledge(self, view: AmuletsView) -> Knowledge:
         if self._cache_key != (len(view.book), view.field * 5 + view.amulet):
             gambled = any(e.kind == "cast" and e.seat != self.seat and NO in e.answers for e in view.book)
-            self._gamble = (1.0 if gambled else self.gambler_prior) * self.rival_gamble
+            self._dare = self.rival_dare_seen if gambled else self.rival_dare
             self._cast_cache = {}
             self._proxy = None
             self._mine = None
@@ -488,39 +472,32 @@ class BestBot(AmuletsBot):
             self._sure[key] = known
         return known
 
-    def _rival_best(
-        self, domains: tuple[int, ...], seat: int, pair: int, limit: int = CAST_WORLDS
-    ) -> tuple[int, float] | None:
+    def _rival_best(self, domains: tuple[int, ...], seat: int, pair: int) -> tuple[int, float] | None:
         """The best cast of ``seat`` holding ``pair`` (the pairs it places, as a mask) and its chance,
-        or None when it has more than ``limit`` worlds (cached per spell-book length)."""
-        key = (domains, seat, pair, limit)
+        or None when it has too many worlds to consider one (cached per spell-book length)."""
+        key = (domains, seat, pair)
         if key in self._cast_cache:
             return self._cast_cache[key]
         rival = Knowledge.from_public(domains, seat, pair)
         cast: tuple[int, float] | None = None
-        if rival.count() <= limit:
-            worlds = rival.worlds(limit) or []
+        if rival.count() <= CAST_WORLDS:
+            worlds = rival.worlds(CAST_WORLDS) or []
             if worlds:
                 placement, covered = best_cast(worlds, pair)
                 cast = (cast_pairs(placement), covered / len(worlds))
         self._cast_cache[key] = cast
         return cast
 
-    def rival_cast(
-        self, domains: tuple[int, ...], seat: int, world: Mapping[int, int], gamble: float
-    ) -> tuple[int, float]:
+    def rival_cast(self, domains: tuple[int, ...], seat: int, world: Mapping[int, int]) -> int | None:
         """The pairs ``seat`` would cast (a mask), holding its pair of ``world`` and reading public
-        ``domains``, and the chance that it casts them: 1 when sure, ``gamble`` when its best cast has at
-        least ``rival_floor``, else 0 (with mask 0)."""
-        if gamble <= 0.0:
-            if not self.rival_sure(domains, seat, world):
-                return 0, 0.0
-            cast = self._rival_best(domains, seat, world[seat])
-            return (cast[0], 1.0) if cast is not None else (0, 0.0)
-        cast = self._rival_best(domains, seat, world[seat], self.gamble_worlds)
-        if cast is None or cast[1] < self.rival_floor:
-            return 0, 0.0
-        return cast[0], 1.0 if cast[1] >= 1.0 else gamble
+        ``domains``, or None if it would not cast: it casts its best cast (:func:`best_cast`) when that
+        catches at least ``rival_dare`` of the worlds it still has (``rival_dare_seen`` once a rival's
+        cast has failed)."""
+        dare = self._dare
+        if dare >= 1.0 and not self.rival_sure(domains, seat, world):
+            return None
+        cast = self._rival_best(domains, seat, world[seat])
+        return cast[0] if cast is not None and cast[1] >= dare else None
 
     # ------------------------------------------------------------ what the rivals' passes say
     def worlds(self, view: AmuletsView, limit: int) -> list[World] | None:
@@ -576,20 +553,14 @@ class BestBot(AmuletsBot):
         order = [s for s in ((last + i) % players for i in range(1, players + 1)) if s != view.turn]
         return [*(s for s in order if not view.out[s]), view.turn]
 
-    def rival_wins(
-        self, domains: tuple[int, ...], ahead: Sequence[int], world: Mapping[int, int], gamble: float = 0.0
-    ) -> float:
-        """The chance that one of the rivals ``ahead`` (offered a cast in this order) casts successfully
-        in ``world`` (a rival whose cast fails is out, and the next one has its chance); a rival that is
-        not sure casts with chance ``gamble`` (see :meth:`rival_cast`)."""
-        survive = 1.0
+    def rival_wins(self, domains: tuple[int, ...], ahead: Sequence[int], world: Mapping[int, int]) -> bool:
+        """Whether one of the rivals ``ahead`` (offered a cast in this order) casts successfully in
+        ``world`` (a rival whose cast fails is out, and the next one has its chance)."""
         for seat in ahead:
-            cast, chance = self.rival_cast(domains, seat, world, gamble)
-            if chance and all(cast >> p & 1 for s, p in world.items() if s != seat):
-                survive *= 1.0 - chance
-                if not survive:
-                    break
-        return 1.0 - survive
+            cast = self.rival_cast(domains, seat, world)
+            if cast is not None and all(cast >> p & 1 for s, p in world.items() if s != seat):
+                return True
+        return False
 
     def _world_of(self, view: AmuletsView, world: World) -> dict[int, int]:
         """``world`` by seat, my own pair included."""
@@ -632,13 +603,11 @@ class BestBot(AmuletsBot):
         asker: int,
         worlds: Sequence[World],
         view: AmuletsView,
-        weights: Sequence[float] | None = None,
-        gamble: float = 0.0,
+        only: Collection[int] | None = None,
     ) -> float:
-        """The chance of winning at my first chance after ``asker`` asks ``question``: in each world, my
-        best cast's chance times the chance that no rival offered a cast before me then casts
-        successfully (each world counted with its weight if given, still divided by all the worlds; a
-        rival that is not sure casts with chance ``gamble``, see :meth:`rival_cast`)."""
+        """The chance of winning at my first chance after ``asker`` asks ``question``: zero in the worlds
+        where a rival offered a cast before me then casts successfully, else my best cast's chance
+        (counting only the worlds of index in ``only`` if given, still divided by all the worlds)."""
         order = _after_question(view.players, asker, view.out)
         ahead = order[: order.index(self.seat)]
         keys, domains, by_seat = self._answered(question, asker, worlds, view)
@@ -654,9 +623,8 @@ class BestBot(AmuletsBot):
             if not p:
                 continue
             for i in members:
-                weight = 1.0 if weights is None else weights[i]
-                if weight:
-                    total += weight * p * (1.0 - self.rival_wins(domains[i], ahead, by_seat[i], gamble))
+                if (only is None or i in only) and not self.rival_wins(domains[i], ahead, by_seat[i]):
+                    total += p
         return total / len(worlds)
 
     # ------------------------------------------------------------ questions
@@ -696,13 +664,12 @@ class BestBot(AmuletsBot):
         if not judge or exact is None:
             return best
         top = sorted(seen, key=lambda q: seen[q], reverse=True)[: self.shortlist]
-        gamble = self._gamble if self.gamble_questions else 0.0
-        judged = {q: self.judged(q, self.seat, exact, view, None, gamble) for q in top}
+        judged = {q: self.judged(q, self.seat, exact, view) for q in top}
         best = max(top, key=lambda q: (judged[q], seen[q]))
         for _ in range(self.judge_steps):
             cand = self._varied(best)
             if cand not in judged:
-                judged[cand] = self.judged(cand, self.seat, exact, view, None, gamble)
+                judged[cand] = self.judged(cand, self.seat, exact, view)
                 if judged[cand] > judged[best]:
                     best = cand
         return best
@@ -742,26 +709,20 @@ class BestBot(AmuletsBot):
             question = self._proxy
         domains = tuple(self._public)
         alive = [self._world_of(view, w) for w in worlds]
-        gamble = self._gamble
-        survive = [1.0 - self.rival_wins(domains, before, ws, gamble) for ws in alive]
-        keep = [i for i, x in enumerate(survive) if x > 0.0]
+        keep = [i for i, ws in enumerate(alive) if not self.rival_wins(domains, before, ws)]
         if not keep:
             return 0.0
         kept = [worlds[i] for i in keep]
-        weights = [survive[i] for i in keep]
         if required or not self.asker_model:
-            return self.judged(question, view.turn, kept, view, weights, gamble) * len(kept) / len(worlds)
+            return self.judged(question, view.turn, kept, view) * len(kept) / len(worlds)
         at = self.knowledge(view).seats.index(view.turn)
-        groups: dict[int, list[int]] = {}
+        groups: dict[int, set[int]] = {}
         for i, w in enumerate(kept):
-            groups.setdefault(w[at], []).append(i)
+            groups.setdefault(w[at], set()).add(i)
         total = 0.0
         for pair, members in groups.items():
             asked = self._asker_question(view.turn, pair, question)
-            only = [0.0] * len(kept)
-            for i in members:
-                only[i] = weights[i]
-            total += self.judged(asked, view.turn, kept, view, only, gamble)
+            total += self.judged(asked, view.turn, kept, view, members)
         return total * len(kept) / len(worlds)
 
     def _asker_question(self, asker: int, pair: int, fallback: tuple[int, ...]) -> tuple[int, ...]:
