@@ -208,3 +208,18 @@ def test_each_odd_input_gets_its_typed_error() -> None:
         parse_client_message(json.dumps({"type": huge}))
     except ProtocolError as exc:
         assert exc.code == "bad_message" and len(exc.message) <= MAX_ERROR_TEXT
+
+
+def test_text_that_is_not_unicode_is_refused_by_the_general_path() -> None:
+    # a lone surrogate, as a JSON escape and as a character of the frame's own text (the fuzzer's case)
+    for text in (
+        '{"type":"act","number":3,"action":"\\ud800"}',
+        '{"type":"act","number":3,"action":"\ud800"}',
+    ):
+        assert _plain_act(text) is None
+        try:
+            parse_client_message(text)
+        except ProtocolError as exc:
+            assert exc.code in {ErrorCode.BAD_JSON, ErrorCode.BAD_MESSAGE}
+        else:
+            raise AssertionError("accepted text that is not Unicode")

@@ -218,8 +218,8 @@ def _plain_act(text: str) -> Act | None:
     """``text`` as the usual ``act``, or None when it is anything else (or not valid at all)."""
     try:
         plain = _PLAIN_ACT.decode(text)
-    except (msgspec.DecodeError, msgspec.ValidationError):  # ValidationError is a DecodeError; both named
-        return None
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeEncodeError):
+        return None  # not JSON, not this shape, or text that is not Unicode (a lone surrogate): in general
     return Act.model_construct(
         type="act",
         number=plain.number,
