@@ -78,9 +78,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, cast, overload
+from typing import Any, Final, cast
 
 from coven.core import (
     Bounds,
@@ -523,7 +523,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         if state.phase == ORDAIN:
             hand = ritual.hand
             if len(hand) == 4 and max(hand) < _BUILTIN_CARDS:  # the box's (a custom deck's come after)
-                return Ordainments(tuple(hand))
+                return ordainments(hand)
             ids = [state.deck.cards[c].id for c in ritual.hand]
             return [_ordain(d, t) for d in ids for t in ids if t != d]
         if state.phase == PLACE:
@@ -944,58 +944,31 @@ def _ordain(discard: str, taboo: str) -> Ordain:
 
 
 _BUILTIN_CARDS: Final = len(BUILTIN)
-_ORDAINS: Final[list[Ordain | None]] = [None] * (_BUILTIN_CARDS * _BUILTIN_CARDS)
-"""``Ordain`` of two cards of the box by their positions (every deck starts with the box), made on first
-need (actions are values: every ritual may offer the same ones)."""
+_ORDAIN_ROWS: Final[list[list[Ordain] | None]] = [None] * _BUILTIN_CARDS
+"""``Ordain(discard, taboo)`` of two cards of the box by their positions, a row per discard (made on
+first need, every taboo at once; the row's own card there too, never offered): actions are values, so
+every ritual offers the same ones."""
 
 
-_PAIRS: Final = tuple((d, t) for d in range(4) for t in range(4) if t != d)
-"""The positions in a hand of four of each ordainment's discard and taboo, in the order they are offered."""
+def _ordain_row(discard: int) -> list[Ordain]:
+    row = _ORDAIN_ROWS[discard]
+    if row is None:
+        ident = BUILTIN[discard].id
+        row = _ORDAIN_ROWS[discard] = [_ordain(ident, card.id) for card in BUILTIN]
+    return row
 
 
-class Ordainments(Sequence[Ordain]):
-    """Her twelve ordainments of a hand of four cards of the box, ``Ordain(discard, taboo)`` for each two
-    of her cards in hand order (as ``[Ordain(d, t) for d in ids for t in ids if t != d]``), each made
-    when read: a playout reads one of them."""
-
-    __slots__ = ("_hand",)
-
-    def __init__(self, hand: tuple[int, ...]) -> None:
-        self._hand = hand
-
-    def __len__(self) -> int:
-        return 12
-
-    @overload
-    def __getitem__(self, index: int) -> Ordain: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Ordain]: ...
-
-    def __getitem__(self, index: int | slice) -> Ordain | list[Ordain]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(12))]
-        d, t = _PAIRS[index]  # raises IndexError past either end, as a list would
-        discard, taboo = self._hand[d], self._hand[t]
-        at = discard * _BUILTIN_CARDS + taboo
-        found = _ORDAINS[at]
-        if found is None:
-            found = _ORDAINS[at] = _ordain(BUILTIN[discard].id, BUILTIN[taboo].id)
-        return found
-
-    def __iter__(self) -> Iterator[Ordain]:
-        return (self[i] for i in range(12))
-
-    def __eq__(self, other: object) -> bool:
-        """Equal to the same actions in any sequence, as the list of them would be."""
-        if isinstance(other, (Ordainments, list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # equal to lists, so unhashable as they are
-
-    def __repr__(self) -> str:
-        return repr(list(self))
+def ordainments(hand: Sequence[int]) -> list[Ordain]:
+    """Her twelve ordainments of a hand of four cards of the box (positions below
+    :data:`_BUILTIN_CARDS`), ``Ordain(discard, taboo)`` for each two of her cards in hand order (as
+    ``[Ordain(d, t) for d in ids for t in ids if t != d]``), from the rows of :data:`_ORDAIN_ROWS`."""
+    a, b, c, d = hand
+    rows = _ORDAIN_ROWS
+    ra = rows[a] or _ordain_row(a)
+    rb = rows[b] or _ordain_row(b)
+    rc = rows[c] or _ordain_row(c)
+    rd = rows[d] or _ordain_row(d)
+    return [ra[b], ra[c], ra[d], rb[a], rb[c], rb[d], rc[a], rc[b], rc[d], rd[a], rd[b], rd[c]]
 
 
 _BOX: list[Deck] = []

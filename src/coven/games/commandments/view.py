@@ -234,7 +234,13 @@ _SLOT_TYPES: Final = ("artefact", "action")
 
 def ordained_events(priestess: int, types: list[JSONValue], discard: str) -> list[Event]:
     """Everyone sees the slots' backs; only she knows which card she discarded."""
-    if 0 <= priestess < 8 and len(types) == 3 and all(t in _SLOT_TYPES for t in types):
+    if (
+        0 <= priestess < 8
+        and len(types) == 3
+        and types[0] in _SLOT_TYPES
+        and types[1] in _SLOT_TYPES
+        and types[2] in _SLOT_TYPES
+    ):
         by_seat = _BY_SEAT[priestess]
         # a negative key: the slots' backs, as bits (a ritual's number is its positive key)
         key = -1 - ((types[0] == "action") | (types[1] == "action") << 1 | (types[2] == "action") << 2)
