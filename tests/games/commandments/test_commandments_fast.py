@@ -494,3 +494,17 @@ def test_a_state_read_from_its_position_works_out_the_seat_to_act() -> None:
         assert back.mover == -2 and back.judging is None and back.codes is None
         assert GAME.to_act(back) == GAME.to_act(state) and back.mover == state.mover
         assert GAME.legal_actions(back, state.mover) == GAME.legal_actions(state, state.mover)
+
+
+def test_a_ritual_started_by_the_rules_is_the_plain_ritual() -> None:
+    from coven.games.commandments.rules import Ritual
+
+    for players in range(3, 8):
+        state = GAME.new_game(players, None, players)
+        while GAME.to_act(state):
+            seat = min(GAME.to_act(state))
+            GAME.apply_unchecked(state, seat, GAME.legal_actions(state, seat)[0])  # forfeits: every ritual
+            for number, ritual in enumerate(state.rituals):
+                if not ritual.log and not ritual.slots:  # as it started
+                    plain = Ritual(number, list(ritual.hand), -1, [], (), [], [0] * players, False, False)
+                    assert ritual == plain and repr(ritual) == repr(plain) and ritual.made == 0

@@ -263,10 +263,10 @@ class CommandmentsState:
         return self.rituals[-1]
 
 
-OnBoard = tuple[tuple[int, BoardFn], ...]
-"""The slots whose card reads the board: the slot (0 for the taboo, 1 and 2 for the commandments) and
-the function that gives the card's karma on ``(after, before, colour, from, to)``, the boards as codes
-(:attr:`Deck.karma`, or the card judged on a :class:`Ctx` for a custom card)."""
+OnBoard = tuple[()] | tuple[BoardFn | None, BoardFn | None, BoardFn | None]
+"""Per slot (the taboo, then the commandments), the function that gives its card's karma on ``(after,
+before, colour, from, to)``, the boards as codes, when the card reads the board (:attr:`Deck.karma`,
+or the card judged on a :class:`Ctx` for a custom card), else None; ``()`` when no card reads it."""
 KarmaEvents = tuple[list[Event | None], ...]
 Followers = tuple[int, ...]
 """Per seat, the novice who moves after it in a ritual (its High Priestess never moves)."""
@@ -423,7 +423,18 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         hand = [red[-1], red[-2], green[-1], green[-2]]
         state.red, state.green = red[:-2], green[:-2]
         rituals = state.rituals
-        rituals.append(Ritual(priestess, hand, -1, [], (), [], [0] * state.players, False, False))
+        ritual: Ritual = _new(Ritual)  # Ritual(priestess, hand, -1, [], (), [], [0] * players, False, False)
+        ritual.priestess = priestess
+        ritual.hand = hand
+        ritual.discard = -1
+        ritual.slots = []
+        ritual.placement = ()
+        ritual.log = []
+        ritual.gains = [0] * state.players
+        ritual.disempowered = False
+        ritual.ended = False
+        ritual.made = 0
+        rituals.append(ritual)
         state.phase = ORDAIN
         state.board = []
         state.codes = None
@@ -686,13 +697,13 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             step = CODE_STEP[colour]
             after[start] -= step
             after[to] += step
-            for slot, karma_of in on_board:
-                if slot == 0:
-                    v0 = karma_of(after, before, colour, start, to)
-                elif slot == 1:
-                    v1 = karma_of(after, before, colour, start, to)
-                else:
-                    v2 = karma_of(after, before, colour, start, to)
+            b0, b1, b2 = on_board
+            if b0 is not None:
+                v0 = b0(after, before, colour, start, to)
+            if b1 is not None:
+                v1 = b1(after, before, colour, start, to)
+            if b2 is not None:
+                v2 = b2(after, before, colour, start, to)
             state.codes = after
         else:
             state.codes = None
@@ -1091,14 +1102,7 @@ def judging_plan(state: CommandmentsState) -> Judging:
     t0, p0, b0 = judging.get(c0) or slot_judging(deck, c0)
     t1, p1, b1 = judging.get(c1) or slot_judging(deck, c1)
     t2, p2, b2 = judging.get(c2) or slot_judging(deck, c2)
-    on_board: OnBoard = ()
-    if b0 is not None or b1 is not None or b2 is not None:
-        reading = [(0, b0)] if b0 is not None else []
-        if b1 is not None:
-            reading.append((1, b1))
-        if b2 is not None:
-            reading.append((2, b2))
-        on_board = tuple(reading)
+    on_board: OnBoard = () if b0 is None and b1 is None and b2 is None else (b0, b1, b2)
     players = state.players
     turns = (players - 1) * _ROUNDS[players]
     following = _FOLLOWERS[players][state.rituals[-1].priestess]
