@@ -312,30 +312,28 @@ def shared_karma_event(seat: int, announced: int, flips: int, bits: int, expert:
     return event
 
 
-def ritual_end_event(priestess: int, gain: int) -> Event:
-    """Her ritual ended regularly: she gains the karma of the best novice of this ritual."""
+def _priestess_event(kind: str, priestess: int, name: str, value: int) -> Event:
+    """A shared event about the priestess ``priestess`` with one more field, ``name``: ``value``
+    (looked up by her seat before any key or data is made: these end every ritual)."""
     if not 0 <= priestess < 8:
-        return _shared(("ritual_end", priestess, gain), {"priestess": priestess, "gain": gain})
-    key = ("ritual_end", gain)
+        return _shared((kind, priestess, value), {"priestess": priestess, name: value})
+    key = (kind, value)
     found = _BY_SEAT[priestess].get(key)
     if found is None:
         found = _BY_SEAT[priestess][key] = _shared(
-            ("ritual_end", priestess, gain), {"priestess": priestess, "gain": gain}
+            (kind, priestess, value), {"priestess": priestess, name: value}
         )
     return found
+
+
+def ritual_end_event(priestess: int, gain: int) -> Event:
+    """Her ritual ended regularly: she gains the karma of the best novice of this ritual."""
+    return _priestess_event("ritual_end", priestess, "gain", gain)
 
 
 def disempowered_event(priestess: int, bonus: int) -> Event:
     """The fourth negative destiny card: she is disempowered, every novice gets ``bonus``."""
-    if not 0 <= priestess < 8:
-        return _shared(("disempowered", priestess, bonus), {"priestess": priestess, "bonus": bonus})
-    key = ("disempowered", bonus)
-    found = _BY_SEAT[priestess].get(key)
-    if found is None:
-        found = _BY_SEAT[priestess][key] = _shared(
-            ("disempowered", priestess, bonus), {"priestess": priestess, "bonus": bonus}
-        )
-    return found
+    return _priestess_event("disempowered", priestess, "bonus", bonus)
 
 
 def forfeit_event(seat: int, bonus: int, flips: int) -> Event:
