@@ -63,4 +63,3 @@ def test_dice_are_fair_and_shuffles_cover_all_orders() -> None:
     assert len(set(picked)) == 4 and all(0 <= p < 10 for p in picked)
     floats = [chance.random() for _ in range(1000)]
     assert all(0.0 <= f < 1.0 for f in floats) and 0.45 < sum(floats) / 1000 < 0.55
-

@@ -99,6 +99,7 @@ def test_the_usual_batch_runs_on_the_driver_and_writes_what_sqlalchemy_writes(st
     fast, slow = _rows(store, "fast"), _rows(store, "slow")
     assert [r[:3] for r in fast[:-1]] == [r[:3] for r in slow[:-1]] == [(1, 0, "a")]
     assert fast[-1][:2] == slow[-1][:2] == (1, "playing")
+
     # the timestamps are stored in the same form (SQLite keeps text: the form SQLAlchemy reads back),
     # digits aside (PostgreSQL's text drops a fraction's trailing zeros)
     def shape(text: object) -> str:

@@ -86,4 +86,3 @@ class LocalBus(Bus):
                 await self._task
             self._task = None
             self._queue = None
-

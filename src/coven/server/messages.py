@@ -308,7 +308,7 @@ def with_ack(update: str, ack: dict[str, Any]) -> str:
     the mover's action travels in the update that its action made."""
     if not update.startswith(_UPDATE):
         raise ValueError("not an update frame")
-    return f'{_UPDATE}"ack":{dumps(ack)},{update[len(_UPDATE):]}'
+    return f'{_UPDATE}"ack":{dumps(ack)},{update[len(_UPDATE) :]}'
 
 
 def error_message(code: str, message: str, number: int | None, msg_id: str | int | None = None) -> str:
