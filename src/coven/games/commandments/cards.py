@@ -39,7 +39,6 @@ from coven.games.commandments.lang import (
     Fn,
     board_function,
     compile_card_expr,
-    counted_function,
     karma_function,
 )
 
@@ -170,9 +169,6 @@ class Deck:
     """:func:`~coven.games.commandments.lang.board_function` of each card's function (by position;
     made by :meth:`of`): the rules judge a built-in artefact card that reads the board by it, without
     a :class:`Ctx` (see :meth:`Card.karma_of`)."""
-    counted: tuple[BoardFn | None, ...] = field(default=(), compare=False, repr=False)
-    """:func:`~coven.games.commandments.lang.counted_function` of each card's function (by position;
-    made by :meth:`of`): the karma of a built-in "?" artefact card, as :meth:`Card.judge` gives it."""
     karma: tuple[BoardFn | None, ...] = field(default=(), compare=False, repr=False)
     """:func:`~coven.games.commandments.lang.karma_function` of each card (by position; made by
     :meth:`of`): the karma of a built-in board card, fixed or "?", as :meth:`Card.judge` gives it."""
@@ -187,7 +183,6 @@ class Deck:
             tuple(i for i, c in enumerate(cards) if c.type == ACTION),
             boardless=tuple(boardless_table(c) for c in cards),
             on_board=tuple(board_function(c.fn) for c in cards),
-            counted=tuple(counted_function(c.fn, COUNT_CAP) if c.counting else None for c in cards),
             karma=tuple(karma_function(c.fn, c.value, COUNT_CAP) for c in cards),
         )
 

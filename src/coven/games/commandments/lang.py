@@ -1070,9 +1070,8 @@ def emit_board_card(node: Node) -> Fn | None:
     scope: dict[str, Any] = {}
     exec(compile(code, "<board card>", "exec"), {**_EMITTED_GLOBALS, **on_codes.tables}, scope)
     scope["judged"].on_board = scope["on_board"]
+    # its type and source on codes: karma_function (and counted_function, for a count) write from it
     scope["judged"].board_source = (tp, codes_src, on_codes.tables)
-    if tp == "int":  # a count: counted_function writes what a "?" card earns by it
-        scope["judged"].count_source = (codes_src, on_codes.tables)
     fn: Fn = scope["judged"]
     return fn
 
@@ -1090,10 +1089,10 @@ def counted_function(fn: Fn, cap: int) -> BoardFn | None:
     """For a count that :func:`emit_board_card` wrote (a "?" card's function): what the card earns by
     it on ``(after, before, colour, from, to)``, the boards as codes (the count from 0 to ``cap``, as
     :meth:`~coven.games.commandments.cards.Card.karma_of` takes it); None for any other function."""
-    found: tuple[str, dict[str, bytes]] | None = getattr(fn, "count_source", None)
-    if found is None:
+    found: tuple[str, str, dict[str, bytes]] | None = getattr(fn, "board_source", None)
+    if found is None or found[0] != "int":
         return None
-    src, tables = found
+    _, src, tables = found
     cap = int(cap)
     code = (
         f"def counted(A, B, colour, frm, to):\n    n = {src}\n"

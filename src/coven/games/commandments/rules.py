@@ -1063,9 +1063,8 @@ _NO_TABLE: Final = (0,) * max(BOARDLESS_SIZE, _PERFORMANCES)
 def slot_judging(deck: Deck, card: int) -> SlotJudging:
     """How the rules judge ``card`` in a slot on a move of the family (made once per deck): an action
     card by its :func:`verdicts`, an artefact card that never reads the board by its table
-    (:attr:`Deck.boardless`), one that does by its compiled function (the karma of a "?" card,
-    :attr:`Deck.counted`; the condition of a fixed one, :attr:`Deck.on_board`) or, if it has none
-    (a custom card), by the card itself."""
+    (:attr:`Deck.boardless`), one that does by its compiled karma function (:attr:`Deck.karma`,
+    fixed or "?") or, if it has none (a custom card), by the card itself."""
     found = deck.judging.get(card)
     if found is None:
         the = deck.cards[card]
