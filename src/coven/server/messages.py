@@ -32,9 +32,14 @@ MAX_DEPTH = 32
 MAX_ERROR_TEXT = 200
 """An error's ``message`` is cut to this many characters: it never echoes a large input back."""
 
+MAX_ID_CHARS = 64
+MAX_TOKEN_CHARS = 128
+MAX_ACTION_CHARS = 4096
+"""The longest message id, seat token and action notation a client may send (characters)."""
+
 SafeInt = Annotated[int, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
-MessageId = Annotated[str, StringConstraints(max_length=64)] | SafeInt
-Token = Annotated[str, StringConstraints(max_length=128)]
+MessageId = Annotated[str, StringConstraints(max_length=MAX_ID_CHARS)] | SafeInt
+Token = Annotated[str, StringConstraints(max_length=MAX_TOKEN_CHARS)]
 
 
 class CloseCode(IntEnum):
@@ -100,7 +105,7 @@ MAX_ANIMATION_MS = 5_000
 class Act(_Message):
     type: Literal["act"]
     number: SafeInt
-    action: Annotated[str, StringConstraints(max_length=4096)] | None = None
+    action: Annotated[str, StringConstraints(max_length=MAX_ACTION_CHARS)] | None = None
     action_json: dict[str, Any] | None = None
     id: MessageId | None = None
     token: Token | None = None
@@ -205,9 +210,9 @@ class _PlainAct(msgspec.Struct, forbid_unknown_fields=True):
 
     type: Literal["act"]
     number: _MsgSafeInt
-    action: Annotated[str, msgspec.Meta(max_length=4096)]
-    id: Annotated[str, msgspec.Meta(max_length=64)] | _MsgSafeInt | None = None
-    token: Annotated[str, msgspec.Meta(max_length=128)] | None = None
+    action: Annotated[str, msgspec.Meta(max_length=MAX_ACTION_CHARS)]
+    id: Annotated[str, msgspec.Meta(max_length=MAX_ID_CHARS)] | _MsgSafeInt | None = None
+    token: Annotated[str, msgspec.Meta(max_length=MAX_TOKEN_CHARS)] | None = None
     animation_ms: Annotated[int, msgspec.Meta(ge=0, le=MAX_ANIMATION_MS)] = 0
 
 
@@ -218,7 +223,7 @@ def _plain_act(text: str) -> Act | None:
     """``text`` as the usual ``act``, or None when it is anything else (or not valid at all)."""
     try:
         plain = _PLAIN_ACT.decode(text)
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeEncodeError):
+    except (msgspec.DecodeError, UnicodeEncodeError):  # a ValidationError is a DecodeError
         return None  # not JSON, not this shape, or text that is not Unicode (a lone surrogate): in general
     return Act.model_construct(
         type="act",
