@@ -402,14 +402,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             raise InvalidOptionError("The 3 Commandments takes 3 to 7 players")
 
     def setup(self, players: int, options: Options, seed: int) -> CommandmentsState:
-        custom = options["custom_cards"]
-        deck = _box_deck() if custom == "" else deck_for(str(custom))
-        if type(seed) is int and 0 <= seed <= _MASK:  # its own key (key_of)
-            chance: Chance = _new(Chance)
-            chance.key = seed
-            chance.counter = 0
-        else:
-            chance = Chance(seed)
+        deck = deck_for(str(options["custom_cards"]))
+        chance = Chance(seed)
         red = deal(chance, deck.artefact, 2 * players)
         green = deal(chance, deck.action, 2 * players)
         state = CommandmentsState(
@@ -872,12 +866,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         ritual = state.rituals[-1]
         ritual.ended = True
         cards = state.deck.cards
-        slots = ritual.slots
-        ids: list[JSONValue]
-        if len(slots) == 3:
-            ids = [cards[slots[0]].id, cards[slots[1]].id, cards[slots[2]].id]
-        else:
-            ids = [cards[c].id for c in slots]
+        ids: list[JSONValue] = [cards[c].id for c in ritual.slots]
         revealed = revealed_event(ritual.priestess, ids, state.options["reveal"] == "never")
         nxt = ritual.priestess + 1
         if nxt >= state.players:
@@ -982,17 +971,6 @@ def ordainments(hand: Sequence[int]) -> list[Ordain]:
     return [ra[b], ra[c], ra[d], rb[a], rb[c], rb[d], rc[a], rc[b], rc[d], rd[a], rd[b], rd[c]]
 
 
-_BOX: list[Deck] = []
-"""The deck of the box alone (:func:`deck_for` of no custom cards), once made."""
-
-
-def _box_deck() -> Deck:
-    """``deck_for("")``, without its cache's lookup after the first."""
-    if not _BOX:
-        _BOX.append(deck_for(""))
-    return _BOX[0]
-
-
 _DEFAULTS: Final = CommandmentsGame.spec.resolve_options(None)
 """The default options, resolved once (:meth:`CommandmentsGame.new_game`; ``setup`` copies them)."""
 _PLACEMENTS: Final[tuple[Place, ...]] = _placements()
@@ -1094,7 +1072,7 @@ def judging_plan(state: CommandmentsState) -> Judging:
     ``()`` when it does not judge them alone (she judges her action cards) or there are not three."""
     deck = state.deck
     slots = state.rituals[-1].slots
-    if len(slots) != 3 or (state.options["judge"] == "priestess" and _by_priestess(state)):
+    if len(slots) != 3 or _by_priestess(state):
         return ()
     judging = deck.judging
     c0, c1, c2 = slots
