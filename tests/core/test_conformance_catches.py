@@ -85,6 +85,14 @@ class LaxPositionReader(ToyGame):
             return self.new_game(2, None, 0)
 
 
+class CarelessAdvance(ToyGame):
+    """Its event-free path forgets to pass the turn on."""
+
+    def advance(self, state: ToyState, seat: Seat, action: Play) -> None:
+        state.hands[seat].remove(action.card)
+        state.played[seat].append(action.card)
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
@@ -98,6 +106,7 @@ class LaxPositionReader(ToyGame):
         (SecretInPublicEvent(), "replay differs in the events|goes on with other events"),
         (ForgetfulPosition(), "reads back to different views"),
         (LaxPositionReader(), "accepted the malformed"),
+        (CarelessAdvance(), "advance \\(without events\\) reached another position"),
     ],
     ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
 )

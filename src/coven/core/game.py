@@ -4,7 +4,8 @@ A :class:`Game` is a stateless rules object; all mutable facts live in a state v
 engine. The checked path (:meth:`Game.apply`) is the only one reachable from outside: it validates
 the seat and the action and raises a typed error *before* anything changes. The unchecked path
 (:meth:`Game.apply_unchecked`) is for search and playouts that take actions from
-:meth:`Game.legal_actions` (as ``push`` is to ``push_san`` in python-chess).
+:meth:`Game.legal_actions` (as ``push`` is to ``push_san`` in python-chess), and :meth:`Game.advance`
+is the same without events, for playouts that never read them.
 
 Information leaves the engine only through :meth:`Game.view`. Worlds for search are rebuilt from a
 view (:meth:`Game.world_from_view`), so a bot that plans on sampled worlds cannot see more than its
@@ -161,6 +162,15 @@ class Game(ABC, Generic[S, A, V]):
     @abstractmethod
     def apply_unchecked(self, state: S, seat: Seat, action: A) -> list[Event]:
         """Apply an action known to be legal (from :meth:`legal_actions`)."""
+
+    def advance(self, state: S, seat: Seat, action: A) -> None:
+        """Apply an action known to be legal and build no events: the path of playouts, searches and
+        benchmarks, where nobody reads what happened (as OpenSpiel's ``apply_action`` returns nothing).
+
+        It must leave ``state`` exactly as :meth:`apply_unchecked` would (the conformance suite compares
+        the two positions after every step of random playouts). A game whose events cost real work
+        overrides it; the default simply drops them."""
+        self.apply_unchecked(state, seat, action)
 
     # ------------------------------------------------------------ information
     @abstractmethod

@@ -182,6 +182,12 @@ def _check_step(
     report.checked_steps += 1
 
 
+def _check_advanced(game: AnyGame, quiet: Any, state: Any, where: str) -> None:
+    """``advance`` (no events) has kept ``quiet`` where ``apply`` has taken ``state``: same position."""
+    if game.write_position(quiet) != game.write_position(state):
+        raise _fail(where, "advance (without events) reached another position than apply")
+
+
 def _check_position(game: AnyGame, state: Any, rng: random.Random, before: list[Any], where: str) -> None:
     """write_position / read_position: the text reads back to a state that writes the same text, looks
     the same to every seat, offers the same decisions and, given the same next action, goes on to the
@@ -243,6 +249,7 @@ def check_game(
     bounds = game.bounds(players, resolved)
     report = Report()
     trail: list[tuple[list[Any], list[Event]]] = [(all_views(game, state), [])]
+    quiet = game.clone(state)  # the same game through advance (no events): it must keep the same positions
     moves: list[Move] = []
     foreign: list[Hashable] = []
     # Decide which steps get the expensive checks: spread them over the expected length.
@@ -254,6 +261,7 @@ def check_game(
             raise _fail(where, f"still running after the declared {bounds.max_decisions} decisions")
         if report.decisions % stride == 0 and report.checked_steps < max_checked_steps:
             _check_step(game, state, rng, report, foreign, where)
+            _check_advanced(game, quiet, state, where)
         seat, _ = _choose_actor(game, state, rng, optional_rate)
         legal: Sequence[Hashable] = game.legal_actions(state, seat)
         action = legal[rng.randrange(len(legal))]
@@ -262,11 +270,13 @@ def check_game(
         else:
             foreign[rng.randrange(len(foreign))] = action
         events = game.apply(state, seat, action)
+        game.advance(quiet, seat, action)
         moves.append(Move(seat, game.format_action(action)))
         trail.append((all_views(game, state), events))
         report.decisions += 1
 
     where = f"{game.spec.id} players={players} seed={seed} end"
+    _check_advanced(game, quiet, state, where)
     _check_position(game, state, rng, all_views(game, state), where)
     # Over: nobody acts, every attempt is GameOverError.
     if game.to_act(state) or game.may_act(state):
