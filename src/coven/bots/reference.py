@@ -116,7 +116,7 @@ class ReferenceBot:
         """Play ``first`` (or pass), then everyone by the default policy to the end; the outcome."""
         game = self.game
         if first is not PASS:
-            game.apply_unchecked(state, self.seat, first)
+            game.advance(state, self.seat, first)
         if self.plan.policy == "greedy":
             self.greedy_playout(state, rng, skip=self.seat if first is PASS else None)
         else:
@@ -126,7 +126,7 @@ class ReferenceBot:
     def state_playout(self, state: Any, rng: random.Random) -> None:
         game = self.game
         policy = self.plan.state_policy or random_policy
-        to_act, legal_actions, apply = game.to_act, game.legal_actions, game.apply_unchecked
+        to_act, legal_actions, apply = game.to_act, game.legal_actions, game.advance
         while True:
             seats = to_act(state)
             if not seats:
@@ -156,7 +156,7 @@ class ReferenceBot:
                 if legal:
                     action = bots[seat].act(game.view(state, seat), legal, False)
                     if action is not None:
-                        game.apply_unchecked(state, seat, action)
+                        game.advance(state, seat, action)
                         acted = True
                         break
             skip = None
@@ -167,7 +167,7 @@ class ReferenceBot:
                 if not legal:
                     continue
                 action = bots[seat].act(game.view(state, seat), legal, True)
-                game.apply_unchecked(state, seat, legal[0] if action is None else action)
+                game.advance(state, seat, legal[0] if action is None else action)
 
     def outcome(self, state: Any) -> float:
         game = self.game

@@ -504,7 +504,7 @@ class BestBot:
             world = game.world_from_view(view, self.rng)
             for i, action in enumerate(shortlist):
                 state = game.clone(world) if i < len(shortlist) - 1 else world
-                game.apply_unchecked(state, seat, action)
+                game.advance(state, seat, action)
                 greedy_playout(game, state)
                 scores = game.scores(state)
                 totals[i] += scores[seat] - (sum(scores) - scores[seat]) / others
@@ -590,7 +590,7 @@ def greedy_move(state: NamasteState, seat: Seat, legal: Sequence[Action]) -> Act
 
 def greedy_playout(game: Game[Any, Any, Any], state: NamasteState) -> None:
     """Play a world to its end with :func:`greedy_move` for every seat."""
-    legal_actions, apply = game.legal_actions, game.apply_unchecked
+    legal_actions, apply = game.legal_actions, game.advance
     while state.waiting:
         waiting = state.waiting
         seat = (waiting & -waiting).bit_length() - 1
