@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -281,3 +282,40 @@ def test_optional_actors_are_offered_the_chance_without_stalling(client: TestCli
         if m["type"] in {"sync", "update"} and m["legal"] and not m["legal"]["required"]
     ]
     assert offered and offered[0]["actions"] == [{"notation": "knock"}]
+
+
+def test_a_people_table_driver_is_not_woken_by_moves_but_ends_with_the_game(client: TestClient) -> None:
+    """A table of people without bots, pace or a game time limit: a move does not wake its driver (it
+    would find nothing to do), and the game's end does, so the driver task ends with the game."""
+    created = create(client, seats=humans(2), seed=3)
+    table_id, tokens = created["table"]["id"], [i["token"] for i in created["invites"]]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with client.websocket_connect(ws_url(table_id)) as ws0, client.websocket_connect(ws_url(table_id)) as ws1:
+        sockets = (ws0, ws1)
+        said = [hello(ws0, tokens[0])]
+        said.append(hello(ws1, tokens[1]))
+        table = service.tables[table_id]
+        assert table.driver is not None and not table.driver.done()
+        woken: list[int] = []  # the driver looks at the pace once per wake: at which numbers it woke
+        enforce = service._enforce_pace
+
+        async def counted(watched: Any) -> None:
+            woken.append(watched.number)
+            await enforce(watched)
+
+        service._enforce_pace = counted
+        seen = [latest(said[k] + drain(ws)) for k, ws in enumerate(sockets)]
+        moves = 0
+        while seen[0]["status"] != "over":
+            seat = seen[0]["to_act"][0]
+            legal = seen[seat]["legal"]
+            action = legal["actions"][0]["notation"]
+            sockets[seat].send_json({"type": "act", "number": seen[seat]["number"], "action": action})
+            seen = [latest(wait_for(ws, lambda m: m["type"] == "update")) for ws in sockets]
+            moves += 1
+        assert moves > 2
+        deadline = time.monotonic() + 5
+        while not table.driver.done() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.driver.done()
+        assert [n for n in woken if 0 < n < moves] == []  # woken by no move but the last

@@ -64,3 +64,40 @@ def test_text_that_is_not_unicode_is_written_as_the_standard_library_would() -> 
     # a lone surrogate cannot be UTF-8; the fast writer refuses it, the fallback writes it as json does
     message = {"type": "chat", "line": {"text": "a\ud800b"}, "set": frozenset({1})}
     assert json.loads(dumps(message)) == {"type": "chat", "line": {"text": "a\ud800b"}, "set": [1]}
+
+
+def _table(game_id: str, players: int, seed: int = 3) -> Any:
+    from datetime import UTC, datetime
+
+    from coven.server.tables import Table
+
+    game = REGISTRY.get(game_id)
+    options = game.spec.resolve_options({})
+    state = game.setup(players, options, seed)
+    return Table("t", game, players, options, seed, "playing", [], datetime.now(UTC), state)
+
+
+def test_a_huge_legal_space_is_sampled_not_listed() -> None:
+    """A seat the game waits for with more legal actions than the cap (Amulets' millions of questions)
+    gets the first OPTIONAL_LISTED of them, in the game's order, with the true count; with the cap or
+    fewer it gets every one."""
+    from coven.server.tables import OPTIONAL_LISTED
+
+    table = _table("amulets", 3)
+    game, state = table.game, table.state
+    seat = sorted(game.to_act(state))[0]
+    actions = game.legal_actions(state, seat)
+    assert len(actions) > 60
+    legal = table.legal(seat, 60)
+    assert legal["required"] is True and legal["count"] == len(actions)
+    assert legal["truncated"] is True and legal["free_form"] is True
+    first = [game.format_action(a) for _, a in zip(range(OPTIONAL_LISTED), actions, strict=False)]
+    assert [e["notation"] for e in legal["actions"]] == first
+    brujas = _table("brujas", 3)
+    seat = sorted(brujas.game.to_act(brujas.state))[0]
+    every = [brujas.game.format_action(a) for a in brujas.game.legal_actions(brujas.state, seat)]
+    assert 1 < len(every) <= 60
+    listed = brujas.legal(seat, 60)
+    assert [e["notation"] for e in listed["actions"]] == every and listed["truncated"] is False
+    cut = brujas.legal(seat, len(every) - 1)  # one over the cap: a sample (the cap, if under 8)
+    assert len(cut["actions"]) == min(len(every) - 1, OPTIONAL_LISTED) and cut["truncated"] is True

@@ -99,9 +99,10 @@ class Settings:
     rate_strikes: int = 20
     """Consecutive rate-limited messages before the connection is closed (4029)."""
     legal_cap: int = 60
-    """At most this many legal actions are listed for a seat the game waits for (``truncated`` beyond,
-    with ``count`` saying how many there are; the seat may then type any action, ``free_form``). Every
-    choice the boards offer as buttons fits (Commandments' ordains: 12; forfeit is listed first)."""
+    """Up to this many legal actions, a seat the game waits for gets them all listed; with more (a huge
+    space), only the first ``OPTIONAL_LISTED`` (8) are, ``truncated``, with ``count`` saying how many there
+    are, and the seat may type any action (``free_form``). Every choice the boards offer as buttons fits
+    (Commandments' ordains: 12; forfeit is listed first, then placements the page suggests)."""
     ping_interval: float = 20.0
     """Seconds between the server's keep-alive ``ping`` messages (0: none)."""
     hello_timeout: float = 10.0

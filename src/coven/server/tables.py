@@ -75,8 +75,12 @@ def stand_in_bot(game: AnyGame) -> str:
 
 
 OPTIONAL_LISTED = 8
-"""Legal actions listed for a seat that may act without having to (an Amulets cast): enough for the page
-to offer the moment; the seat types or builds its action (``free_form``) from a space that may be huge."""
+"""Legal actions listed for a seat that may act without having to (an Amulets cast), and for a seat the
+game waits for whose actions outnumber the cap (a huge space: Amulets' millions of questions, a
+Commandments novice's thousands of performances): a sample, enough for the page to offer the moment and
+its board to know which kinds of action it holds; the seat types or builds its action (``free_form``)
+and the server validates it. Listing 60 of 6.4 million questions on every move cost more CPU than the
+rules' whole step (measured for issue 12), and told the page nothing more."""
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -202,7 +206,7 @@ class Table:
             return None
         actions = game.legal_actions(state, seat)  # possibly lazy: only the listed ones are built
         count = len(actions)
-        limit = cap if required else min(cap, OPTIONAL_LISTED)
+        limit = cap if required and count <= cap else min(cap, OPTIONAL_LISTED)
         listed = [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
         truncated = len(listed) < count
         return {
@@ -813,7 +817,8 @@ class TableService:
             table.status = status
             table.steps.append(LoggedStep(step, seat, notation, events, together))
             table.broadcast_update(self.settings.legal_cap, ack)
-        table.wake.set()
+        if self._driver_has_work(table):
+            table.wake.set()
         await self._publish({"kind": "action", "table": table.id, "number": step})
         return step, notation
 
@@ -829,7 +834,11 @@ class TableService:
 
     async def _publish(self, message: dict[str, Any]) -> bool:
         """Tell the other processes; False if the bus failed (they catch up on their next heartbeat, see
-        :meth:`_catch_up_behind`)."""
+        :meth:`_catch_up_behind`). A bus that reaches no other process would only bring the notice back
+        here, where a notice of our own is ignored: it is not sent at all (a queue put, a task's wake and
+        a copy of the message saved on every move)."""
+        if not self.bus.reaches_others:
+            return True
         try:
             await self.bus.publish({**message, "origin": self.node})
         except Exception as exc:
@@ -905,6 +914,18 @@ class TableService:
         if table.status != "over" and table.driver is None and table.id in self.owned:
             table.driver = asyncio.create_task(self._drive(table), name=f"bots-{table.id}")
             table.wake.set()
+
+    def _driver_has_work(self, table: Table) -> bool:
+        """Whether a step just taken gives the table's driver something to do: bots to play, a pace to
+        keep, a game's own time limit for the next decision, or an end to see. A table of people with
+        none of these (most) does not wake it on every move: it would only find that out. (A driver
+        waiting for an earlier deadline wakes then, finds nobody late, and waits again.)"""
+        return bool(
+            table.bots
+            or table.pace != "none"
+            or table.status != "playing"
+            or self._seconds_to_deadline(table) is not None
+        )
 
     def _next_bot_turn(self, table: Table) -> tuple[Seat, bool] | None:
         """The first decision a bot of this table has, in the core driver's order (optional actors
