@@ -235,7 +235,7 @@ class SearchBot:
     def _iterate(self, state: Any, root: _Node, root_options: Sequence[Hashable | None]) -> int:
         """One iteration on the world ``state``; returns the actions it simulated."""
         game, plan, rng, me = self.game, self.plan, self.rng, self.seat
-        apply = game.apply_unchecked
+        apply = game.advance
         path: list[_Node] = []
         node = root
         steps = 0
@@ -339,7 +339,7 @@ class SearchBot:
         """Play on with the policy (at most ``playout_depth`` decisions); the actions applied."""
         game, plan, rng = self.game, self.plan, self.rng
         policy = plan.policy
-        to_act, legal_actions, apply = game.to_act, game.legal_actions, game.apply_unchecked
+        to_act, legal_actions, apply = game.to_act, game.legal_actions, game.advance
         if plan.playout_depth is not None:
             limit = min(limit, plan.playout_depth)
         if plan.playout is not None:
