@@ -183,9 +183,18 @@ def _check_step(
 
 
 def _check_advanced(game: AnyGame, quiet: Any, state: Any, where: str) -> None:
-    """``advance`` (no events) has kept ``quiet`` where ``apply`` has taken ``state``: same position."""
+    """``advance`` (no events) has kept ``quiet`` where ``apply`` has taken ``state``: the same position,
+    and the same things derived from it (who acts, the scores: a game may derive them from a log that a
+    careless quiet path could keep right while getting them wrong)."""
     if game.write_position(quiet) != game.write_position(state):
         raise _fail(where, "advance (without events) reached another position than apply")
+    if (game.to_act(quiet), game.may_act(quiet), game.is_over(quiet), game.scores(quiet)) != (
+        game.to_act(state),
+        game.may_act(state),
+        game.is_over(state),
+        game.scores(state),
+    ):
+        raise _fail(where, "advance (without events) reached another turn or other scores than apply")
 
 
 def _check_position(game: AnyGame, state: Any, rng: random.Random, before: list[Any], where: str) -> None:
