@@ -409,10 +409,12 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         state = CommandmentsState(
             players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0, [0] * players, 0
         )
-        self._start_ritual(state, 0)
+        self._start_ritual(state, 0, False)  # nobody reads the first ritual's events here
         return state
 
-    def _start_ritual(self, state: CommandmentsState, priestess: int) -> list[Event]:
+    def _start_ritual(self, state: CommandmentsState, priestess: int, events: bool = True) -> list[Event]:
+        """Her ritual begins: she draws her hand. Its events when ``events`` is true, else none (as for
+        every ``events`` flag of the rules' internal steps: :meth:`advance` passes false)."""
         red, green = state.red, state.green
         hand = [red[-1], red[-2], green[-1], green[-2]]
         state.red, state.green = red[:-2], green[:-2]
@@ -436,6 +438,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         state.flips = 0
         state.turn = 0
         state.mover = priestess
+        if not events:
+            return []
         cards = state.deck.cards
         ids: list[JSONValue] = [cards[hand[0]].id, cards[hand[1]].id, cards[hand[2]].id, cards[hand[3]].id]
         return ritual_events(priestess, len(rituals), ids)
@@ -593,8 +597,11 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return dataclasses.replace(action, seconds=whole)
 
     # ------------------------------------------------------------------------------------- apply
-    def _apply_other(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
-        """Any action but a novice's move (and :attr:`CommandmentsState.mover` after it)."""
+    def _apply_other(
+        self, state: CommandmentsState, seat: Seat, action: Action, events: bool = True
+    ) -> list[Event]:
+        """Any action but a novice's move (and :attr:`CommandmentsState.mover` after it); its events when
+        ``events`` is true, else none."""
         ritual = state.rituals[-1]
         deck = state.deck
         cards = deck.cards
@@ -610,6 +617,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.judging = judging_plan(state)
             state.phase = PLACE
             state.mover = ritual.priestess  # she places the artefacts
+            if not events:
+                return []
             types: list[JSONValue] = [cards[slots[0]].type, cards[slots[1]].type, cards[slots[2]].type]
             return ordained_events(seat, types, action.discard)
         if isinstance(action, Place):
@@ -621,9 +630,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             known = _PLACED.get(id(action))
             if known is not None:  # one of the placements legal_actions offers: made once
                 state.codes, event = known
-                return [event]
+                return [event] if events else []
             state.codes = codes_of(action.areas)
-            return [public("placed", action=format_action(action))]
+            return [public("placed", action=format_action(action))] if events else []
         if isinstance(action, Forfeit):
             for novice in novice_order(state.players, ritual.priestess):
                 if novice != seat:
@@ -631,10 +640,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
                     ritual.gains[novice] += FORFEIT_BONUS
             state.flips += 1
             ritual.log.append((seat, None, -1, (), 0, state.flips))
-            events = [forfeit_event(seat, FORFEIT_BONUS, state.flips)]
-            events += self._after_flip(state)
+            out = [forfeit_event(seat, FORFEIT_BONUS, state.flips)] if events else []
+            out += self._after_flip(state, events)
             state.mover = self.current_seat(state)
-            return events
+            return out
         assert isinstance(action, Judge)
         move = state.pending
         assert move is not None
@@ -656,12 +665,21 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         state.pending_start = -1
         state.phase = MOVE
         mover = mover_of(state.players, ritual.priestess, state.turn)
-        events = self._resolve(state, mover, move, start, values)
+        out = self._resolve(state, mover, move, start, values, None, events)
         state.mover = self.current_seat(state)
-        return events
+        return out
 
-    def apply_unchecked(self, state: CommandmentsState, seat: Seat, action: Action) -> list[Event]:
-        """Apply a legal action. A novice's move is the hot path of every playout: a move of the
+    def advance(self, state: CommandmentsState, seat: Seat, action: Action) -> None:
+        """Apply a legal action and build no events (nor any notation): :meth:`apply_unchecked`'s own
+        steps with its ``events`` flag false, so the two cannot drift apart."""
+        self.apply_unchecked(state, seat, action, False)
+
+    def apply_unchecked(
+        self, state: CommandmentsState, seat: Seat, action: Action, events: bool = True
+    ) -> list[Event]:
+        """Apply a legal action; with ``events`` false (:meth:`advance`), build no events and return an
+        empty list (the state goes exactly where it would). A novice's move is the hot path of every
+        playout: a move of the
         interned family (:data:`MOVE_FAMILY`) judged by the engine goes by the ritual's
         :func:`judging_plan` (its performance and notation are known in advance, each slot's card
         that does not read the board is judged by a table, and the board's codes are updated from the
@@ -673,10 +691,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             plan = state.judging = judging_plan(state)
         if known is None or not plan:
             if isinstance(action, Move):
-                events = self._any_move(state, seat, action)
+                out = self._any_move(state, seat, action, events)
                 state.mover = self.current_seat(state)
-                return events
-            return self._apply_other(state, seat, action)  # keeps state.mover
+                return out
+            return self._apply_other(state, seat, action, events)  # keeps state.mover
         move, performance, text, artefact, colour, to, at = known  # move is action
         t0, p0, t1, p1, t2, p2, on_board, karma_events, turns, following = plan
         board = state.board
@@ -702,10 +720,6 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         else:
             state.codes = None
         board[artefact] = to
-        event: Event = _new(Event)  # move_event, inlined
-        _set_kind(event, "move")
-        _set_data(event, {"seat": seat, "action": text, "start": AREA_NAMES[start]})
-        _set_audience(event, None)
         total = v1 + v2 - v0  # karma_total: the taboo counts against
         bits = (v0 > 0) | (v1 > 0) << 1 | (v2 > 0) << 2
         ritual = state.rituals[-1]
@@ -718,21 +732,29 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.flips = flips = state.flips + 1
             announced = 0 if total == 0 else -1  # announce, inlined
         ritual.log.append((seat, move, start, MARKS[bits], announced, flips))  # a MoveLog when read
-        karma = None
-        if flips < 8 and announced <= KARMA_TOP:
-            karma = karma_events[seat][((announced + 1) * 8 + flips) * 8 + bits]  # karma_slot
-        if karma is None:
-            karma = shared_karma_event(seat, announced, flips, bits, karma_events is _EXPERT_KARMA)
+        if events:
+            event: Event = _new(Event)  # move_event, inlined
+            _set_kind(event, "move")
+            _set_data(event, {"seat": seat, "action": text, "start": AREA_NAMES[start]})
+            _set_audience(event, None)
+            karma = None
+            if flips < 8 and announced <= KARMA_TOP:
+                karma = karma_events[seat][((announced + 1) * 8 + flips) * 8 + bits]  # karma_slot
+            if karma is None:
+                karma = shared_karma_event(seat, announced, flips, bits, karma_events is _EXPERT_KARMA)
+            out = [event, karma]
+        else:
+            out = []
         turn = state.turn + 1
         if flips < DESTINY_CARDS and turn < turns:
             state.turn = turn  # the next novice's turn (_next_turn's common case, inlined)
             state.mover = following[seat]
-            return [event, karma]
-        events = [event, karma, *self._after_flip(state)]
+            return out
+        out += self._after_flip(state, events)
         state.mover = self.current_seat(state)
-        return events
+        return out
 
-    def _any_move(self, state: CommandmentsState, seat: int, move: Move) -> list[Event]:
+    def _any_move(self, state: CommandmentsState, seat: int, move: Move, events: bool = True) -> list[Event]:
         """A novice's move, whatever it is and whoever judges it. When a card reads the board, its
         counts are updated from the last move's (not recounted); an artefact card that never reads the
         board is judged by its table (:attr:`Deck.boardless`)."""
@@ -743,8 +765,6 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         artefact, to = move.artefact, move.to
         start = board[artefact]
         colour = COLOUR_OF[artefact]
-        known = _FAMILY_INFO.get(id(move))
-        text = known[2] if known is not None else format_action(move)
         by_priestess = _by_priestess(state)
         values: list[int] = []
         reads = False
@@ -786,13 +806,17 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         # the counts are kept up to date while a card reads them (the slots are the ritual's: on every
         # move, or on none), else left to be counted again when needed
         state.codes = after if reads else None
-        event = move_event(seat, text, AREA_NAMES[start])
+        event = None
+        if events:
+            known = _FAMILY_INFO.get(id(move))
+            text = known[2] if known is not None else format_action(move)
+            event = move_event(seat, text, AREA_NAMES[start])
         if by_priestess:
             state.pending = move
             state.pending_start = start
             state.phase = JUDGE
-            return [event]
-        return self._resolve(state, seat, move, start, values, event)
+            return [] if event is None else [event]
+        return self._resolve(state, seat, move, start, values, event, events)
 
     def _resolve(
         self,
@@ -802,8 +826,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         start: int,
         values: list[int],
         first: Event | None = None,
+        events: bool = True,
     ) -> list[Event]:
-        """The karma of a judged move, after ``first`` (the move's own event), and what follows."""
+        """The karma of a judged move, after ``first`` (the move's own event), and what follows (its
+        events when ``events`` is true, else none)."""
         ritual = state.rituals[-1]
         if len(values) == 3:  # every ritual's slots (read_position holds a position to them)
             v0, v1, v2 = values
@@ -823,23 +849,25 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.flips = flips = state.flips + 1
             announced = 0 if total == 0 else -1  # announce, inlined
         ritual.log.append((seat, move, start, marks, announced, flips))  # a MoveLog when read
-        expert = bool(state.options["expert"])
-        if bits >= 0:
-            karma = shared_karma_event(seat, announced, flips, bits, expert)
-        else:
-            verdict = "karma" if total > 0 else "no karma" if total == 0 else "bad karma"
-            karma = karma_event(seat, verdict, announced, flips, marks, expert)
-        events = [karma] if first is None else [first, karma]
+        out: list[Event] = []
+        if events:
+            expert = bool(state.options["expert"])
+            if bits >= 0:
+                karma = shared_karma_event(seat, announced, flips, bits, expert)
+            else:
+                verdict = "karma" if total > 0 else "no karma" if total == 0 else "bad karma"
+                karma = karma_event(seat, verdict, announced, flips, marks, expert)
+            out = [karma] if first is None else [first, karma]
         if flips < DESTINY_CARDS and state.turn + 1 < (state.players - 1) * _ROUNDS[state.players]:
             state.turn += 1  # the next novice's turn (_next_turn's common case, inlined)
         else:
-            events += self._after_flip(state)
-        return events
+            out += self._after_flip(state, events)
+        return out
 
-    def _after_flip(self, state: CommandmentsState) -> list[Event]:
+    def _after_flip(self, state: CommandmentsState, events: bool = True) -> list[Event]:
         """After a move: the fourth negative destiny card disempowers her, else the next turn."""
         if state.flips < DESTINY_CARDS:
-            return self._next_turn(state)
+            return self._next_turn(state, events)
         ritual = state.rituals[-1]
         ritual.disempowered = True
         priestess = ritual.priestess
@@ -848,9 +876,11 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             if novice != priestess:
                 karma[novice] += DISEMPOWER_BONUS
                 gains[novice] += DISEMPOWER_BONUS
+        if not events:
+            return self._end_ritual(state, False)
         return [disempowered_event(priestess, DISEMPOWER_BONUS), *self._end_ritual(state)]
 
-    def _next_turn(self, state: CommandmentsState) -> list[Event]:
+    def _next_turn(self, state: CommandmentsState, events: bool = True) -> list[Event]:
         state.turn += 1
         if state.turn >= (state.players - 1) * _ROUNDS[state.players]:
             ritual = state.rituals[-1]
@@ -859,20 +889,27 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             best = max(gains[:priestess] + gains[priestess + 1 :])  # the best novice of this ritual
             state.karma[priestess] += best
             gains[priestess] += best
+            if not events:
+                return self._end_ritual(state, False)
             return [ritual_end_event(priestess, best), *self._end_ritual(state)]
         return []
 
-    def _end_ritual(self, state: CommandmentsState) -> list[Event]:
+    def _end_ritual(self, state: CommandmentsState, events: bool = True) -> list[Event]:
         ritual = state.rituals[-1]
         ritual.ended = True
-        cards = state.deck.cards
-        ids: list[JSONValue] = [cards[c].id for c in ritual.slots]
-        revealed = revealed_event(ritual.priestess, ids, state.options["reveal"] == "never")
+        out: list[Event] = []
+        if events:
+            cards = state.deck.cards
+            ids: list[JSONValue] = [cards[c].id for c in ritual.slots]
+            out.append(revealed_event(ritual.priestess, ids, state.options["reveal"] == "never"))
         nxt = ritual.priestess + 1
         if nxt >= state.players:
             state.phase = OVER
-            return [revealed, game_over_event(list(state.karma))]
-        return [revealed, *self._start_ritual(state, nxt)]
+            if events:
+                out.append(game_over_event(list(state.karma)))
+            return out
+        out += self._start_ritual(state, nxt, events)
+        return out
 
     # ------------------------------------------------------------------------------- information
     def view(self, state: CommandmentsState, seat: Seat | None) -> CommandmentsView:
