@@ -19,7 +19,7 @@ keys are independent enough for games (SplitMix64 passes BigCrush as a stream; e
 from __future__ import annotations
 
 import random
-import sys
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -70,8 +70,8 @@ _LANES_MASK = _MASK * _LANES_ONE
 _LANES_STEP = sum((i * _GOLDEN) << (_LANE * i) for i in range(BLOCK))
 """``i * golden`` in lane i: the steps of the counter from a block's first draw."""
 _BLOCK_BYTES = BLOCK * _LANE // 8
-_LITTLE = sys.byteorder == "little"
-"""Whether the machine's 64-bit words are little-endian (as a block's bytes are read back)."""
+_LANE_WORDS = struct.Struct("<" + "Q8x" * BLOCK)
+"""A block's little-endian bytes read back: the low 64-bit word of every lane."""
 _NO_BLOCK = -2 * BLOCK
 """``_start`` of a source that holds no block (no counter is in range of it)."""
 
@@ -82,15 +82,14 @@ def _block(key: int, counter: int) -> tuple[int, ...]:
     2**64 after the mask); each step (an xor with a right shift, a product with a 64-bit constant) is
     masked back to the low 64 bits of every lane, so what a shift brings down from the next lane and
     what a product carries above bit 64 never reach another lane's bits. The lanes are read back as
-    the even 64-bit words of the integer's little-endian bytes."""
+    the low 64-bit words of the lanes of the integer's little-endian bytes (one ``struct`` unpack)."""
     lanes = _LANES_MASK
     z = (((key + counter * _GOLDEN) & _MASK) * _LANES_ONE + _LANES_STEP) & lanes
     z = (((z ^ (z >> 30)) & lanes) * _MIX1) & lanes
     z = (((z ^ (z >> 27)) & lanes) * _MIX2) & lanes
     z ^= z >> 31
-    if _LITTLE:
-        return tuple(memoryview(z.to_bytes(_BLOCK_BYTES, "little")).cast("Q")[0 : 2 * BLOCK : 2])
-    return tuple((z >> (_LANE * i)) & _MASK for i in range(BLOCK))  # pragma: no cover (big-endian)
+    draws: tuple[int, ...] = _LANE_WORDS.unpack(z.to_bytes(_BLOCK_BYTES, "little"))
+    return draws
 
 
 class Chance:
