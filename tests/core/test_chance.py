@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import copy
+import pickle
 from collections import Counter
 
 import pytest
 
-from coven.core.chance import Chance, key_of
+from coven.core.chance import BLOCK, Chance, _block, key_of
 
 
 def test_same_seed_same_draws_and_a_copy_continues_identically() -> None:
@@ -63,3 +64,37 @@ def test_dice_are_fair_and_shuffles_cover_all_orders() -> None:
     assert len(set(picked)) == 4 and all(0 <= p < 10 for p in picked)
     floats = [chance.random() for _ in range(1000)]
     assert all(0.0 <= f < 1.0 for f in floats) and 0.45 < sum(floats) / 1000 < 0.55
+
+
+def _plain(key: int, counter: int, draws: int) -> list[int]:
+    """Draws ``counter + 1`` on of ``key`` by the SplitMix64 formula, one at a time (the plain path)."""
+    mask, golden = (1 << 64) - 1, 0x9E3779B97F4A7C15
+    out = []
+    for n in range(counter + 1, counter + 1 + draws):
+        z = (key + n * golden) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out.append(z ^ (z >> 31))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("key", "counter"), [(0, 0), (42, 0), (2**64 - 1, 0), (2**63 + 12345, 7), (0x9E3779B97F4A7C15, 2**40)]
+)
+def test_cached_blocks_give_the_plain_draws(key: int, counter: int) -> None:
+    """Blocks of draws mixed at once (lanes of one integer) equal the formula draw by draw, across block
+    edges, after a copy (which shares the block) and after the counter is set from outside."""
+    draws = 3 * BLOCK + 5
+    plain = _plain(key, counter, draws)
+    chance = Chance.at(key, counter)
+    assert [chance.bits64() for _ in range(draws)] == plain
+    chance = Chance.at(key, counter)
+    assert [chance.below(1296) for _ in range(draws)] == [(z * 1296) >> 64 for z in plain]
+    chance = Chance.at(key, counter)
+    head = [chance.bits64() for _ in range(BLOCK // 2)]
+    twin = chance.copy()
+    assert head + [twin.bits64() for _ in range(draws - BLOCK // 2)] == plain
+    chance.counter = counter  # back to the start, as a game's own inlined draws may move it
+    assert [chance.bits64() for _ in range(draws)] == plain
+    assert _block(key, counter + 1) == tuple(plain[:BLOCK])
+    assert chance == Chance.at(key, counter + draws) and pickle.loads(pickle.dumps(chance)) == chance

@@ -4,7 +4,8 @@
 deal's seed) and the number of draws made so far. Draw ``n`` is a pure function of ``(key, n)`` (the
 SplitMix64 finaliser applied to ``key + n * golden``), so
 
-- cloning a game state copies two integers instead of a Mersenne Twister's 625 words;
+- cloning a game state copies two integers instead of a Mersenne Twister's 625 words (and a reference
+  to the draws a source has mixed ahead, a cache that is no part of its state: see :class:`Chance`);
 - a position written as text carries its future chance exactly (``key`` and ``counter``), so a game read
   back from its position rolls the same dice and deals the same cards as the original would have.
 
@@ -18,6 +19,7 @@ keys are independent enough for games (SplitMix64 passes BigCrush as a stream; e
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -49,15 +51,70 @@ def _splitmix(z: int) -> int:
     return z ^ (z >> 31)
 
 
-class Chance:
-    """A seed and a counter: draws are ``mix(key + counter * golden)``, cheap to copy and to write down."""
+def _mix(key: int, counter: int) -> int:
+    """Draw ``counter`` of ``key``, alone: the SplitMix64 finaliser of ``key + counter * golden``."""
+    z = (key + counter * _GOLDEN) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
 
-    __slots__ = ("counter", "key")
+
+BLOCK = 32
+"""Draws mixed at once (:func:`_block`)."""
+_LANE = 128
+"""Bits per draw in a block's integer: a 64-bit value times a 64-bit constant stays inside its lane."""
+_LANES_ONE = sum(1 << (_LANE * i) for i in range(BLOCK))
+"""1 in every lane: ``x * _LANES_ONE`` is x in every lane."""
+_LANES_MASK = _MASK * _LANES_ONE
+"""The low 64 bits of every lane."""
+_LANES_STEP = sum((i * _GOLDEN) << (_LANE * i) for i in range(BLOCK))
+"""``i * golden`` in lane i: the steps of the counter from a block's first draw."""
+_BLOCK_BYTES = BLOCK * _LANE // 8
+_LANE_WORDS = struct.Struct("<" + "Q8x" * BLOCK)
+"""A block's little-endian bytes read back: the low 64-bit word of every lane."""
+_NO_BLOCK = -2 * BLOCK
+"""``_start`` of a source that holds no block (no counter is in range of it)."""
+
+
+def _block(key: int, counter: int) -> tuple[int, ...]:
+    """Draws ``counter`` to ``counter + BLOCK - 1`` of ``key``, each exactly :func:`_mix`'s: SplitMix64
+    on all the lanes of one integer at once. Lane i starts as ``key + (counter + i) * golden`` (below
+    2**64 after the mask); each step (an xor with a right shift, a product with a 64-bit constant) is
+    masked back to the low 64 bits of every lane, so what a shift brings down from the next lane and
+    what a product carries above bit 64 never reach another lane's bits. The lanes are read back as
+    the low 64-bit words of the lanes of the integer's little-endian bytes (one ``struct`` unpack)."""
+    lanes = _LANES_MASK
+    z = (((key + counter * _GOLDEN) & _MASK) * _LANES_ONE + _LANES_STEP) & lanes
+    z = (((z ^ (z >> 30)) & lanes) * _MIX1) & lanes
+    z = (((z ^ (z >> 27)) & lanes) * _MIX2) & lanes
+    z ^= z >> 31
+    draws: tuple[int, ...] = _LANE_WORDS.unpack(z.to_bytes(_BLOCK_BYTES, "little"))
+    return draws
+
+
+class Chance:
+    """A seed and a counter: draws are ``mix(key + counter * golden)``, cheap to copy and to write down.
+
+    The generator's whole state is ``key`` (fixed for its life) and ``counter``. Its first draw is
+    mixed alone; from the second on it keeps :data:`BLOCK` draws at a time, a cache that is no part of
+    its state (equality, the hash, the text and the position ignore it; a copy shares it, as the draws
+    of both are the same). A block is mixed all at once, each draw a 128-bit lane of one Python integer
+    (see :func:`_block`), which costs a fraction of a draw's dozen big-integer operations one by one.
+    """
+
+    __slots__ = ("_block", "_key", "_start", "counter")
 
     def __init__(self, seed: int = 0, counter: int = 0) -> None:
         # a seed of 0 to 2**64-1 is its own key (key_of's first case, without the call: games start often)
-        self.key = seed if type(seed) is int and 0 <= seed <= _MASK else key_of(seed)
+        self._key = seed if type(seed) is int and 0 <= seed <= _MASK else key_of(seed)
         self.counter = counter
+        self._block: tuple[int, ...] = ()
+        self._start = _NO_BLOCK
+
+    @property
+    def key(self) -> int:
+        """The 64-bit key (read-only: the cached draws belong to it)."""
+        return self._key
 
     @classmethod
     def at(cls, key: int, counter: int) -> Chance:
@@ -65,14 +122,18 @@ class Chance:
         if not 0 <= key <= _MASK or counter < 0:
             raise ValueError("a chance key is 0 to 2**64-1 and its counter is not negative")
         chance = cls.__new__(cls)
-        chance.key = key
+        chance._key = key
         chance.counter = counter
+        chance._block = ()
+        chance._start = _NO_BLOCK
         return chance
 
     def copy(self) -> Chance:
         chance = Chance.__new__(Chance)
-        chance.key = self.key
+        chance._key = self._key
         chance.counter = self.counter
+        chance._block = self._block
+        chance._start = self._start
         return chance
 
     def __copy__(self) -> Chance:
@@ -81,18 +142,21 @@ class Chance:
     def __deepcopy__(self, memo: object) -> Chance:
         return self.copy()
 
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        return (Chance.at, (self._key, self.counter))
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Chance) and (self.key, self.counter) == (other.key, other.counter)
+        return isinstance(other, Chance) and (self._key, self.counter) == (other._key, other.counter)
 
     def __hash__(self) -> int:
-        return hash((self.key, self.counter))
+        return hash((self._key, self.counter))
 
     def __repr__(self) -> str:
-        return f"Chance.at({self.key:#x}, {self.counter})"
+        return f"Chance.at({self._key:#x}, {self.counter})"
 
     def to_text(self) -> str:
         """``key:counter`` in hexadecimal and decimal: the generator's whole state (see :meth:`from_text`)."""
-        return f"{self.key:x}:{self.counter}"
+        return f"{self._key:x}:{self.counter}"
 
     @classmethod
     def from_text(cls, text: str) -> Chance:
@@ -110,13 +174,22 @@ class Chance:
         return cls.at(int(key, 16), int(counter))
 
     # ---------------------------------------------------------------- draws
+    def _miss(self, counter: int) -> int:
+        """Draw ``counter`` (not the first) when the cache does not hold it: with the :data:`BLOCK` draws
+        from it on, kept for the draws that follow."""
+        self._block = block = _block(self._key, counter)
+        self._start = counter
+        return block[0]
+
     def bits64(self) -> int:
-        """The next 64 random bits."""
+        """The next 64 random bits: ``mix(key + counter * golden)`` after the counter's step."""
         self.counter = counter = self.counter + 1
-        z = (self.key + counter * _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        return z ^ (z >> 31)
+        i = counter - self._start
+        if 0 <= i < BLOCK:
+            return self._block[i]
+        if counter == 1:  # a source's first draw alone (Amulets draws nothing else: a block is waste)
+            return _mix(self._key, 1)
+        return self._miss(counter)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` for ``1 <= n <= 2**32`` (Lemire's multiply-shift: the bias is
@@ -124,10 +197,15 @@ class Chance:
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
         self.counter = counter = self.counter + 1  # bits64, inlined: this is the games' hot path
-        z = (self.key + counter * _GOLDEN) & _MASK
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        return ((z ^ (z >> 31)) * n) >> 64
+        i = counter - self._start
+        if 0 <= i < BLOCK:
+            return (self._block[i] * n) >> 64
+        if counter == 1:  # a source's first draw alone, _mix inlined (games start often)
+            z = (self._key + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            return ((z ^ (z >> 31)) * n) >> 64
+        return (self._miss(counter) * n) >> 64
 
     def randrange(self, start: int, stop: int | None = None) -> int:
         if stop is None:

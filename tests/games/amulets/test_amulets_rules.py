@@ -273,3 +273,40 @@ def test_legal_actions_are_lazy_and_structural() -> None:
     others = GAME.legal_actions(state, 1)
     assert len(others) == PLACEMENT_COUNT and Ask((0, 1, 2, 3, 4)) not in others
     assert Cast((0, 1, 2, 3, 4)) in others
+
+
+def test_advance_reaches_the_positions_of_apply_step_by_step() -> None:
+    """``advance`` (no events) leaves every state exactly as ``apply_unchecked`` does, at every step of
+    seeded random games at 3-5 players: questions, failed casts by the asker and by others, winning
+    casts, every wizard failing."""
+    import random
+
+    from coven.games.amulets.board import AMULETS
+
+    rng = random.Random(3)
+    kinds: set[str] = set()
+    for game in range(60):
+        players = 3 + game % 3
+        state = GAME.new_game(players, {}, seed=game)
+        twin = GAME.clone(state)
+        while GAME.to_act(state):
+            seats = sorted(GAME.to_act(state) | GAME.may_act(state))
+            seat = rng.choice(seats)
+            legal = GAME.legal_actions(state, seat)
+            action = legal[rng.randrange(len(legal))]
+            if rng.random() < 0.02 * (game % 4):  # a true cast: the wizards' amulets on their fields
+                placed = list(action.fields)
+                for s in range(players):
+                    home, mine = state.fields[s], state.amulets[s]
+                    if home in placed:
+                        other = placed.index(home)
+                        placed[other], placed[mine] = placed[mine], home
+                    else:
+                        placed[mine] = home
+                assert len(set(placed)) == AMULETS
+                action = Cast(tuple(placed))
+            kinds.update(event.kind for event in GAME.apply_unchecked(state, seat, action))
+            assert GAME.advance(twin, seat, action) is None
+            assert GAME.write_position(twin) == GAME.write_position(state)
+            assert twin == state
+    assert {"question", "turn", "cast", "win", "all_failed"} <= kinds

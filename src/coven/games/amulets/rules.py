@@ -39,7 +39,9 @@ deduction engine of :mod:`.deduction`); bots, the terminal's text, explanations 
 to the rules by the package's ``__init__`` (:class:`coven.core.Parts`).
 
 The hot path (``to_act``, ``legal_actions``, ``apply_unchecked``, ``clone``) reads tables built at import
-and copies a few lists and two integers (the deal's :class:`~coven.core.chance.Chance`).
+and copies a few lists and the deal's :class:`~coven.core.chance.Chance`. The rules of a question or a
+cast are in ``advance`` (playouts call it: it makes no event); ``apply_unchecked`` reads its events off
+what ``advance`` did.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ from coven.games.amulets.board import (
     placement_problem,
 )
 from coven.games.amulets.notation import Action, Ask, Cast
-from coven.games.amulets.view import AmuletsView, Entry, view_of, write_line
+from coven.games.amulets.view import AmuletsView, Entry, add_line, line_event, view_of
 
 HARD_QUESTION_LIMIT = 60
 
@@ -374,6 +376,19 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         return None
 
     def apply_unchecked(self, state: AmuletsState, seat: Seat, action: Action) -> list[Event]:
+        """:meth:`advance`, then its events read from what it did: the spell book's new line (a question
+        or a cast), and who asks next (after a question or the asker's failed cast), who won, or that
+        every wizard failed."""
+        asker = state.turn
+        self.advance(state, seat, action)
+        event = line_event(state.book[-1])
+        if state.over:
+            return [event, _WIN[seat] if state.winner == seat else _ALL_FAILED]
+        if seat == asker:  # a question, or the asker's failed cast: the turn passes
+            return [event, _TURN[state.turn]]
+        return [event]  # a failed cast out of turn: play resumes where it was
+
+    def advance(self, state: AmuletsState, seat: Seat, action: Action) -> None:
         placed = action.fields
         players = state.players
         homes, amulets = state.fields, state.amulets
@@ -385,45 +400,39 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
                 home = homes[s]
                 mark = _NEAR[placed[amulets[s]]][home]
                 marks[s] = "o" if home in placed and mark != "*" else mark
-            said = "".join(marks)
-            event = write_line(state.book, "ask", seat, placed, said, "question")
+            add_line(state.book, "ask", seat, placed, "".join(marks))
             state.questions += 1
             out = state.out
             for s in _ORDER[players][seat]:  # the next wizard still in (the asker is still in)
                 if not out[s]:
                     state.turn = s
-                    break
-            else:
-                state.turn = seat
-            return [event, _TURN[state.turn]]
+                    return
+            state.turn = seat
+            return
         marks = [SILENT] * players
-        success = True
         for s in _ORDER[players][seat]:  # the spirits check until the first "no"
             if placed[amulets[s]] == homes[s]:
                 marks[s] = YES
             else:
                 marks[s] = NO
-                success = False
                 break
-        event = write_line(state.book, "cast", seat, placed, "".join(marks), "cast")
-        if success:
+        else:
+            add_line(state.book, "cast", seat, placed, "".join(marks))
             state.winner = seat
             state.over = True
-            return [event, _WIN[seat]]
+            return
+        add_line(state.book, "cast", seat, placed, "".join(marks))
         out = state.out
         out[seat] = True
         if seat != state.turn:
-            return [event] if False in out else self._all_failed(state, event)
-        for s in _ORDER[players][seat]:  # the failed asker's turn passes to the next wizard still in
-            if not out[s]:
-                state.turn = s
-                return [event, _TURN[s]]
-        return self._all_failed(state, event)
-
-    @staticmethod
-    def _all_failed(state: AmuletsState, event: Event) -> list[Event]:
-        state.over = True
-        return [event, _ALL_FAILED]
+            if False in out:
+                return
+        else:
+            for s in _ORDER[players][seat]:  # the failed asker's turn passes to the next wizard still in
+                if not out[s]:
+                    state.turn = s
+                    return
+        state.over = True  # every wizard has failed
 
     # ------------------------------------------------------------ information
     def view(self, state: AmuletsState, seat: Seat | None) -> AmuletsView:

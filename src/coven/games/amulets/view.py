@@ -108,23 +108,36 @@ EVENT_KIND = {"ask": "question", "cast": "cast"}
 """The kind of the event of a spell-book line of each kind."""
 
 
-def write_line(
-    book: list[Entry], kind: str, seat: int, fields: tuple[int, ...], answers: str, event_kind: str
-) -> Event:
-    """Append ``Entry(kind, seat, fields, answers)`` to ``book`` and return its public event of kind
-    ``event_kind`` (``EVENT_KIND[kind]``), whose data (:class:`Spoken`) is written out when read."""
+def add_line(book: list[Entry], kind: str, seat: int, fields: tuple[int, ...], answers: str) -> Entry:
+    """Append ``Entry(kind, seat, fields, answers)`` to ``book`` and return it."""
     line: Entry = _new(Entry)
     _set_kind(line, kind)
     _set_seat(line, seat)
     _set_fields(line, fields)
     _set_answers(line, answers)
     book.append(line)
+    return line
+
+
+def line_event(line: Entry) -> Event:
+    """The public event of a spell-book line (kind ``EVENT_KIND[line.kind]``), whose data
+    (:class:`Spoken`) is written out when read."""
     data: Spoken = _new(Spoken)
     _set_line(data, line)
     event: Event = _new(Event)
-    _set_event_kind(event, event_kind)
+    _set_event_kind(event, EVENT_KIND[line.kind])
     _set_event_data(event, data)
     _set_event_audience(event, None)
+    return event
+
+
+def write_line(
+    book: list[Entry], kind: str, seat: int, fields: tuple[int, ...], answers: str, event_kind: str
+) -> Event:
+    """Append ``Entry(kind, seat, fields, answers)`` to ``book`` (:func:`add_line`) and return its public
+    event (:func:`line_event`), of kind ``event_kind`` (which must be ``EVENT_KIND[kind]``)."""
+    event = line_event(add_line(book, kind, seat, fields, answers))
+    assert event.kind == event_kind
     return event
 
 

@@ -47,7 +47,8 @@ roll's totals is one AND with those totals' fields, and its legal writes are rea
 five circles at a time from tables (one total, or the two totals six apart of a roll with one 1/7
 die). A roll is one draw of the chance source and one lookup in a table of every roll (its totals,
 their fields and its text). ``waiting`` is the bitmask of the seats the game waits for. The events
-that depend only on a seat and its decision are made once (:mod:`coven.games.namaste.view`).
+that depend only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
+:meth:`NamasteGame.advance` takes the same steps (:func:`_roll`, :func:`_resolve`) and makes no event.
 """
 
 from __future__ import annotations
@@ -446,9 +447,8 @@ def assemble(
     return state
 
 
-def _set_roll(state: NamasteState, info: RollInfo) -> Event:
-    """The dice are on the table: ask the active seat and every fellow who can write the white total.
-    Returns the ``roll`` event."""
+def _set_roll(state: NamasteState, info: RollInfo) -> None:
+    """The dice are on the table: ask the active seat and every fellow who can write the white total."""
     state.roll = info
     state.white = info[0]
     state.turquoise = info[1]
@@ -462,12 +462,109 @@ def _set_roll(state: NamasteState, info: RollInfo) -> Event:
             waiting |= bit
     state.waiting = waiting
     state.asked = _SEAT_TUPLES[waiting]
+
+
+def _roll_event(state: NamasteState, info: RollInfo) -> Event:
+    """The ``roll`` event of the roll just set: made the first time these dice, this roller and these
+    seats asked come together, then shared."""
     made = info[8]
+    active = state.active
+    waiting = state.waiting
     key = active << 4 | waiting
     event = made[key]
     if event is None:
         event = made[key] = roll_event(active, info[6], info[7], info[1], _SEAT_LISTS[waiting])
     return event
+
+
+def _roll(state: NamasteState, white: int) -> RollInfo:
+    """Roll ``white`` white dice and the turquoise one, and ask who decides; returns the roll."""
+    if state.queue:
+        # Faces fixed by hand come first (white dice, then the turquoise one); then chance, one die at
+        # a time.
+        faces = []
+        for _ in range(white + 1):
+            if state.queue:
+                faces.append(state.queue[0])
+                state.queue = state.queue[1:]
+            else:
+                faces.append(FACES[state.chance.below(6)])
+        info = _roll_of_faces(faces[:-1], faces[-1])
+    else:
+        info = _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])]
+    _set_roll(state, info)
+    return info
+
+
+def _resolve(state: NamasteState, events: list[Event] | None) -> None:
+    """All decisions of the roll are in: make the entries at once and score completions, appending the
+    events to ``events`` (None: make none, as :meth:`NamasteGame.advance` wants)."""
+    info = state.roll
+    assert info is not None
+    entries: dict[str, JSONValue] = {}
+    completed: list[tuple[Seat, int]] = []
+    pending = state.pending
+    sheets, fits, filled = state.sheets, state.fits, state.filled
+    for s in state.asked:
+        action = pending[s]
+        if isinstance(action, Write):
+            value = action.value
+            cell = action.cell
+            if events is not None:
+                entries[_SEAT_TEXT[s]] = WRITE_TEXT[value][cell]
+            sheet = list(sheets[s])
+            sheet[cell] = value
+            sheets[s] = tuple(sheet)
+            fits[s] &= _KEEP[cell][value]
+            filled[s] = mine = filled[s] | _CELL_BIT[cell]
+            for line, mask in _LINES_OF_CELL_MASKS[cell]:
+                if mine & mask == mask:
+                    completed.append((s, line))
+        elif isinstance(action, Karma):
+            if events is not None:
+                entries[_SEAT_TEXT[s]] = "karma"
+            state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
+        elif events is not None:
+            entries[_SEAT_TEXT[s]] = "pass"
+    if events is not None:
+        events.append(entries_event(info[6], entries))
+    if completed:
+        claimed = list(state.claimed)
+        for s, line in completed:
+            pink = sheets[s][PINK[line]]
+            first = not state.claimed[line]
+            points = pink if first else half_up(pink)
+            row = list(state.line_points[s])
+            row[line] = points
+            state.line_points[s] = tuple(row)
+            claimed[line] = True
+            if events is not None:
+                events.append(line_event(s, LINE_NAMES[line], points, first))
+        state.claimed = tuple(claimed)
+    state.pending = {}
+    state.asked = ()
+    state.white = ()
+    state.turquoise = 0
+    state.roll = None
+    state.turns += 1
+    players = state.players
+    karma = state.karma
+    if not state.ending and (_FULL in filled or max(map(len, karma)) >= KARMA_SPACES):
+        for s in range(players):
+            if filled[s] == _FULL or len(karma[s]) >= KARMA_SPACES:
+                state.ending = True
+                if events is not None:
+                    events.append(end_triggered_event(s))
+                break
+    state.active = active = (state.active + 1) % players
+    if state.ending and active == state.starter:
+        state.phase = OVER
+        state.waiting = 0
+        if events is not None:
+            events.append(game_over_event([score_points(state, s) for s in range(players)]))
+    else:
+        state.phase = CHOOSE
+        state.waiting = 1 << active
 
 
 # -------------------------------------------------------------------------------------------- game
@@ -784,94 +881,26 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         if isinstance(action, Write):
             decided = DECIDED_WRITE[seat][action.value][action.cell]
         elif isinstance(action, Roll):
-            return self._roll(state, action.white)
+            return [_roll_event(state, _roll(state, action.white))]
         else:
             decided = DECIDED_KARMA[seat] if isinstance(action, Karma) else DECIDED_PASS[seat]
         state.pending[seat] = action
         state.waiting = waiting = state.waiting & _NOT_SEAT[seat]
         if waiting:
             return [decided, WAITING[seat][waiting]]
-        return self._resolve(state, [decided])
-
-    def _roll(self, state: NamasteState, white: int) -> list[Event]:
-        if state.queue:
-            # Faces fixed by hand come first (white dice, then the turquoise one); then chance, one die
-            # at a time.
-            faces = []
-            for _ in range(white + 1):
-                if state.queue:
-                    faces.append(state.queue[0])
-                    state.queue = state.queue[1:]
-                else:
-                    faces.append(FACES[state.chance.below(6)])
-            info = _roll_of_faces(faces[:-1], faces[-1])
-        else:
-            info = _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])]
-        return [_set_roll(state, info)]
-
-    def _resolve(self, state: NamasteState, events: list[Event]) -> list[Event]:
-        """All decisions of the roll are in: make the entries at once and score completions."""
-        info = state.roll
-        assert info is not None
-        entries: dict[str, JSONValue] = {}
-        completed: list[tuple[Seat, int]] = []
-        pending = state.pending
-        sheets, fits, filled = state.sheets, state.fits, state.filled
-        for s in state.asked:
-            action = pending[s]
-            if isinstance(action, Write):
-                value = action.value
-                cell = action.cell
-                entries[_SEAT_TEXT[s]] = WRITE_TEXT[value][cell]
-                sheet = list(sheets[s])
-                sheet[cell] = value
-                sheets[s] = tuple(sheet)
-                fits[s] &= _KEEP[cell][value]
-                filled[s] = mine = filled[s] | _CELL_BIT[cell]
-                for line, mask in _LINES_OF_CELL_MASKS[cell]:
-                    if mine & mask == mask:
-                        completed.append((s, line))
-            elif isinstance(action, Karma):
-                entries[_SEAT_TEXT[s]] = "karma"
-                state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
-            else:
-                entries[_SEAT_TEXT[s]] = "pass"
-        events.append(entries_event(info[6], entries))
-        if completed:
-            claimed = list(state.claimed)
-            for s, line in completed:
-                pink = sheets[s][PINK[line]]
-                first = not state.claimed[line]
-                points = pink if first else half_up(pink)
-                row = list(state.line_points[s])
-                row[line] = points
-                state.line_points[s] = tuple(row)
-                claimed[line] = True
-                events.append(line_event(s, LINE_NAMES[line], points, first))
-            state.claimed = tuple(claimed)
-        state.pending = {}
-        state.asked = ()
-        state.white = ()
-        state.turquoise = 0
-        state.roll = None
-        state.turns += 1
-        players = state.players
-        karma = state.karma
-        if not state.ending and (_FULL in filled or max(map(len, karma)) >= KARMA_SPACES):
-            for s in range(players):
-                if filled[s] == _FULL or len(karma[s]) >= KARMA_SPACES:
-                    state.ending = True
-                    events.append(end_triggered_event(s))
-                    break
-        state.active = active = (state.active + 1) % players
-        if state.ending and active == state.starter:
-            state.phase = OVER
-            state.waiting = 0
-            events.append(game_over_event([score_points(state, s) for s in range(players)]))
-        else:
-            state.phase = CHOOSE
-            state.waiting = 1 << active
+        events = [decided]
+        _resolve(state, events)
         return events
+
+    def advance(self, state: NamasteState, seat: Seat, action: Action) -> None:
+        """:meth:`apply_unchecked` without its events (the same steps: :func:`_roll`, :func:`_resolve`)."""
+        if type(action) is Roll:
+            _roll(state, action.white)
+            return
+        state.pending[seat] = action
+        state.waiting = waiting = state.waiting & _NOT_SEAT[seat]
+        if not waiting:
+            _resolve(state, None)
 
     # ------------------------------------------------------------------------------ information
     def view(self, state: NamasteState, seat: Seat | None) -> NamasteView:
