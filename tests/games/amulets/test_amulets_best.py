@@ -15,7 +15,9 @@ from coven.games.amulets.bots import (
     BestBot,
     GreedyBot,
     _after_question,
+    _entropy_score,
     _hedgeable,
+    _weighted_entropy_score,
     best_cast,
     weighted_cast,
 )
@@ -270,3 +272,30 @@ def test_judged_with_equal_weights_is_judged() -> None:
         assert bot.judged(question, me, worlds, view, None, [1.0] * len(worlds)) == pytest.approx(plain)
         compared += plain > 0
     assert compared >= 2
+
+
+def test_the_weighted_entropy_is_the_plain_one_under_equal_weights() -> None:
+    rng = random.Random(3)
+    for _ in range(20):
+        keys = [rng.randrange(6) for _ in range(rng.randrange(1, 40))]
+        assert _weighted_entropy_score(keys, [1.0] * len(keys)) == pytest.approx(_entropy_score(keys))
+    assert _weighted_entropy_score([0, 0, 1], [0.5, 0.5, 1.0]) == pytest.approx(0.0)  # two classes of 1
+
+
+def test_worlds_drawn_for_questions_avoid_a_rival_home_its_question_occupied() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    play(state, 1, "ask RB2 YA5 GE3 BD1 KC5")  # seat 1 puts Red on its own home B2
+    bot = BestBot(GAME, 2, 0)
+    view = GAME.view(state, 2)
+    assert bot.worlds(view, 3 * 400) is None  # too many worlds to list: they are drawn
+    seats = knowledge_of(view).seats
+    occupied = {parse_field(t[1:]) for t in ["RB2", "YA5", "GE3", "BD1", "KC5"]}
+    drawn = bot.sample_worlds(view, 400)
+    plain = [knowledge_of(view).sample(random.Random(i)) for i in range(400)]
+
+    def on_home(worlds: list[tuple[int, ...]]) -> float:
+        return sum(w[seats.index(1)] % FIELDS in occupied for w in worlds) / len(worlds)
+
+    assert len(drawn) == 400
+    assert on_home(drawn) < 0.5 * on_home(plain)  # the weight 0.15 shows against uniform draws

@@ -30,7 +30,8 @@ engine (:mod:`.deduction`); none sees the state.
   amulet on their own home in 3.5% of 1,443 questions of 300 four-player games, against 20% by
   chance). Each world is weighed by ``home_weight`` (0.15) for every rival question that put an amulet
   on that rival's home in it; the cast, its chance, the waits and the judged questions count worlds
-  by weight (:func:`weighted_cast`, a maximum-weight clique).
+  by weight (:func:`weighted_cast`, a maximum-weight clique), the entropy of a question's answers
+  sums weights, and worlds drawn when there are too many to list are kept with their weight.
 
 A rival's pass is read only as "not sure": the levels ``beginner`` and ``casual`` (and people) may let a
 sure cast pass, and against them that reading can mislead ``best`` (``reads_passes`` turns it off; off,
@@ -258,6 +259,14 @@ def _placement(worlds: Sequence[World], chosen: Sequence[int], own: int | None) 
 def _entropy_score(keys: list[int]) -> float:
     """Minus the sum of c*log(c) over answer classes (larger = more informative)."""
     return -sum(c * math.log(c) for c in Counter(keys).values())
+
+
+def _weighted_entropy_score(keys: list[int], weights: Sequence[float]) -> float:
+    """Minus the sum of w*log(w) over answer classes, ``w`` a class's total weight."""
+    mass: dict[int, float] = {}
+    for key, x in zip(keys, weights, strict=True):
+        mass[key] = mass.get(key, 0.0) + x
+    return -sum(w * math.log(w) for w in mass.values() if w > 0.0)
 
 
 def _keys(codes: list[int], worlds: Sequence[World]) -> list[int]:
@@ -591,6 +600,23 @@ class BestBot(AmuletsBot):
                 self._weight = dict(zip(self._read, weights, strict=True))
         return self._read
 
+    def sample_worlds(self, view: AmuletsView, size: int) -> list[World]:
+        """As :meth:`AmuletsBot.sample_worlds`, a drawn world kept with its weight (:meth:`_home_weight`)
+        when there are too many worlds to list."""
+        exact = self.worlds(view, size * 3)
+        if exact is not None or self.home_weight >= 1.0:
+            return exact if exact is not None else super().sample_worlds(view, size)
+        k = self.knowledge(view)
+        rng = self.rng
+        out: list[World] = []
+        for _ in range(size * 8):
+            world = k.sample(rng)
+            if rng.random() < self._home_weight(view, world):
+                out.append(world)
+                if len(out) == size:
+                    break
+        return out or [k.sample(rng)]
+
     def _home_weight(self, view: AmuletsView, world: World) -> float:
         """How likely the rivals' questions are in ``world``: a question that puts an amulet on its
         asker's own home weighs ``home_weight``."""
@@ -766,6 +792,11 @@ class BestBot(AmuletsBot):
             exact = listed or worlds
             weights = self.weights(listed) if listed else None
             score = _lookahead_score(exact)
+        elif (mass := self.weights(worlds)) is not None:
+
+            def score(q: tuple[int, ...]) -> float:
+                return _weighted_entropy_score(_keys(answer_codes(q), worlds), mass)
+
         else:
 
             def score(q: tuple[int, ...]) -> float:
