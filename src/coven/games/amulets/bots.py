@@ -57,6 +57,15 @@ Measured (``coven simulate amulets -p 4 ... -n 400 --seed S``; before -> after t
   gambling rivals were modelled; at seed 11 62); ``best``'s decisions take 112 ms CPU at the 95th
   percentile (``--timing``), its slowest of 60 games against ``greedy`` 394 ms.
 
+Reading the rivals' questions (the ``home_weight`` evidence above; issue 15, same commands, before ->
+after): ``-b best,reference,reference,reference -n 200`` at seeds 1, 11, 31 and 41 (not tuned on):
+60, 62, 63, 56 -> 62, 69, 72, 59 wins (241 -> 262 of 800, 30.1% -> 32.75%; the 35% aimed at is not
+reached); at the tuning seeds 101-103, 156 -> 204 of 600. ``-b best,greedy,greedy,greedy -n 400 --seed
+1``: 183 -> 210 (52.5%). ``-b best -n 400 --seed 2``: 4.2575 -> 4.1525 questions per game.
+``best``'s decisions take 165-301 ms CPU at the 95th percentile (``--timing``) in these runs.
+Reading a rival's pass softly (a world weighed by 0.4 per pass of a rival whose best cast had 1/5 or
+more then, as ``reference`` gambles) won 150 of 600 at seeds 101-103 against 156 without: not kept.
+
 Tried and not kept (issue 15, against three ``reference``): ``reference`` gambles. Logged over 100
 games, it considers a cast once its best one has a 1 in 5 chance, then casts at about 56% of its
 chances at 0.20-0.25 and 70-75% above, and about 55% of its casts succeed. A stopping decision that
