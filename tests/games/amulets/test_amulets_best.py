@@ -10,8 +10,17 @@ import pytest
 
 from coven.core.driver import Driver, decisions
 from coven.games.amulets import GAME, AmuletsState, Ask
-from coven.games.amulets.board import ANSWERS, FIELDS, answer, parse_field
-from coven.games.amulets.bots import BestBot, GreedyBot, _after_question, _hedgeable, best_cast
+from coven.games.amulets.board import ANSWERS, FIELDS, answer, cast_pairs, parse_field
+from coven.games.amulets.bots import (
+    BestBot,
+    GreedyBot,
+    _after_question,
+    _entropy_score,
+    _hedgeable,
+    _weighted_entropy_score,
+    best_cast,
+    weighted_cast,
+)
 from coven.games.amulets.deduction import Knowledge, public_domains
 from coven.games.amulets.view import AmuletsView, knowledge_of
 
@@ -182,3 +191,111 @@ def test_a_rivals_failed_cast_makes_best_expect_gambles() -> None:
     seat_1.knowledge(GAME.view(state, 1))
     assert seat_0._dare == BestBot.rival_dare  # its own failure says nothing about the rivals
     assert seat_1._dare == BestBot.rival_dare_seen < 1.0
+
+
+def _brute_heaviest(worlds: list[tuple[int, ...]], weights: list[float]) -> float:
+    """The heaviest set of worlds one placement satisfies, by trying every subset (small lists only)."""
+    best = 0.0
+    for mask in range(1, 1 << len(worlds)):
+        chosen = [i for i in range(len(worlds)) if mask >> i & 1]
+        pairs = [p for i in chosen for w in (worlds[i],) for p in w]
+        placed: dict[int, int] = {}
+        fields: dict[int, int] = {}
+        if all(
+            placed.setdefault(p // FIELDS, p % FIELDS) == p % FIELDS
+            and fields.setdefault(p % FIELDS, p // FIELDS) == p // FIELDS
+            for p in pairs
+        ):
+            best = max(best, sum(weights[i] for i in chosen))
+    return best
+
+
+def test_the_weighted_cast_is_the_heaviest_and_equals_the_plain_one_when_weights_are_equal() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(80):
+        state = _play_to_decision(seed, 3 + seed % 2)
+        if GAME.is_over(state):
+            continue
+        me = state.turn
+        worlds = knowledge_of(GAME.view(state, me)).worlds(13)
+        if not worlds or len(worlds) < 2:
+            continue
+        own = state.amulets[me] * FIELDS + state.fields[me]
+        placement, covered = best_cast(worlds, own)
+        assert weighted_cast(worlds, [1.0] * len(worlds), own) == (placement, float(covered))
+        weights = [rng.choice((1.0, 0.15, 0.0225)) for _ in worlds]
+        placement, weight = weighted_cast(worlds, weights, own)
+        assert weight == pytest.approx(_brute_heaviest(worlds, weights))
+        satisfied = cast_pairs(placement)
+        assert weight == pytest.approx(
+            sum(x for w, x in zip(worlds, weights, strict=True) if all(satisfied >> p & 1 for p in w))
+        )
+        checked += 1
+    assert checked >= 8
+
+
+def test_a_rival_question_on_its_own_home_weighs_its_world_down() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    play(state, 1, "ask RB2 YA5 GE3 BD1 KC5")  # seat 1 puts Red on its own home B2
+    play(state, 2, "ask RA3 YB1 GC2 BE5 KD3")
+    bot = BestBot(GAME, 0, 0)
+    view = GAME.view(state, 0)
+    worlds = bot.worlds(view, 20000)
+    assert worlds is not None
+    weights = bot.weights(worlds)
+    assert weights is not None
+    seats = knowledge_of(view).seats
+    for world, weight in zip(worlds, weights, strict=True):
+        homes = dict(zip(seats, (p % FIELDS for p in world), strict=True))
+        asked = [(1, "RB2 YA5 GE3 BD1 KC5"), (2, "RA3 YB1 GC2 BE5 KD3")]
+        on_home = sum(homes[s] in [parse_field(t[1:]) for t in q.split()] for s, q in asked)
+        assert weight == pytest.approx(BestBot.home_weight**on_home)
+    assert min(weights) < 1.0 == max(weights)  # both kinds of world were weighed
+
+
+def test_judged_with_equal_weights_is_judged() -> None:
+    compared = 0
+    for seed in range(8):
+        state = _play_to_decision(seed, 4)
+        if GAME.is_over(state):
+            continue
+        me = state.turn
+        bot = BestBot(GAME, me, seed)
+        view = GAME.view(state, me)
+        worlds = bot.worlds(view, 400)
+        if not worlds or len(worlds) > 150:
+            continue
+        question = bot.world_placement(worlds[0])
+        plain = bot.judged(question, me, worlds, view)
+        assert bot.judged(question, me, worlds, view, None, [1.0] * len(worlds)) == pytest.approx(plain)
+        compared += plain > 0
+    assert compared >= 2
+
+
+def test_the_weighted_entropy_is_the_plain_one_under_equal_weights() -> None:
+    rng = random.Random(3)
+    for _ in range(20):
+        keys = [rng.randrange(6) for _ in range(rng.randrange(1, 40))]
+        assert _weighted_entropy_score(keys, [1.0] * len(keys)) == pytest.approx(_entropy_score(keys))
+    assert _weighted_entropy_score([0, 0, 1], [0.5, 0.5, 1.0]) == pytest.approx(0.0)  # two classes of 1
+
+
+def test_worlds_drawn_for_questions_avoid_a_rival_home_its_question_occupied() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    play(state, 1, "ask RB2 YA5 GE3 BD1 KC5")  # seat 1 puts Red on its own home B2
+    bot = BestBot(GAME, 2, 0)
+    view = GAME.view(state, 2)
+    assert bot.worlds(view, 3 * 400) is None  # too many worlds to list: they are drawn
+    seats = knowledge_of(view).seats
+    occupied = {parse_field(t[1:]) for t in ["RB2", "YA5", "GE3", "BD1", "KC5"]}
+    drawn = bot.sample_worlds(view, 400)
+    plain = [knowledge_of(view).sample(random.Random(i)) for i in range(400)]
+
+    def on_home(worlds: list[tuple[int, ...]]) -> float:
+        return sum(w[seats.index(1)] % FIELDS in occupied for w in worlds) / len(worlds)
+
+    assert len(drawn) == 400
+    assert on_home(drawn) < 0.5 * on_home(plain)  # the weight 0.15 shows against uniform draws

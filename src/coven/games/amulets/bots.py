@@ -25,6 +25,13 @@ engine (:mod:`.deduction`); none sees the state.
   sure then (every bot casts the moment it is sure), so worlds where it would have been are dropped.
   Rivals are expected to cast only when sure until one of them fails a cast (a gamble: a sure cast
   never fails); from then on, whenever their best cast has at least an even chance.
+  A rival's question is evidence too: an amulet on the asker's own home can draw no ``o`` and no
+  ``*``, so an informative question leaves that field empty (``greedy``, and so ``reference``, put an
+  amulet on their own home in 3.5% of 1,443 questions of 300 four-player games, against 20% by
+  chance). Each world is weighed by ``home_weight`` (0.15) for every rival question that put an amulet
+  on that rival's home in it; the cast, its chance, the waits and the judged questions count worlds
+  by weight (:func:`weighted_cast`, a maximum-weight clique), the entropy of a question's answers
+  sums weights, and worlds drawn when there are too many to list are kept with their weight.
 
 A rival's pass is read only as "not sure": the levels ``beginner`` and ``casual`` (and people) may let a
 sure cast pass, and against them that reading can mislead ``best`` (``reads_passes`` turns it off; off,
@@ -49,6 +56,15 @@ Measured (``coven simulate amulets -p 4 ... -n 400 --seed S``; before -> after t
 - ``-b best,reference,reference,reference -n 200 --seed 1``: 49 -> 60 wins (24.5% -> 30%; 56 before the
   gambling rivals were modelled; at seed 11 62); ``best``'s decisions take 112 ms CPU at the 95th
   percentile (``--timing``), its slowest of 60 games against ``greedy`` 394 ms.
+
+Reading the rivals' questions (the ``home_weight`` evidence above; issue 15, same commands, before ->
+after): ``-b best,reference,reference,reference -n 200`` at seeds 1, 11, 31 and 41 (not tuned on):
+60, 62, 63, 56 -> 62, 69, 72, 59 wins (241 -> 262 of 800, 30.1% -> 32.75%; the 35% aimed at is not
+reached); at the tuning seeds 101-103, 156 -> 204 of 600. ``-b best,greedy,greedy,greedy -n 400 --seed
+1``: 183 -> 210 (52.5%). ``-b best -n 400 --seed 2``: 4.2575 -> 4.1525 questions per game.
+``best``'s decisions take 165-301 ms CPU at the 95th percentile (``--timing``) in these runs.
+Reading a rival's pass softly (a world weighed by 0.4 per pass of a rival whose best cast had 1/5 or
+more then, as ``reference`` gambles) won 150 of 600 at seeds 101-103 against 156 without: not kept.
 
 Tried and not kept (issue 15, against three ``reference``): ``reference`` gambles. Logged over 100
 games, it considers a cast once its best one has a 1 in 5 chance, then casts at about 56% of its
@@ -126,16 +142,9 @@ def _signature(world: World) -> tuple[int, int, int]:
     return pairs, amulets, fields
 
 
-def _largest_compatible(worlds: Sequence[World]) -> list[int]:
-    """The most worlds one placement can satisfy together (indices into ``worlds``).
-
-    A placement satisfies a set of worlds exactly when the union of their pairs puts no amulet on two
-    fields and no two amulets on one field; that holds for a set when it holds for every two of them,
-    so this is a maximum clique of the compatibility graph (small: at most a few dozen worlds).
-    """
+def _compatibility(worlds: Sequence[World]) -> list[int]:
+    """For each world, the mask of the other worlds one placement can satisfy together with it."""
     n = len(worlds)
-    if n <= 1:
-        return list(range(n))
     sigs = [_signature(w) for w in worlds]
     adj = [0] * n
     for i in range(n):
@@ -146,6 +155,20 @@ def _largest_compatible(worlds: Sequence[World]) -> list[int]:
             if u == (ai | aj).bit_count() == (fi | fj).bit_count():
                 adj[i] |= 1 << j
                 adj[j] |= 1 << i
+    return adj
+
+
+def _largest_compatible(worlds: Sequence[World]) -> list[int]:
+    """The most worlds one placement can satisfy together (indices into ``worlds``).
+
+    A placement satisfies a set of worlds exactly when the union of their pairs puts no amulet on two
+    fields and no two amulets on one field; that holds for a set when it holds for every two of them,
+    so this is a maximum clique of the compatibility graph (small: at most a few dozen worlds).
+    """
+    n = len(worlds)
+    if n <= 1:
+        return list(range(n))
+    adj = _compatibility(worlds)
     best = [1, 1]  # size, members mask
 
     def expand(size: int, members: int, candidates: int) -> None:
@@ -163,6 +186,46 @@ def _largest_compatible(worlds: Sequence[World]) -> list[int]:
 
     expand(0, 0, (1 << n) - 1)
     return bits(best[1])
+
+
+def _heaviest_compatible(worlds: Sequence[World], weights: Sequence[float]) -> tuple[list[int], float]:
+    """The worlds of most total weight one placement can satisfy together (indices into ``worlds``) and
+    that weight: a maximum-weight clique of the compatibility graph (see :func:`_largest_compatible`)."""
+    n = len(worlds)
+    if n == 0:
+        return [], 0.0
+    order = sorted(range(n), key=lambda i: -weights[i])
+    ranked = [worlds[i] for i in order]
+    weight = [weights[i] for i in order]
+    adj = _compatibility(ranked)
+    best: list[Any] = [weight[0], 1]  # weight, members mask (in ranked order)
+
+    def expand(total: float, members: int, candidates: int) -> None:
+        rest = sum(weight[v] for v in bits(candidates))
+        if not candidates:
+            if total > best[0]:
+                best[0], best[1] = total, members
+            return
+        while candidates:
+            if total + rest <= best[0]:
+                return
+            low = candidates & -candidates
+            v = low.bit_length() - 1
+            candidates ^= low
+            rest -= weight[v]
+            expand(total + weight[v], members | low, candidates & adj[v])
+
+    expand(0.0, 0, (1 << n) - 1)
+    return [order[v] for v in bits(best[1])], best[0]
+
+
+def weighted_cast(
+    worlds: Sequence[World], weights: Sequence[float], own: int | None
+) -> tuple[tuple[int, ...], float]:
+    """The placement that satisfies the most weight of ``worlds``, and that weight (as :func:`best_cast`
+    with each world counted by its weight)."""
+    chosen, weight = _heaviest_compatible(worlds, weights)
+    return _placement(worlds, chosen, own), weight
 
 
 def cast_cover(worlds: Sequence[World]) -> int:
@@ -185,6 +248,12 @@ def best_cast(worlds: Sequence[World], own: int | None) -> tuple[tuple[int, ...]
     pair (its field and amulet are never in another wizard's pair).
     """
     chosen = _largest_compatible(worlds)
+    return _placement(worlds, chosen, own), len(chosen)
+
+
+def _placement(worlds: Sequence[World], chosen: Sequence[int], own: int | None) -> tuple[int, ...]:
+    """The placement satisfying the worlds of index in ``chosen`` (which one placement can), with the
+    amulets they leave free at home (``own``) or on spare fields."""
     placed: dict[int, int] = {}
     for i in chosen:
         for p in worlds[i]:
@@ -193,12 +262,20 @@ def best_cast(worlds: Sequence[World], own: int | None) -> tuple[tuple[int, ...]
         placed[own // FIELDS] = own % FIELDS
     taken = set(placed.values())
     spare = (f for f in range(FIELDS) if f not in taken)
-    return tuple(placed[a] if a in placed else next(spare) for a in range(AMULETS)), len(chosen)
+    return tuple(placed[a] if a in placed else next(spare) for a in range(AMULETS))
 
 
 def _entropy_score(keys: list[int]) -> float:
     """Minus the sum of c*log(c) over answer classes (larger = more informative)."""
     return -sum(c * math.log(c) for c in Counter(keys).values())
+
+
+def _weighted_entropy_score(keys: list[int], weights: Sequence[float]) -> float:
+    """Minus the sum of w*log(w) over answer classes, ``w`` a class's total weight."""
+    mass: dict[int, float] = {}
+    for key, x in zip(keys, weights, strict=True):
+        mass[key] = mass.get(key, 0.0) + x
+    return -sum(w * math.log(w) for w in mass.values() if w > 0.0)
 
 
 def _keys(codes: list[int], worlds: Sequence[World]) -> list[int]:
@@ -419,6 +496,11 @@ class BestBot(AmuletsBot):
     reads_passes = True
     """Whether a rival's pass counts as evidence: every bot here casts the moment it is sure, so a world
     in which a rival let a sure cast pass is dropped."""
+    home_weight = 0.15
+    """How much likelier a rival's question is when it leaves the asker's own home empty than when it
+    puts an amulet there (a placed amulet on one's own home can draw no "o" and no "*": an informative
+    question avoids it; ``greedy`` and ``reference`` put one there in 3.5% of their questions against
+    20% by chance)."""
 
     def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
         super().__init__(game, seat, seed)
@@ -426,6 +508,7 @@ class BestBot(AmuletsBot):
         self._proxy: tuple[int, ...] | None = None
         self._mine: tuple[int, ...] | None = None
         self._read: list[World] | None = None
+        self._weight: dict[World, float] | None = None
         self._asked: dict[tuple[int, int], tuple[int, ...]] = {}
         self._sure: dict[tuple[tuple[int, ...], int, int], bool] = {}
         self._by_seat: dict[World, dict[int, int]] = {}
@@ -439,6 +522,7 @@ class BestBot(AmuletsBot):
             self._proxy = None
             self._mine = None
             self._read = None
+            self._weight = None
             self._asked = {}
             self._sure = {}
             self._by_seat = {}
@@ -519,7 +603,46 @@ class BestBot(AmuletsBot):
                 )
             ]
             self._read = kept or plain
+            self._weight = None
+            weights = [self._home_weight(view, w) for w in self._read] if self.home_weight < 1.0 else []
+            if weights and min(weights) < max(weights):
+                self._weight = dict(zip(self._read, weights, strict=True))
         return self._read
+
+    def sample_worlds(self, view: AmuletsView, size: int) -> list[World]:
+        """As :meth:`AmuletsBot.sample_worlds`, a drawn world kept with its weight (:meth:`_home_weight`)
+        when there are too many worlds to list."""
+        exact = self.worlds(view, size * 3)
+        if exact is not None or self.home_weight >= 1.0:
+            return exact if exact is not None else super().sample_worlds(view, size)
+        k = self.knowledge(view)
+        rng = self.rng
+        out: list[World] = []
+        for _ in range(size * 8):
+            world = k.sample(rng)
+            if rng.random() < self._home_weight(view, world):
+                out.append(world)
+                if len(out) == size:
+                    break
+        return out or [k.sample(rng)]
+
+    def _home_weight(self, view: AmuletsView, world: World) -> float:
+        """How likely the rivals' questions are in ``world``: a question that puts an amulet on its
+        asker's own home weighs ``home_weight``."""
+        ws = self._world_of(view, world)
+        weight = 1.0
+        for entry in view.book:
+            if entry.kind == "ask" and entry.seat != self.seat and ws[entry.seat] % FIELDS in entry.fields:
+                weight *= self.home_weight
+        return weight
+
+    def weights(self, worlds: Sequence[World]) -> list[float] | None:
+        """The weight of each of ``worlds`` (the worlds :meth:`worlds` returned) after reading the
+        passes, or None when they all weigh the same."""
+        table = self._weight
+        if table is None:
+            return None
+        return [table.get(w, 1.0) for w in worlds]
 
     def _passes(self, view: AmuletsView) -> list[tuple[tuple[int, ...], list[int]]]:
         """The moments some rivals let pass: (public domains then, those rivals). Before every question
@@ -604,10 +727,14 @@ class BestBot(AmuletsBot):
         worlds: Sequence[World],
         view: AmuletsView,
         only: Collection[int] | None = None,
+        weights: Sequence[float] | None = None,
     ) -> float:
         """The chance of winning at my first chance after ``asker`` asks ``question``: zero in the worlds
         where a rival offered a cast before me then casts successfully, else my best cast's chance
-        (counting only the worlds of index in ``only`` if given, still divided by all the worlds)."""
+        (counting only the worlds of index in ``only`` if given, still divided by all the worlds; each
+        world counted by its weight if ``weights`` are given)."""
+        if weights is not None:
+            return self._judged_weighted(question, asker, worlds, view, only, weights)
         order = _after_question(view.players, asker, view.out)
         ahead = order[: order.index(self.seat)]
         keys, domains, by_seat = self._answered(question, asker, worlds, view)
@@ -627,6 +754,33 @@ class BestBot(AmuletsBot):
                     total += p
         return total / len(worlds)
 
+    def _judged_weighted(
+        self,
+        question: tuple[int, ...],
+        asker: int,
+        worlds: Sequence[World],
+        view: AmuletsView,
+        only: Collection[int] | None,
+        weights: Sequence[float],
+    ) -> float:
+        """:meth:`judged` with each world counted by its weight."""
+        order = _after_question(view.players, asker, view.out)
+        ahead = order[: order.index(self.seat)]
+        keys, domains, by_seat = self._answered(question, asker, worlds, view)
+        classes: dict[int, list[int]] = {}
+        for i, key in enumerate(keys):
+            classes.setdefault(key, []).append(i)
+        total = 0.0
+        for members in classes.values():
+            if len(members) > LOOKAHEAD_CLASS:
+                continue
+            mass = [weights[i] for i in members]
+            p = _heaviest_compatible([worlds[i] for i in members], mass)[1] / sum(mass)
+            for i in members:
+                if (only is None or i in only) and not self.rival_wins(domains[i], ahead, by_seat[i]):
+                    total += p * weights[i]
+        return total / sum(weights)
+
     # ------------------------------------------------------------ questions
     def question(self, view: AmuletsView) -> tuple[int, ...]:
         self.knowledge(view)
@@ -641,9 +795,17 @@ class BestBot(AmuletsBot):
             return self.world_placement(worlds[0]) if worlds else self.random_placement()
         score: Callable[[tuple[int, ...]], float]
         exact: list[World] | None = None
+        weights: list[float] | None = None
         if self._count <= self.lookahead_worlds:
-            exact = self.worlds(view, self.lookahead_worlds) or worlds
+            listed = self.worlds(view, self.lookahead_worlds)
+            exact = listed or worlds
+            weights = self.weights(listed) if listed else None
             score = _lookahead_score(exact)
+        elif (mass := self.weights(worlds)) is not None:
+
+            def score(q: tuple[int, ...]) -> float:
+                return _weighted_entropy_score(_keys(answer_codes(q), worlds), mass)
+
         else:
 
             def score(q: tuple[int, ...]) -> float:
@@ -664,12 +826,12 @@ class BestBot(AmuletsBot):
         if not judge or exact is None:
             return best
         top = sorted(seen, key=lambda q: seen[q], reverse=True)[: self.shortlist]
-        judged = {q: self.judged(q, self.seat, exact, view) for q in top}
+        judged = {q: self.judged(q, self.seat, exact, view, None, weights) for q in top}
         best = max(top, key=lambda q: (judged[q], seen[q]))
         for _ in range(self.judge_steps):
             cand = self._varied(best)
             if cand not in judged:
-                judged[cand] = self.judged(cand, self.seat, exact, view)
+                judged[cand] = self.judged(cand, self.seat, exact, view, None, weights)
                 if judged[cand] > judged[best]:
                     best = cand
         return best
@@ -688,6 +850,18 @@ class BestBot(AmuletsBot):
         return tuple(q)
 
     # ------------------------------------------------------------ casting
+    def certain_cast(self, view: AmuletsView) -> tuple[tuple[int, ...], float]:
+        """The best cast and its chance of success, each world weighed by how likely the rivals' passes
+        are in it (:meth:`weights`; as :meth:`AmuletsBot.certain_cast` when they all weigh the same)."""
+        if self._decision is None:
+            worlds = self.worlds(view, CAST_WORLDS)
+            weights = self.weights(worlds) if worlds else None
+            if not worlds or weights is None:
+                return super().certain_cast(view)
+            placement, covered = weighted_cast(worlds, weights, self.own_pair(view))
+            self._decision = (placement, covered / sum(weights))
+        return self._decision
+
     def wait_value(self, view: AmuletsView, required: bool) -> float:
         """The chance of winning if I let this moment pass and cast at my next chance at the latest.
 
@@ -713,8 +887,11 @@ class BestBot(AmuletsBot):
         if not keep:
             return 0.0
         kept = [worlds[i] for i in keep]
+        weights = self.weights(worlds)
+        kept_weights = None if weights is None else [weights[i] for i in keep]
+        share = len(kept) / len(worlds) if weights is None else sum(kept_weights or ()) / sum(weights)
         if required or not self.asker_model:
-            return self.judged(question, view.turn, kept, view) * len(kept) / len(worlds)
+            return self.judged(question, view.turn, kept, view, None, kept_weights) * share
         at = self.knowledge(view).seats.index(view.turn)
         groups: dict[int, set[int]] = {}
         for i, w in enumerate(kept):
@@ -722,8 +899,8 @@ class BestBot(AmuletsBot):
         total = 0.0
         for pair, members in groups.items():
             asked = self._asker_question(view.turn, pair, question)
-            total += self.judged(asked, view.turn, kept, view, members)
-        return total * len(kept) / len(worlds)
+            total += self.judged(asked, view.turn, kept, view, members, kept_weights)
+        return total * share
 
     def _asker_question(self, asker: int, pair: int, fallback: tuple[int, ...]) -> tuple[int, ...]:
         """The question ``asker`` holding ``pair`` is taken to ask: the best by the look-ahead score over
