@@ -299,3 +299,31 @@ def test_worlds_drawn_for_questions_avoid_a_rival_home_its_question_occupied() -
 
     assert len(drawn) == 400
     assert on_home(drawn) < 0.5 * on_home(plain)  # the weight 0.15 shows against uniform draws
+
+
+def test_a_rivals_failed_cast_narrows_its_pair_to_the_cast_for_best_only() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    play(state, 1, "cast RE1 YB2 GE3 BE4 KE5")  # seat 1 casts with its own Yellow at home B2, fails
+    bot = BestBot(GAME, 2, 0)
+    view = GAME.view(state, 2)
+    knowledge = bot.knowledge(view)
+    cast = cast_pairs(GAME.parse_action("cast RE1 YB2 GE3 BE4 KE5").fields)
+    seat_1 = knowledge.seats.index(1)
+    assert knowledge.domains[seat_1] & ~cast == 0
+    assert knowledge.domains[seat_1] >> (1 * FIELDS + parse_field("B2")) & 1  # the true pair stays
+    assert 0 < knowledge.count() < knowledge_of(view).count()
+    assert tuple(bot._public) == tuple(public_domains(4, (e.as_tuple() for e in state.book)))  # rivals read
+    # the public record only
+    plain = BestBot(GAME, 2, 0)
+    plain.reads_casts = False
+    assert plain.knowledge(view).count() == knowledge_of(view).count()
+
+
+def test_a_cast_leaving_no_world_is_not_read() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")  # seat 1 answers "+"
+    play(state, 1, "cast RE5 YA1 GA3 BE2 KC2")  # each of these pairs would have answered "-"
+    view = GAME.view(state, 3)
+    knowledge = BestBot(GAME, 3, 0).knowledge(view)
+    assert knowledge.count() == knowledge_of(view).count() > 0
