@@ -55,7 +55,12 @@ commands, before -> after): against three ``reference`` at seeds 1, 11, 31 and 4
 89, 90, 89, 75 (319 -> 343 of 800, 39.9% -> 42.9%); at seeds 101-103 240 -> 256 of 600 (252 with the
 odds read at power 0.6, 256 at 1.5). ``-b best,greedy,greedy,greedy -n 400 --seed 1``: 210 -> 236
 (59%). ``-b best -n 400 --seed 2``: 4.08 -> 3.9375 questions per game; ``best``'s p95 CPU per decision
-143-230 ms in these runs.
+143-230 ms in these runs. At other table sizes, ``-n 200 --seed 1`` against ``reference`` with both
+readings (before -> after): 3 players 84 -> 97 wins, 5 players 51 -> 66 (p95 CPU 89 and 344 ms).
+Tried after them and not kept (``-b best,reference,reference,reference -n 200`` at seeds 101-103,
+256 of 600 with them): casts considered up to 150 worlds weighed rather than 64, 257; ``patience``
+0.8, 0.6, 0.4 (casting sooner than the wait is worth), 258, 261, 247, all within the noise; twice the
+question pool and local search, 238.
 
 A rival's pass is read only as "not sure": the levels ``beginner`` and ``casual`` (and people) may let a
 sure cast pass, and against them that reading can mislead ``best`` (``reads_passes`` turns it off; off,
