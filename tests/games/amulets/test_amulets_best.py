@@ -12,6 +12,7 @@ from coven.core.driver import Driver, decisions
 from coven.games.amulets import GAME, AmuletsState, Ask
 from coven.games.amulets.board import ANSWERS, FIELDS, answer, cast_pairs, parse_field
 from coven.games.amulets.bots import (
+    OWN_AMULET_ODDS,
     BestBot,
     GreedyBot,
     _after_question,
@@ -19,6 +20,7 @@ from coven.games.amulets.bots import (
     _hedgeable,
     _weighted_entropy_score,
     best_cast,
+    pair_plausibility,
     weighted_cast,
 )
 from coven.games.amulets.deduction import Knowledge, public_domains
@@ -241,6 +243,7 @@ def test_a_rival_question_on_its_own_home_weighs_its_world_down() -> None:
     play(state, 1, "ask RB2 YA5 GE3 BD1 KC5")  # seat 1 puts Red on its own home B2
     play(state, 2, "ask RA3 YB1 GC2 BE5 KD3")
     bot = BestBot(GAME, 0, 0)
+    bot.amulet_evidence = 0.0  # the home evidence alone
     view = GAME.view(state, 0)
     worlds = bot.worlds(view, 20000)
     assert worlds is not None
@@ -299,3 +302,67 @@ def test_worlds_drawn_for_questions_avoid_a_rival_home_its_question_occupied() -
 
     assert len(drawn) == 400
     assert on_home(drawn) < 0.5 * on_home(plain)  # the weight 0.15 shows against uniform draws
+
+
+def test_a_rivals_failed_cast_narrows_its_pair_to_the_cast_for_best_only() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    play(state, 1, "cast RE1 YB2 GE3 BE4 KE5")  # seat 1 casts with its own Yellow at home B2, fails
+    bot = BestBot(GAME, 2, 0)
+    view = GAME.view(state, 2)
+    knowledge = bot.knowledge(view)
+    cast = cast_pairs(GAME.parse_action("cast RE1 YB2 GE3 BE4 KE5").fields)
+    seat_1 = knowledge.seats.index(1)
+    assert knowledge.domains[seat_1] & ~cast == 0
+    assert knowledge.domains[seat_1] >> (1 * FIELDS + parse_field("B2")) & 1  # the true pair stays
+    assert 0 < knowledge.count() < knowledge_of(view).count()
+    assert tuple(bot._public) == tuple(public_domains(4, (e.as_tuple() for e in state.book)))  # rivals read
+    # the public record only
+    plain = BestBot(GAME, 2, 0)
+    plain.reads_casts = False
+    assert plain.knowledge(view).count() == knowledge_of(view).count()
+
+
+def test_a_cast_leaving_no_world_is_not_read() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")  # seat 1 answers "+"
+    play(state, 1, "cast RE5 YA1 GA3 BE2 KC2")  # each of these pairs would have answered "-"
+    view = GAME.view(state, 3)
+    knowledge = BestBot(GAME, 3, 0).knowledge(view)
+    assert knowledge.count() == knowledge_of(view).count() > 0
+
+
+def test_a_rivals_own_amulet_is_read_from_how_plausible_its_questions_pair_for_it_was() -> None:
+    state = table("R@A1 Y@B2 G@C3 B@D4")
+    play(state, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    play(state, 1, "ask RA3 YC2 GE3 BA1 KC5")
+    view = GAME.view(state, 2)
+    bot = BestBot(GAME, 2, 0)
+    odds = bot._own_amulet_weights(view, 1)
+    domains = public_domains(4, [e.as_tuple() for e in state.book[:1]])
+    plausible = pair_plausibility(domains, 1, state.book[1].fields)
+    total = Knowledge.from_public(domains, None, 0).count()
+    for a, f in enumerate(state.book[1].fields):  # by hand: the worlds where another wizard holds it
+        held = 0
+        for seat in (0, 2, 3):
+            only = [d & (1 << (a * FIELDS + f)) if s == seat else d for s, d in enumerate(domains)]
+            held += Knowledge.from_public(only, None, 0).count()
+        assert plausible[a] == pytest.approx(held / total)
+    expected = [
+        next(x for bound, x in OWN_AMULET_ODDS if (m <= 0 if bound == 0 else m < bound)) for m in plausible
+    ]
+    assert odds == pytest.approx([x / max(expected) for x in expected])
+    assert len(set(expected)) > 1  # the question's pairs were not all as plausible
+    # a world weighs the odds of each asker's amulet and the home evidence
+    worlds = bot.worlds(view, 20000)
+    assert worlds is not None
+    weights = bot.weights(worlds)
+    assert weights is not None
+    seats = knowledge_of(view).seats
+    assert bot._own_amulet_weights(view, 0) == (1.0,) * 5  # nothing to tell the amulets apart before
+    first = [parse_field(t[1:]) for t in ["RA2", "YB3", "GC4", "BD5", "KE1"]]
+    asked = [parse_field(t[1:]) for t in ["RA3", "YC2", "GE3", "BA1", "KC5"]]
+    for world, weight in zip(worlds, weights, strict=True):
+        pair = world[seats.index(1)]
+        home = BestBot.home_weight ** ((world[seats.index(0)] % FIELDS in first) + (pair % FIELDS in asked))
+        assert weight == pytest.approx(home * odds[pair // FIELDS])

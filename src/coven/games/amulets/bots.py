@@ -33,6 +33,35 @@ engine (:mod:`.deduction`); none sees the state.
   by weight (:func:`weighted_cast`, a maximum-weight clique), the entropy of a question's answers
   sums weights, and worlds drawn when there are too many to list are kept with their weight.
 
+A rival's failed cast is evidence of its own pair (``reads_casts``): a cast puts the caster's own
+amulet on its own home (every bot here places the amulets no world of its own uses so, see
+:func:`best_cast`), so ``best`` narrows the caster's pair to the cast's five pairs in its own worlds
+(not in its model of the rivals, who read the public record; not at all if no world would be left).
+``reference`` gambles, and about half of its casts fail: 105 failed rival casts in 200 games at seed
+101. Measured (issue 15, ``coven simulate amulets -p 4 ... --json --timing``, before -> after):
+``-b best,reference,reference,reference -n 200`` at the untuned seeds 1, 11, 31 and 41: 62, 69, 72, 59
+-> 77, 82, 87, 73 wins (262 -> 319 of 800, 32.75% -> 39.9%); at seeds 101-103 (n 200 each) 204 -> 240
+of 600. ``-b best,greedy,greedy,greedy -n 400 --seed 1``: 210 -> 210 (``greedy`` casts only when sure,
+so it never fails). ``-b best -n 400 --seed 2``: 4.1525 -> 4.08 questions per game; ``best``'s p95
+CPU per decision 114-171 ms in these runs.
+
+A rival's question tells its own amulet too (``amulet_evidence``): ``greedy`` (so ``reference``) draws
+candidate questions from worlds of its own, where its own amulet belongs to nobody, so it puts that
+amulet at random and the others where they may be; an amulet the question put on a pair no other wizard
+could hold (on the public record before it) is its asker's own in 42% of such questions, against 9% for
+the others (:data:`OWN_AMULET_ODDS`, fitted on 400 games between ``reference`` bots at seed 8). Each
+world is weighed by those odds for its rivals' amulets, as by the home evidence. Measured (same
+commands, before -> after): against three ``reference`` at seeds 1, 11, 31 and 41: 77, 82, 87, 73 ->
+89, 90, 89, 75 (319 -> 343 of 800, 39.9% -> 42.9%); at seeds 101-103 240 -> 256 of 600 (252 with the
+odds read at power 0.6, 256 at 1.5). ``-b best,greedy,greedy,greedy -n 400 --seed 1``: 210 -> 236
+(59%). ``-b best -n 400 --seed 2``: 4.08 -> 3.9375 questions per game; ``best``'s p95 CPU per decision
+143-230 ms in these runs. At other table sizes, ``-n 200 --seed 1`` against ``reference`` with both
+readings (before -> after): 3 players 84 -> 97 wins, 5 players 51 -> 66 (p95 CPU 89 and 344 ms).
+Tried after them and not kept (``-b best,reference,reference,reference -n 200`` at seeds 101-103,
+256 of 600 with them): casts considered up to 150 worlds weighed rather than 64, 257; ``patience``
+0.8, 0.6, 0.4 (casting sooner than the wait is worth), 258, 261, 247, all within the noise; twice the
+question pool and local search, 238.
+
 A rival's pass is read only as "not sure": the levels ``beginner`` and ``casual`` (and people) may let a
 sure cast pass, and against them that reading can mislead ``best`` (``reads_passes`` turns it off; off,
 it won 358 instead of 367 of 800 games against three ``greedy`` at seed 11).
@@ -457,6 +486,37 @@ def _lookahead_score(worlds: Sequence[World]) -> Callable[[tuple[int, ...]], flo
     return score
 
 
+OWN_AMULET_ODDS = ((0.0, 4.6), (0.02, 3.15), (0.05, 0.76), (0.1, 0.28), (0.2, 0.12), (1.1, 0.04))
+"""How much likelier an amulet is a rival's own than another's, by where the rival's question put it:
+(``m`` up to which, odds) with ``m`` the chance, from the public record before the question, that
+another wizard holds that pair (up to and including 0, below 0.02, ...). ``greedy`` (and so ``reference``)
+draws its candidate questions from worlds of its own, where its own amulet belongs to nobody: it puts
+its own amulet at random, the others where they may be. Measured on the 6,595 amulets of the 1,319
+questions after the first of 400 four-player games between ``reference`` bots (seed 8): its own amulet
+stood on a pair nobody else could hold in 42% of them, the others in 9%."""
+
+
+def pair_plausibility(domains: Sequence[int], asker: int, fields: Sequence[int]) -> list[float]:
+    """For each amulet of a question (``fields`` by amulet), the chance that a wizard other than the
+    asker holds the pair the question made of it, over the worlds of the public ``domains``."""
+    spectator = Knowledge.from_public(domains, None, 0)
+    total = spectator.count()
+    marginals = spectator.marginals()
+    out = []
+    for a, f in enumerate(fields):
+        pair = a * FIELDS + f
+        held = sum(m.get(pair, 0) for s, m in enumerate(marginals) if s != asker)
+        out.append(held / total if total else 0.0)
+    return out
+
+
+def _own_amulet_odds(m: float) -> float:
+    for bound, odds in OWN_AMULET_ODDS:
+        if m <= bound if bound == 0.0 else m < bound:
+            return odds
+    return OWN_AMULET_ODDS[-1][1]
+
+
 def _after_question(players: int, asker: int, out: Sequence[bool]) -> list[int]:
     """The wizards offered a cast after ``asker``'s question, in order: clockwise from the asker's
     left, the asker itself last, and the next asker (who decides anyway) at the end
@@ -493,9 +553,14 @@ class BestBot(AmuletsBot):
     """The chance of success at which best expects a rival to cast (1: only when sure, as ``greedy``)."""
     rival_dare_seen = 0.5
     """The same once a rival's cast has failed in this game (the table gambles)."""
+    reads_casts = True
+    """Whether a rival's failed cast counts as evidence of its own pair (:meth:`_read_casts`)."""
     reads_passes = True
     """Whether a rival's pass counts as evidence: every bot here casts the moment it is sure, so a world
     in which a rival let a sure cast pass is dropped."""
+    amulet_evidence = 1.0
+    """How strongly the place of a rival's own amulet in its questions is read (an exponent on
+    :data:`OWN_AMULET_ODDS`; 0 turns it off)."""
     home_weight = 0.15
     """How much likelier a rival's question is when it leaves the asker's own home empty than when it
     puts an amulet there (a placed amulet on one's own home can draw no "o" and no "*": an informative
@@ -513,6 +578,7 @@ class BestBot(AmuletsBot):
         self._sure: dict[tuple[tuple[int, ...], int, int], bool] = {}
         self._by_seat: dict[World, dict[int, int]] = {}
         self._dare = self.rival_dare
+        self._own_odds: dict[int, tuple[float, ...]] = {}
 
     def knowledge(self, view: AmuletsView) -> Knowledge:
         if self._cache_key != (len(view.book), view.field * 5 + view.amulet):
@@ -526,7 +592,30 @@ class BestBot(AmuletsBot):
             self._asked = {}
             self._sure = {}
             self._by_seat = {}
+            knowledge = super().knowledge(view)
+            if self.reads_casts:
+                self._read_casts(view)
+            return self._knowledge or knowledge
         return super().knowledge(view)
+
+    def _read_casts(self, view: AmuletsView) -> None:
+        """Narrow my knowledge by the rivals' failed casts: a cast puts the caster's own amulet on its
+        own home (every bot here does), so the caster's pair is one of the cast's five pairs. Only my
+        own worlds are narrowed (the rivals' deductions are modelled from the public record); when no
+        world would be left the record is read as it stands."""
+        domains = list(self._public)
+        narrowed = False
+        for entry in view.book:
+            if entry.kind == "cast" and entry.seat != self.seat:
+                domains[entry.seat] &= cast_pairs(entry.fields)
+                narrowed = True
+        if not narrowed:
+            return
+        knowledge = Knowledge.from_public(domains, self.seat, self.own_pair(view))
+        count = knowledge.count()
+        if count:
+            self._knowledge = knowledge
+            self._count = count
 
     # ------------------------------------------------------------ the rivals' deductions
     def rival_sure(self, domains: tuple[int, ...], seat: int, world: Mapping[int, int]) -> bool:
@@ -604,7 +693,11 @@ class BestBot(AmuletsBot):
             ]
             self._read = kept or plain
             self._weight = None
-            weights = [self._home_weight(view, w) for w in self._read] if self.home_weight < 1.0 else []
+            weights = (
+                [self._home_weight(view, w) for w in self._read]
+                if self.home_weight < 1.0 or self.amulet_evidence
+                else []
+            )
             if weights and min(weights) < max(weights):
                 self._weight = dict(zip(self._read, weights, strict=True))
         return self._read
@@ -613,7 +706,7 @@ class BestBot(AmuletsBot):
         """As :meth:`AmuletsBot.sample_worlds`, a drawn world kept with its weight (:meth:`_home_weight`)
         when there are too many worlds to list."""
         exact = self.worlds(view, size * 3)
-        if exact is not None or self.home_weight >= 1.0:
+        if exact is not None or (self.home_weight >= 1.0 and not self.amulet_evidence):
             return exact if exact is not None else super().sample_worlds(view, size)
         k = self.knowledge(view)
         rng = self.rng
@@ -628,13 +721,33 @@ class BestBot(AmuletsBot):
 
     def _home_weight(self, view: AmuletsView, world: World) -> float:
         """How likely the rivals' questions are in ``world``: a question that puts an amulet on its
-        asker's own home weighs ``home_weight``."""
+        asker's own home weighs ``home_weight``; and the asker's own amulet weighs by where the question
+        put it (:meth:`_own_amulet_weights`)."""
         ws = self._world_of(view, world)
         weight = 1.0
-        for entry in view.book:
-            if entry.kind == "ask" and entry.seat != self.seat and ws[entry.seat] % FIELDS in entry.fields:
-                weight *= self.home_weight
+        for j, entry in enumerate(view.book):
+            if entry.kind == "ask" and entry.seat != self.seat:
+                pair = ws[entry.seat]
+                if pair % FIELDS in entry.fields:
+                    weight *= self.home_weight
+                if self.amulet_evidence:
+                    weight *= self._own_amulet_weights(view, j)[pair // FIELDS]
         return weight
+
+    def _own_amulet_weights(self, view: AmuletsView, j: int) -> tuple[float, ...]:
+        """For the question at line ``j`` of the book, how likely it is for each amulet to be the asker's
+        own: by how plausible the pair the question made of it was for the other wizards, from the
+        public record before it (:data:`OWN_AMULET_ODDS`; at most 1)."""
+        known = self._own_odds.get(j)
+        if known is None:
+            book = view.book
+            entry = book[j]
+            domains = public_domains(view.players, (e.as_tuple() for e in book[:j]))
+            plausible = pair_plausibility(domains, entry.seat, entry.fields)
+            odds = [_own_amulet_odds(m) ** self.amulet_evidence for m in plausible]
+            top = max(odds)
+            known = self._own_odds[j] = tuple(x / top for x in odds)
+        return known
 
     def weights(self, worlds: Sequence[World]) -> list[float] | None:
         """The weight of each of ``worlds`` (the worlds :meth:`worlds` returned) after reading the
