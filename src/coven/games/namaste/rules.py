@@ -329,10 +329,6 @@ class NamasteState:
     """Per symbol line: somebody completed it on an earlier roll (now worth half)."""
     starter: Seat
     active: Seat
-    phase: str
-    white: tuple[int, ...]
-    turquoise: int
-    """The current roll (``()``/0 before the roll)."""
     asked: tuple[Seat, ...]
     """The seats asked to decide on the current roll."""
     pending: dict[Seat, Action]
@@ -353,6 +349,21 @@ class NamasteState:
     """The current roll's table entry (None before the roll)."""
     waiting: int
     """The bitmask of the seats the game waits for (``to_act``)."""
+
+    @property
+    def phase(self) -> str:
+        """``choose`` (the active seat rolls), ``decide`` (the dice are on the table) or ``over``."""
+        return DECIDE if self.roll is not None else CHOOSE if self.waiting else OVER
+
+    @property
+    def white(self) -> tuple[int, ...]:
+        """The current roll's white dice (``()`` before the roll)."""
+        return () if self.roll is None else self.roll[0]
+
+    @property
+    def turquoise(self) -> int:
+        """The current roll's turquoise die (0 before the roll)."""
+        return 0 if self.roll is None else self.roll[1]
 
 
 def _fits_of(sheet: tuple[int, ...]) -> int:
@@ -419,9 +430,6 @@ def assemble(
         claimed=tuple(claimed),
         starter=starter,
         active=active,
-        phase=phase,
-        white=(),
-        turquoise=0,
         asked=(),
         pending={},
         turns=turns,
@@ -450,9 +458,6 @@ def assemble(
 def _set_roll(state: NamasteState, info: RollInfo) -> None:
     """The dice are on the table: ask the active seat and every fellow who can write the white total."""
     state.roll = info
-    state.white = info[0]
-    state.turquoise = info[1]
-    state.phase = DECIDE
     fellow = info[3]
     fits = state.fits
     active = state.active
@@ -501,17 +506,27 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
     events to ``events`` (None: make none, as :meth:`NamasteGame.advance` wants)."""
     info = state.roll
     assert info is not None
-    entries: dict[str, JSONValue] = {}
-    completed: list[tuple[Seat, int]] = []
     pending = state.pending
+    asked = state.asked
+    if events is not None:
+        entries: dict[str, JSONValue] = {}
+        for s in asked:
+            action = pending[s]
+            entries[_SEAT_TEXT[s]] = (
+                WRITE_TEXT[action.value][action.cell]
+                if isinstance(action, Write)
+                else "karma"
+                if isinstance(action, Karma)
+                else "pass"
+            )
+        events.append(entries_event(info[6], entries))
+    completed: list[tuple[Seat, int]] = []
     sheets, fits, filled = state.sheets, state.fits, state.filled
-    for s in state.asked:
+    for s in asked:
         action = pending[s]
         if isinstance(action, Write):
             value = action.value
             cell = action.cell
-            if events is not None:
-                entries[_SEAT_TEXT[s]] = WRITE_TEXT[value][cell]
             sheet = list(sheets[s])
             sheet[cell] = value
             sheets[s] = tuple(sheet)
@@ -521,13 +536,7 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 if mine & mask == mask:
                     completed.append((s, line))
         elif isinstance(action, Karma):
-            if events is not None:
-                entries[_SEAT_TEXT[s]] = "karma"
             state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
-        elif events is not None:
-            entries[_SEAT_TEXT[s]] = "pass"
-    if events is not None:
-        events.append(entries_event(info[6], entries))
     if completed:
         claimed = list(state.claimed)
         for s, line in completed:
@@ -543,8 +552,6 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
         state.claimed = tuple(claimed)
     state.pending = {}
     state.asked = ()
-    state.white = ()
-    state.turquoise = 0
     state.roll = None
     state.turns += 1
     players = state.players
@@ -558,13 +565,11 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 break
     state.active = active = (state.active + 1) % players
     if state.ending and active == state.starter:
-        state.phase = OVER
-        state.waiting = 0
+        state.waiting = 0  # the phase is over
         if events is not None:
             events.append(game_over_event([score_points(state, s) for s in range(players)]))
     else:
-        state.phase = CHOOSE
-        state.waiting = 1 << active
+        state.waiting = 1 << active  # the active seat chooses its dice
 
 
 # -------------------------------------------------------------------------------------------- game
@@ -595,9 +600,6 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             claimed=(False,) * len(LINES),
             starter=0,
             active=0,
-            phase=CHOOSE,
-            white=(),
-            turquoise=0,
             asked=(),
             pending={},
             turns=0,
@@ -636,9 +638,6 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new.claimed = state.claimed
         new.starter = state.starter
         new.active = state.active
-        new.phase = state.phase
-        new.white = state.white
-        new.turquoise = state.turquoise
         new.asked = state.asked
         new.pending = state.pending.copy()
         new.turns = state.turns
