@@ -246,15 +246,32 @@ _SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >
 """``_SEATS[mask]``: the seats of a bitmask, as ``to_act`` returns them."""
 _SEAT_TEXT = tuple(str(s) for s in range(4))
 
+Chunks = tuple[tuple[tuple[Write, ...], ...], ...]
+"""The writes of one value by chunk and bits (a row of :data:`_CHUNKS`)."""
+OneTotal = tuple[int, Chunks] | None
+"""A roll's single total for some seats as ``(shift of its field of fits, its writes by chunk)``, or None
+when those seats have two totals or more."""
 RollInfo = tuple[
-    tuple[int, ...], int, tuple[int, ...], int, tuple[int, ...], int, str, list[JSONValue], list[Event | None]
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    int,
+    str,
+    list[JSONValue],
+    list[Event | None],
+    OneTotal,
+    OneTotal,
 ]
 """A roll and what follows from it: white faces, turquoise face, the totals of the white dice and their
 fields of ``fits`` (for the fellow players), the same for all dice (for the active player), the dice
 in notation, the white faces as the ``roll`` event's list (made once, like the events' data a
 read-only value) and the ``roll`` events of this roll made so far, by ``active << 4 | asked`` (the
 event depends only on the dice, the seat that rolled and the seats asked: made the first time, then
-shared like the other events' values)."""
+shared like the other events' values); then, when the white dice (for the fellow players) or all dice
+(for the active player) give one total, that total's shift in ``fits`` and its writes by chunk, the
+legal writes' common case read without looking at the totals."""
 
 
 def _fields(values: Sequence[int]) -> int:
@@ -275,7 +292,13 @@ def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
         dice_text(white, turquoise),
         list(white),
         [None] * 64,
+        _one_total(fellow),
+        _one_total(mine),
     )
+
+
+def _one_total(values: tuple[int, ...]) -> OneTotal:
+    return (NCELLS * values[0], _CHUNKS[values[0]]) if len(values) == 1 else None
 
 
 _DRAW = (1, 6**2, 6**3, 6**4)
@@ -797,17 +820,19 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             return ROLLS
         fits = state.fits[seat]
         if seat == state.active:
-            values = info[4]
+            one = info[10]
             tail = _KARMA_TAIL if len(state.karma[seat]) < KARMA_SPACES else ()
         else:
-            values = info[2]
+            one = info[9]
             tail = _PASS_TAIL
-        if len(values) == 1:
-            m = fits >> (NCELLS * values[0]) & _CELLS_MASK
+        if one is not None:  # one total (no 1/7 die among the dice that count): the common case
+            shift, chunk = one
+            m = fits >> shift & _CELLS_MASK
             if m:
-                chunk = _CHUNKS[values[0]]
                 return [*chunk[0][m & 511], *chunk[1][m >> 9 & 255], *chunk[2][m >> 17], *tail]
-        elif len(values) == 2:
+            return [KARMA] if tail is _KARMA_TAIL else [PASS]
+        values = info[4] if seat == state.active else info[2]
+        if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
             low, high = values
             a = fits >> (NCELLS * low) & _CELLS_MASK
