@@ -167,7 +167,7 @@ class Moves(Sequence[Action]):
             _set_cast(cast, (r, y, free[g], free[b], free[k]))
             return cast
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
+            return list(map(self.__getitem__, range(*index.indices(self._len))))
         index = operator.index(index)
         if not -self._len <= index < self._len:
             raise IndexError(index)

@@ -416,6 +416,12 @@ def score_points(state: NamasteState, seat: Seat) -> int:
     return sum(state.line_points[seat]) + truth_points(state.sheets[seat]) - sum(state.karma[seat])
 
 
+def _all_points(state: NamasteState) -> list[JSONValue]:
+    """Every seat's points, as the ``game_over`` event lists them (a function of its own, so that
+    :func:`_resolve`, on the hot path, keeps no ``state`` in a comprehension's closure cell)."""
+    return [score_points(state, s) for s in range(state.players)]
+
+
 def assemble(
     players: int,
     options: Options,
@@ -590,7 +596,7 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
     if state.ending and active == state.starter:
         state.waiting = 0  # the phase is over
         if events is not None:
-            events.append(game_over_event([score_points(state, s) for s in range(players)]))
+            events.append(game_over_event(_all_points(state)))
     else:
         state.waiting = 1 << active  # the active seat chooses its dice
 
@@ -919,7 +925,11 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     def advance(self, state: NamasteState, seat: Seat, action: Action) -> None:
         """:meth:`apply_unchecked` without its events (the same steps: :func:`_roll`, :func:`_resolve`)."""
         if type(action) is Roll:
-            _roll(state, action.white)
+            if state.queue:
+                _roll(state, action.white)
+            else:  # _roll's common case, inlined
+                white = action.white
+                _set_roll(state, _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])])
             return
         state.pending[seat] = action
         state.waiting = waiting = state.waiting & _NOT_SEAT[seat]
