@@ -220,6 +220,11 @@ def test_the_cast_only_moves_and_the_deal_follow_the_plain_placements() -> None:
     for i in (0, 98_765, PLACEMENT_COUNT - 1, -1, -PLACEMENT_COUNT):
         assert casts[i] == Cast(placement_at(i % PLACEMENT_COUNT)) and type(casts[i]) is Cast
     assert casts[True] == Cast(placement_at(1)) and casts[1:3] == [casts[1], casts[2]]
+    for outside in (PLACEMENT_COUNT, -PLACEMENT_COUNT - 1, 2**70):
+        with pytest.raises(IndexError):
+            casts[outside]
+    with pytest.raises(TypeError):
+        casts[1.0]  # type: ignore[call-overload]
     for players in (3, 4, 5):
         for seed in (0, 7, 2**40 + 3, 2**64 + 5, -9):
             where, order = divmod(Chance(seed).below(PLACEMENT_COUNT * 120), 120)

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -127,6 +127,11 @@ def question_limit(options: Mapping[str, object]) -> int:
 _new = object.__new__
 _set_ask = vars(Ask)["fields"].__set__
 _set_cast = vars(Cast)["fields"].__set__
+_Head = tuple[int, int, tuple[int, ...], type[Action], Callable[[Action, tuple[int, ...]], None]]
+_ASK_HEADS: tuple[_Head, ...] = tuple((r, y, free, Ask, _set_ask) for r, y, free in PLACEMENT_HEADS)
+_CAST_HEADS: tuple[_Head, ...] = tuple((r, y, free, Cast, _set_cast) for r, y, free in PLACEMENT_HEADS)
+""":data:`PLACEMENT_HEADS` as questions and as casts: each with its action's class and the setter of its
+``fields``."""
 
 
 class Moves(Sequence[Action]):
@@ -136,13 +141,14 @@ class Moves(Sequence[Action]):
     structural check.
     """
 
-    __slots__ = ("_ask", "_asks", "_cast", "_len")
+    __slots__ = ("_ask", "_cast", "_heads", "_len")
 
     def __init__(self, ask: bool, cast: bool) -> None:
         self._ask = ask
         self._cast = cast
-        self._asks = PLACEMENT_COUNT if ask else 0  # indices below this are questions, the rest casts
-        self._len = PLACEMENT_COUNT * (int(ask) + int(cast))
+        self._heads = (_ASK_HEADS if ask else ()) + (_CAST_HEADS if cast else ())
+        """The questions' heads, then the casts': index ``i`` is head ``i // PLACEMENT_TAIL_COUNT``."""
+        self._len = len(self._heads) * PLACEMENT_TAIL_COUNT
 
     def __len__(self) -> int:
         return self._len
@@ -152,26 +158,19 @@ class Moves(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if type(index) is int and 0 <= index < self._len:
-            # placement_at(index), inlined: the playouts' hot path
-            if index < self._asks:
-                r, y, free = PLACEMENT_HEADS[index // PLACEMENT_TAIL_COUNT]
-                g, b, k = PLACEMENT_TAILS[index % PLACEMENT_TAIL_COUNT]
-                ask: Ask = _new(Ask)
-                _set_ask(ask, (r, y, free[g], free[b], free[k]))
-                return ask
-            index -= self._asks
-            r, y, free = PLACEMENT_HEADS[index // PLACEMENT_TAIL_COUNT]
-            g, b, k = PLACEMENT_TAILS[index % PLACEMENT_TAIL_COUNT]
-            cast: Cast = _new(Cast)
-            _set_cast(cast, (r, y, free[g], free[b], free[k]))
-            return cast
-        if isinstance(index, slice):
-            return list(map(self.__getitem__, range(*index.indices(self._len))))
-        index = operator.index(index)
-        if not -self._len <= index < self._len:
-            raise IndexError(index)
-        return self[index % self._len]
+        # placement_at, inlined: the playouts' hot path. The tables check the index: past the end (or
+        # before -len) the head's lookup raises IndexError, and a negative index counts from the end as
+        # the floor division and the remainder make it.
+        try:
+            r, y, free, kind, fill = self._heads[index // PLACEMENT_TAIL_COUNT]  # type: ignore[operator]
+            g, b, k = PLACEMENT_TAILS[index % PLACEMENT_TAIL_COUNT]  # type: ignore[operator]
+        except TypeError:
+            if isinstance(index, slice):
+                return list(map(self.__getitem__, range(*index.indices(self._len))))
+            return self[operator.index(index)]
+        action: Action = _new(kind)
+        fill(action, (r, y, free[g], free[b], free[k]))
+        return action
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, Ask):
