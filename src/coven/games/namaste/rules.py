@@ -164,9 +164,23 @@ _BEFORE: tuple[tuple[int, ...], ...] = tuple(LEFT[c] + ABOVE[c] for c in range(N
 _AFTER: tuple[tuple[int, ...], ...] = tuple(RIGHT[c] + BELOW[c] for c in range(NCELLS))
 """The circles that must hold more than circle c (right of it and below it)."""
 _LINE_MASK: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in LINES)
-_LINES_OF_CELL_MASKS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((k, _LINE_MASK[k]) for k in LINES_OF_CELL[c]) for c in range(NCELLS)
-)
+_NEVER = 1 << NCELLS
+"""A mask no sheet's filled circles cover (no circle has that bit)."""
+
+
+def _cell_lines(cell: int) -> tuple[int, int, int, int]:
+    rows = [k for k in LINES_OF_CELL[cell] if k < _ROW_LINES]
+    columns = [k for k in LINES_OF_CELL[cell] if k >= _ROW_LINES]
+    assert len(rows) <= 1 and len(columns) <= 1
+    row, column = (rows or [0])[0], (columns or [0])[0]
+    return (row, _LINE_MASK[row] if rows else _NEVER, column, _LINE_MASK[column] if columns else _NEVER)
+
+
+_ROW_LINES = 5
+"""Symbol lines 0-4 are rows b-f, 5-9 columns 2-6 (:data:`coven.games.namaste.sheet.LINES`)."""
+_CELL_LINES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_lines(c) for c in range(NCELLS))
+"""``_CELL_LINES[c]``: the symbol row through circle c and its mask, then the symbol column and its mask
+(:data:`_NEVER` where c is on no such line): a line is complete when the filled circles cover its mask."""
 _FULL = (1 << NCELLS) - 1
 _EMPTY_SHEET = (0,) * NCELLS
 _CELLS_MASK = (1 << NCELLS) - 1
@@ -561,9 +575,11 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
             sheets[s] = tuple(sheet)
             fits[s] &= _KEEP[cell][value]
             filled[s] = mine = filled[s] | _CELL_BIT[cell]
-            for line, mask in _LINES_OF_CELL_MASKS[cell]:
-                if mine & mask == mask:
-                    completed.append((s, line))
+            row_line, row_mask, column_line, column_mask = _CELL_LINES[cell]
+            if mine & row_mask == row_mask:
+                completed.append((s, row_line))
+            if mine & column_mask == column_mask:
+                completed.append((s, column_line))
         elif isinstance(action, Karma):
             state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
     if completed:
@@ -924,11 +940,11 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
 
     def advance(self, state: NamasteState, seat: Seat, action: Action) -> None:
         """:meth:`apply_unchecked` without its events (the same steps: :func:`_roll`, :func:`_resolve`)."""
-        if type(action) is Roll:
+        if state.roll is None:  # no dice on the table: the (legal) action is a roll
+            white: int = action.white  # type: ignore[union-attr]
             if state.queue:
-                _roll(state, action.white)
+                _roll(state, white)
             else:  # _roll's common case, inlined
-                white = action.white
                 _set_roll(state, _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])])
             return
         state.pending[seat] = action
