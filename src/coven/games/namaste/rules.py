@@ -835,11 +835,11 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return state.roll[4] if seat == state.active else state.roll[2]
 
     def legal_actions(self, state: NamasteState, seat: Seat) -> Sequence[Action]:
+        info = state.roll
+        if info is None:  # the active seat rolls, unless the game is over
+            return ROLLS if seat == state.active and state.waiting else ()
         if seat < 0 or not state.waiting >> seat & 1:
             return ()
-        info = state.roll
-        if info is None:
-            return ROLLS
         fits = state.fits[seat]
         if seat == state.active:
             one = info[10]
