@@ -166,6 +166,8 @@ _AFTER: tuple[tuple[int, ...], ...] = tuple(RIGHT[c] + BELOW[c] for c in range(N
 _LINE_MASK: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in LINES)
 _NEVER = 1 << NCELLS
 """A mask no sheet's filled circles cover (no circle has that bit)."""
+_ROW_LINES = 5
+"""Symbol lines 0-4 are rows b-f, 5-9 columns 2-6 (:data:`coven.games.namaste.sheet.LINES`)."""
 
 
 def _cell_lines(cell: int) -> tuple[int, int, int, int]:
@@ -176,8 +178,6 @@ def _cell_lines(cell: int) -> tuple[int, int, int, int]:
     return (row, _LINE_MASK[row] if rows else _NEVER, column, _LINE_MASK[column] if columns else _NEVER)
 
 
-_ROW_LINES = 5
-"""Symbol lines 0-4 are rows b-f, 5-9 columns 2-6 (:data:`coven.games.namaste.sheet.LINES`)."""
 _CELL_LINES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_lines(c) for c in range(NCELLS))
 """``_CELL_LINES[c]``: the symbol row through circle c and its mask, then the symbol column and its mask
 (:data:`_NEVER` where c is on no such line): a line is complete when the filled circles cover its mask."""
