@@ -13,7 +13,7 @@ from coven.core import Event, InvalidOptionError, NotationError, public
 from coven.core.chance import Chance
 from coven.games.amulets import GAME, Ask, Cast, Entry, notation
 from coven.games.amulets.board import PLACEMENT_COUNT, _slow_placement_at, placement_at
-from coven.games.amulets.view import EVENT_KIND, write_line
+from coven.games.amulets.view import EVENT_KIND, Line, entry_of, write_line
 
 from .helpers import answers, play
 
@@ -171,13 +171,16 @@ def test_the_hot_path_makes_the_plain_values() -> None:
     for outside in (len(legal), -len(legal) - 1):
         with pytest.raises(IndexError):
             legal[outside]
-    book: list[Entry] = []
+    book: list[Line] = []
     fields = (3, 7, 11, 15, 24)
     asked = write_line(book, "ask", 1, fields, "*.o+", EVENT_KIND["ask"])
     cast = write_line(book, "cast", 2, fields, "n..y", EVENT_KIND["cast"])
-    assert book == [Entry("ask", 1, fields, "*.o+"), Entry("cast", 2, fields, "n..y")]
+    assert book == [("ask", 1, fields, "*.o+"), ("cast", 2, fields, "n..y")]
+    entries = [entry_of(line) for line in book]
+    assert entries == [Entry("ask", 1, fields, "*.o+"), Entry("cast", 2, fields, "n..y")]
+    assert [type(e) for e in entries] == [Entry, Entry] and [e.as_tuple() for e in entries] == book
     with pytest.raises(AttributeError):
-        book[0].seat = 2  # type: ignore[misc]
+        entries[0].seat = 2  # type: ignore[misc]
     # the events' data are written when read, and are then the plain dicts they stand for
     question = public(
         "question", seat=1, placement="RA4 YB3 GC2 BD1 KE5", answers=[[2, "o"], [3, "+"], [0, "*"]]
@@ -217,6 +220,11 @@ def test_the_cast_only_moves_and_the_deal_follow_the_plain_placements() -> None:
     for i in (0, 98_765, PLACEMENT_COUNT - 1, -1, -PLACEMENT_COUNT):
         assert casts[i] == Cast(placement_at(i % PLACEMENT_COUNT)) and type(casts[i]) is Cast
     assert casts[True] == Cast(placement_at(1)) and casts[1:3] == [casts[1], casts[2]]
+    for outside in (PLACEMENT_COUNT, -PLACEMENT_COUNT - 1, 2**70):
+        with pytest.raises(IndexError):
+            casts[outside]
+    with pytest.raises(TypeError):
+        casts[1.0]  # type: ignore[call-overload]
     for players in (3, 4, 5):
         for seed in (0, 7, 2**40 + 3, 2**64 + 5, -9):
             where, order = divmod(Chance(seed).below(PLACEMENT_COUNT * 120), 120)

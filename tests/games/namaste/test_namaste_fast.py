@@ -7,7 +7,8 @@ import random
 
 from coven.games.namaste import GAME, KARMA, PASS, NamasteState
 from coven.games.namaste.notation import Action
-from coven.games.namaste.sheet import CELL_NAMES, KARMA_SPACES, legal_cells
+from coven.games.namaste.rules import _CELL_LINES, _NEVER
+from coven.games.namaste.sheet import CELL_NAMES, KARMA_SPACES, LINES, LINES_OF_CELL, legal_cells
 
 
 def _plain_legal(state: NamasteState, seat: int) -> list[str]:
@@ -131,3 +132,13 @@ def test_advance_reaches_the_positions_of_apply_step_by_step() -> None:
             assert GAME.scores(twin) == GAME.scores(state)
         assert GAME.is_over(twin) and GAME.winners(twin) == GAME.winners(state)
     assert {"roll", "entries", "line", "end_triggered", "game_over"} <= kinds
+
+
+def test_the_lines_through_each_circle_are_the_sheets_lines() -> None:
+    """The resolution tests a write's symbol row and column by their masks (_NEVER where the circle is on
+    no such line): the same lines as the sheet's LINES_OF_CELL."""
+    for cell, (row, row_mask, column, column_mask) in enumerate(_CELL_LINES):
+        found = [k for k, mask in ((row, row_mask), (column, column_mask)) if mask != _NEVER]
+        assert found == list(LINES_OF_CELL[cell])
+        for k in found:
+            assert (row_mask if k == row else column_mask) == sum(1 << c for c in LINES[k])

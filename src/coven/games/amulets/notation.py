@@ -123,7 +123,8 @@ def write_position(state: AmuletsState) -> str:
     )
     options = " ".join(f"{key}={_option_text(value)}" for key, value in state.options.items())
     book = " ".join(
-        f"{e.seat}{_MARKS[e.kind]}{''.join(FIELD_NAMES[f] for f in e.fields)}:{e.answers}" for e in state.book
+        f"{seat}{_MARKS[kind]}{''.join(FIELD_NAMES[f] for f in fields)}:{answers}"
+        for kind, seat, fields, answers in state.lines
     )
     return SEPARATOR.join((secrets, options or "-", book or "-", state.chance.to_text()))
 

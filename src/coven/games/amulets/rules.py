@@ -39,16 +39,17 @@ deduction engine of :mod:`.deduction`); bots, the terminal's text, explanations 
 to the rules by the package's ``__init__`` (:class:`coven.core.Parts`).
 
 The hot path (``to_act``, ``legal_actions``, ``apply_unchecked``, ``clone``) reads tables built at import
-and copies a few lists and the deal's :class:`~coven.core.chance.Chance`. The rules of a question or a
-cast are in ``advance`` (playouts call it: it makes no event); ``apply_unchecked`` reads its events off
-what ``advance`` did.
+and copies a few lists (a clone shares the deal's :class:`~coven.core.chance.Chance`: nothing draws from
+it after the deal). The spell book is kept as plain tuples (``lines``); its :class:`Entry` values are made
+when someone reads them (``book``, the view). The rules of a question or a cast are in ``advance``
+(playouts call it: it makes no event); ``apply_unchecked`` reads its events off what ``advance`` did.
 """
 
 from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -70,6 +71,7 @@ from coven.games.amulets import notation
 from coven.games.amulets.board import (
     AMULETS,
     FIELDS,
+    LINE,
     NO,
     PLACEMENT_COUNT,
     PLACEMENT_HEADS,
@@ -81,7 +83,7 @@ from coven.games.amulets.board import (
     placement_problem,
 )
 from coven.games.amulets.notation import Action, Ask, Cast
-from coven.games.amulets.view import AmuletsView, Entry, add_line, line_event, view_of
+from coven.games.amulets.view import AmuletsView, Entry, Line, entry_of, line_event, view_of
 
 HARD_QUESTION_LIMIT = 60
 
@@ -101,12 +103,18 @@ class AmuletsState:
     winner: int
     """The successful caster, or -1."""
     over: bool
-    book: list[Entry]
+    lines: list[Line]
+    """The spell book as plain tuples ``(kind, seat, fields, answers)`` (:attr:`book` makes its entries)."""
     questions: int
     chance: Chance
-    """The deal's chance source (Amulets draws nothing after the deal)."""
+    """The deal's chance source. Amulets draws nothing after the deal, so a clone shares it."""
     limit: int
     """Questions asked in total after which the askers must cast (from ``options``)."""
+
+    @property
+    def book(self) -> list[Entry]:
+        """The spell book: one :class:`Entry` per line, made when read."""
+        return list(map(entry_of, self.lines))
 
 
 def question_limit(options: Mapping[str, object]) -> int:
@@ -119,6 +127,11 @@ def question_limit(options: Mapping[str, object]) -> int:
 _new = object.__new__
 _set_ask = vars(Ask)["fields"].__set__
 _set_cast = vars(Cast)["fields"].__set__
+_Head = tuple[int, int, tuple[int, ...], type[Action], Callable[[Action, tuple[int, ...]], None]]
+_ASK_HEADS: tuple[_Head, ...] = tuple((r, y, free, Ask, _set_ask) for r, y, free in PLACEMENT_HEADS)
+_CAST_HEADS: tuple[_Head, ...] = tuple((r, y, free, Cast, _set_cast) for r, y, free in PLACEMENT_HEADS)
+""":data:`PLACEMENT_HEADS` as questions and as casts: each with its action's class and the setter of its
+``fields``."""
 
 
 class Moves(Sequence[Action]):
@@ -128,13 +141,14 @@ class Moves(Sequence[Action]):
     structural check.
     """
 
-    __slots__ = ("_ask", "_asks", "_cast", "_len")
+    __slots__ = ("_ask", "_cast", "_heads", "_len")
 
     def __init__(self, ask: bool, cast: bool) -> None:
         self._ask = ask
         self._cast = cast
-        self._asks = PLACEMENT_COUNT if ask else 0  # indices below this are questions, the rest casts
-        self._len = PLACEMENT_COUNT * (int(ask) + int(cast))
+        self._heads = (_ASK_HEADS if ask else ()) + (_CAST_HEADS if cast else ())
+        """The questions' heads, then the casts': index ``i`` is head ``i // PLACEMENT_TAIL_COUNT``."""
+        self._len = len(self._heads) * PLACEMENT_TAIL_COUNT
 
     def __len__(self) -> int:
         return self._len
@@ -144,26 +158,19 @@ class Moves(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if type(index) is int and 0 <= index < self._len:
-            # placement_at(index), inlined: the playouts' hot path
-            if index < self._asks:
-                r, y, free = PLACEMENT_HEADS[index // PLACEMENT_TAIL_COUNT]
-                g, b, k = PLACEMENT_TAILS[index % PLACEMENT_TAIL_COUNT]
-                ask: Ask = _new(Ask)
-                _set_ask(ask, (r, y, free[g], free[b], free[k]))
-                return ask
-            index -= self._asks
-            r, y, free = PLACEMENT_HEADS[index // PLACEMENT_TAIL_COUNT]
-            g, b, k = PLACEMENT_TAILS[index % PLACEMENT_TAIL_COUNT]
-            cast: Cast = _new(Cast)
-            _set_cast(cast, (r, y, free[g], free[b], free[k]))
-            return cast
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        index = operator.index(index)
-        if not -self._len <= index < self._len:
-            raise IndexError(index)
-        return self[index % self._len]
+        # placement_at, inlined: the playouts' hot path. The tables check the index: past the end (or
+        # before -len) the head's lookup raises IndexError, and a negative index counts from the end as
+        # the floor division and the remainder make it.
+        try:
+            r, y, free, kind, fill = self._heads[index // PLACEMENT_TAIL_COUNT]  # type: ignore[operator]
+            g, b, k = PLACEMENT_TAILS[index % PLACEMENT_TAIL_COUNT]  # type: ignore[operator]
+        except TypeError:
+            if isinstance(index, slice):
+                return list(map(self.__getitem__, range(*index.indices(self._len))))
+            return self[operator.index(index)]
+        action: Action = _new(kind)
+        fill(action, (r, y, free[g], free[b], free[k]))
+        return action
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, Ask):
@@ -195,11 +202,23 @@ _ALONE = tuple(frozenset((s,)) for s in range(5))
 """``frozenset((seat,))`` by seat: who acts on an ordinary turn."""
 _ORDER = tuple(tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in range(6))
 """``_ORDER[players][seat]``: the other wizards clockwise from ``seat``'s left (who answers or checks)."""
-_NEAR = tuple(
-    tuple("*" if g == f else "+" if g // 5 == f // 5 or g % 5 == f % 5 else "-" for g in range(FIELDS))
-    for f in range(FIELDS)
+_ANSWER = tuple(
+    tuple(
+        tuple(
+            "*" if mine == home else "o" if taken else "+" if LINE[home] >> mine & 1 else "-"
+            for home in range(FIELDS)
+        )
+        for mine in range(FIELDS)
+    )
+    for taken in (False, True)
 )
-"""``_NEAR[mine][home]``: the answer if no other amulet stands on ``home`` (``* + -``)."""
+"""``_ANSWER[taken][mine][home]``: a spirit's answer when its amulet stands on ``mine`` and some amulet
+stands on its ``home`` (``taken``) or none does: ``*`` > ``o`` > ``+`` > ``-``, the first true one."""
+_FIRST_NO = tuple(
+    tuple("".join(NO if s == order[0] else SILENT for s in range(n)) for order in _ORDER[n]) if n > 1 else ()
+    for n in range(6)
+)
+"""``_FIRST_NO[players][caster]``: the checks of a cast the first spirit checked refuses (most casts)."""
 _AMULET_ORDERS = tuple(itertools.permutations(range(AMULETS)))
 _AMULET_PREFIXES = tuple(tuple(order[:players] for order in _AMULET_ORDERS) for players in range(AMULETS + 1))
 """``_AMULET_PREFIXES[players][order]``: the amulets the wizards draw in that order of the five."""
@@ -305,9 +324,9 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             state.out[:],
             state.winner,
             state.over,
-            state.book[:],
+            state.lines[:],
             state.questions,
-            state.chance.copy(),
+            state.chance,
             state.limit,
         )
 
@@ -337,7 +356,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             except GameError as exc:
                 raise NotationError(f"{where}: {exc}") from None
             self.apply_unchecked(state, line.seat, action)
-            given = state.book[-1].answers
+            given = state.lines[-1][3]
             if line.answers is not None and line.answers != given:
                 raise NotationError(f"{where}: the secrets give the answers {given!r}, not {line.answers!r}")
         return state
@@ -381,7 +400,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         every wizard failed."""
         asker = state.turn
         self.advance(state, seat, action)
-        event = line_event(state.book[-1])
+        event = line_event(state.lines[-1])
         if state.over:
             return [event, _WIN[seat] if state.winner == seat else _ALL_FAILED]
         if seat == asker:  # a question, or the asker's failed cast: the turn passes
@@ -390,45 +409,47 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     def advance(self, state: AmuletsState, seat: Seat, action: Action) -> None:
         placed = action.fields
-        players = state.players
         homes, amulets = state.fields, state.amulets
+        order = _ORDER[state.players][seat]
         if type(action) is Ask:
-            # the first true of '*' (my amulet on my field), 'o' (another amulet on my field), '+' (my
-            # amulet in my field's letter or number), '-'; '.' for the asker
-            marks = [SILENT] * players
-            for s in _ORDER[players][seat]:
+            # every other wizard's spirit answers; '.' for the asker
+            marks = [SILENT] * state.players
+            for s in order:
                 home = homes[s]
-                mark = _NEAR[placed[amulets[s]]][home]
-                marks[s] = "o" if home in placed and mark != "*" else mark
-            add_line(state.book, "ask", seat, placed, "".join(marks))
+                marks[s] = _ANSWER[home in placed][placed[amulets[s]]][home]
+            state.lines.append(("ask", seat, placed, "".join(marks)))
             state.questions += 1
             out = state.out
-            for s in _ORDER[players][seat]:  # the next wizard still in (the asker is still in)
+            for s in order:  # the next wizard still in (the asker is still in)
                 if not out[s]:
                     state.turn = s
                     return
             state.turn = seat
             return
-        marks = [SILENT] * players
-        for s in _ORDER[players][seat]:  # the spirits check until the first "no"
-            if placed[amulets[s]] == homes[s]:
-                marks[s] = YES
-            else:
-                marks[s] = NO
-                break
+        first = order[0]
+        if placed[amulets[first]] != homes[first]:  # the first spirit checked says no
+            state.lines.append(("cast", seat, placed, _FIRST_NO[state.players][seat]))
         else:
-            add_line(state.book, "cast", seat, placed, "".join(marks))
-            state.winner = seat
-            state.over = True
-            return
-        add_line(state.book, "cast", seat, placed, "".join(marks))
+            marks = [SILENT] * state.players
+            for s in order:  # the spirits check until the first "no"
+                if placed[amulets[s]] == homes[s]:
+                    marks[s] = YES
+                else:
+                    marks[s] = NO
+                    break
+            else:
+                state.lines.append(("cast", seat, placed, "".join(marks)))
+                state.winner = seat
+                state.over = True
+                return
+            state.lines.append(("cast", seat, placed, "".join(marks)))
         out = state.out
         out[seat] = True
         if seat != state.turn:
             if False in out:
                 return
         else:
-            for s in _ORDER[players][seat]:  # the failed asker's turn passes to the next wizard still in
+            for s in order:  # the failed asker's turn passes to the next wizard still in
                 if not out[s]:
                     state.turn = s
                     return

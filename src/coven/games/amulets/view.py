@@ -40,6 +40,12 @@ class Entry:
         return (self.kind, self.seat, self.fields, self.answers)
 
 
+Line = tuple[str, int, tuple[int, ...], str]
+"""A spell-book line as the rules keep it: ``(kind, seat, fields, answers)``, the fields of :class:`Entry`
+in order (:meth:`Entry.as_tuple`). The state holds these plain tuples; an :class:`Entry` is made from one
+when someone reads the book (:func:`entry_of`)."""
+
+
 class Spoken(Mapping[str, JSONValue]):
     """The data of the public event of a spell-book line, written out the first time someone reads it
     (the rules make one per action; playouts never read them).
@@ -54,26 +60,25 @@ class Spoken(Mapping[str, JSONValue]):
     _data: dict[str, JSONValue]
     """The plain dict, once written (unset before)."""
 
-    def __init__(self, line: Entry) -> None:
+    def __init__(self, line: Line) -> None:
         self._line = line
 
     def written(self) -> dict[str, JSONValue]:
         try:
             return self._data
         except AttributeError:
-            line = self._line
-            said = line.answers
+            kind, seat, fields, said = self._line
             n = len(said)
-            order = [(line.seat + i) % n for i in range(1, n)]
-            placement = format_placement(line.fields)
+            order = [(seat + i) % n for i in range(1, n)]
+            placement = format_placement(fields)
             data: dict[str, JSONValue]
-            if line.kind == "ask":
+            if kind == "ask":
                 answers: list[JSONValue] = [[s, said[s]] for s in order]
-                data = {"seat": line.seat, "placement": placement, "answers": answers}
+                data = {"seat": seat, "placement": placement, "answers": answers}
             else:
                 checks: list[JSONValue] = [[s, said[s]] for s in order if said[s] != SILENT]
                 data = {
-                    "seat": line.seat,
+                    "seat": seat,
                     "placement": placement,
                     "checks": checks,
                     "success": NO not in said,
@@ -97,9 +102,9 @@ class Spoken(Mapping[str, JSONValue]):
         return (dict, (self.written(),))
 
 
-# The rules write one spell-book line and one event per action: their frozen values are made with their
-# slots filled directly, not through the frozen dataclasses' ``__init__`` (one ``object.__setattr__`` per
-# field, the larger part of an action's cost in a playout). The tests check they equal the plain values.
+# Spell-book entries and events are read far less often than lines are written: their frozen values are
+# made with their slots filled directly, not through the frozen dataclasses' ``__init__`` (one
+# ``object.__setattr__`` per field). The tests check they equal the plain values.
 _new = object.__new__
 _set_kind, _set_seat, _set_fields, _set_answers = slot_setters(Entry)
 _set_event_kind, _set_event_data, _set_event_audience = slot_setters(Event)
@@ -108,35 +113,37 @@ EVENT_KIND = {"ask": "question", "cast": "cast"}
 """The kind of the event of a spell-book line of each kind."""
 
 
-def add_line(book: list[Entry], kind: str, seat: int, fields: tuple[int, ...], answers: str) -> Entry:
-    """Append ``Entry(kind, seat, fields, answers)`` to ``book`` and return it."""
-    line: Entry = _new(Entry)
-    _set_kind(line, kind)
-    _set_seat(line, seat)
-    _set_fields(line, fields)
-    _set_answers(line, answers)
-    book.append(line)
-    return line
+def entry_of(line: Line) -> Entry:
+    """``Entry(*line)``: the spell-book entry of a line as the rules keep it."""
+    kind, seat, fields, answers = line
+    entry: Entry = _new(Entry)
+    _set_kind(entry, kind)
+    _set_seat(entry, seat)
+    _set_fields(entry, fields)
+    _set_answers(entry, answers)
+    return entry
 
 
-def line_event(line: Entry) -> Event:
-    """The public event of a spell-book line (kind ``EVENT_KIND[line.kind]``), whose data
-    (:class:`Spoken`) is written out when read."""
+def line_event(line: Line) -> Event:
+    """The public event of a spell-book line (kind ``EVENT_KIND[kind]``), whose data (:class:`Spoken`)
+    is written out when read."""
     data: Spoken = _new(Spoken)
     _set_line(data, line)
     event: Event = _new(Event)
-    _set_event_kind(event, EVENT_KIND[line.kind])
+    _set_event_kind(event, EVENT_KIND[line[0]])
     _set_event_data(event, data)
     _set_event_audience(event, None)
     return event
 
 
 def write_line(
-    book: list[Entry], kind: str, seat: int, fields: tuple[int, ...], answers: str, event_kind: str
+    book: list[Line], kind: str, seat: int, fields: tuple[int, ...], answers: str, event_kind: str
 ) -> Event:
-    """Append ``Entry(kind, seat, fields, answers)`` to ``book`` (:func:`add_line`) and return its public
-    event (:func:`line_event`), of kind ``event_kind`` (which must be ``EVENT_KIND[kind]``)."""
-    event = line_event(add_line(book, kind, seat, fields, answers))
+    """Append the line ``(kind, seat, fields, answers)`` to ``book`` and return its public event
+    (:func:`line_event`), of kind ``event_kind`` (which must be ``EVENT_KIND[kind]``)."""
+    line = (kind, seat, fields, answers)
+    book.append(line)
+    event = line_event(line)
     assert event.kind == event_kind
     return event
 
@@ -197,7 +204,7 @@ def view_of(state: AmuletsState, seat: Seat | None) -> AmuletsView:
         out=tuple(state.out),
         winner=state.winner,
         over=state.over,
-        book=tuple(state.book),
+        book=tuple(map(entry_of, state.lines)),
         questions=state.questions,
     )
     if state.options.get("assistant"):

@@ -43,7 +43,7 @@ def world_from_view(view: AmuletsView, rng: random.Random) -> AmuletsState:
         list(view.out),
         view.winner,
         view.over,
-        list(view.book),
+        [entry.as_tuple() for entry in view.book],
         view.questions,
         fresh(rng),
         question_limit(options),

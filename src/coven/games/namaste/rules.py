@@ -164,9 +164,23 @@ _BEFORE: tuple[tuple[int, ...], ...] = tuple(LEFT[c] + ABOVE[c] for c in range(N
 _AFTER: tuple[tuple[int, ...], ...] = tuple(RIGHT[c] + BELOW[c] for c in range(NCELLS))
 """The circles that must hold more than circle c (right of it and below it)."""
 _LINE_MASK: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in LINES)
-_LINES_OF_CELL_MASKS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((k, _LINE_MASK[k]) for k in LINES_OF_CELL[c]) for c in range(NCELLS)
-)
+_NEVER = 1 << NCELLS
+"""A mask no sheet's filled circles cover (no circle has that bit)."""
+_ROW_LINES = 5
+"""Symbol lines 0-4 are rows b-f, 5-9 columns 2-6 (:data:`coven.games.namaste.sheet.LINES`)."""
+
+
+def _cell_lines(cell: int) -> tuple[int, int, int, int]:
+    rows = [k for k in LINES_OF_CELL[cell] if k < _ROW_LINES]
+    columns = [k for k in LINES_OF_CELL[cell] if k >= _ROW_LINES]
+    assert len(rows) <= 1 and len(columns) <= 1
+    row, column = (rows or [0])[0], (columns or [0])[0]
+    return (row, _LINE_MASK[row] if rows else _NEVER, column, _LINE_MASK[column] if columns else _NEVER)
+
+
+_CELL_LINES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_lines(c) for c in range(NCELLS))
+"""``_CELL_LINES[c]``: the symbol row through circle c and its mask, then the symbol column and its mask
+(:data:`_NEVER` where c is on no such line): a line is complete when the filled circles cover its mask."""
 _FULL = (1 << NCELLS) - 1
 _EMPTY_SHEET = (0,) * NCELLS
 _CELLS_MASK = (1 << NCELLS) - 1
@@ -246,15 +260,32 @@ _SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >
 """``_SEATS[mask]``: the seats of a bitmask, as ``to_act`` returns them."""
 _SEAT_TEXT = tuple(str(s) for s in range(4))
 
+Chunks = tuple[tuple[tuple[Write, ...], ...], ...]
+"""The writes of one value by chunk and bits (a row of :data:`_CHUNKS`)."""
+OneTotal = tuple[int, Chunks] | None
+"""A roll's single total for some seats as ``(shift of its field of fits, its writes by chunk)``, or None
+when those seats have two totals or more."""
 RollInfo = tuple[
-    tuple[int, ...], int, tuple[int, ...], int, tuple[int, ...], int, str, list[JSONValue], list[Event | None]
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    int,
+    str,
+    list[JSONValue],
+    list[Event | None],
+    OneTotal,
+    OneTotal,
 ]
 """A roll and what follows from it: white faces, turquoise face, the totals of the white dice and their
 fields of ``fits`` (for the fellow players), the same for all dice (for the active player), the dice
 in notation, the white faces as the ``roll`` event's list (made once, like the events' data a
 read-only value) and the ``roll`` events of this roll made so far, by ``active << 4 | asked`` (the
 event depends only on the dice, the seat that rolled and the seats asked: made the first time, then
-shared like the other events' values)."""
+shared like the other events' values); then, when the white dice (for the fellow players) or all dice
+(for the active player) give one total, that total's shift in ``fits`` and its writes by chunk, the
+legal writes' common case read without looking at the totals."""
 
 
 def _fields(values: Sequence[int]) -> int:
@@ -275,7 +306,13 @@ def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
         dice_text(white, turquoise),
         list(white),
         [None] * 64,
+        _one_total(fellow),
+        _one_total(mine),
     )
+
+
+def _one_total(values: tuple[int, ...]) -> OneTotal:
+    return (NCELLS * values[0], _CHUNKS[values[0]]) if len(values) == 1 else None
 
 
 _DRAW = (1, 6**2, 6**3, 6**4)
@@ -329,10 +366,6 @@ class NamasteState:
     """Per symbol line: somebody completed it on an earlier roll (now worth half)."""
     starter: Seat
     active: Seat
-    phase: str
-    white: tuple[int, ...]
-    turquoise: int
-    """The current roll (``()``/0 before the roll)."""
     asked: tuple[Seat, ...]
     """The seats asked to decide on the current roll."""
     pending: dict[Seat, Action]
@@ -353,6 +386,21 @@ class NamasteState:
     """The current roll's table entry (None before the roll)."""
     waiting: int
     """The bitmask of the seats the game waits for (``to_act``)."""
+
+    @property
+    def phase(self) -> str:
+        """``choose`` (the active seat rolls), ``decide`` (the dice are on the table) or ``over``."""
+        return DECIDE if self.roll is not None else CHOOSE if self.waiting else OVER
+
+    @property
+    def white(self) -> tuple[int, ...]:
+        """The current roll's white dice (``()`` before the roll)."""
+        return () if self.roll is None else self.roll[0]
+
+    @property
+    def turquoise(self) -> int:
+        """The current roll's turquoise die (0 before the roll)."""
+        return 0 if self.roll is None else self.roll[1]
 
 
 def _fits_of(sheet: tuple[int, ...]) -> int:
@@ -380,6 +428,12 @@ def sheet_problem(sheet: Sequence[int]) -> str | None:
 
 def score_points(state: NamasteState, seat: Seat) -> int:
     return sum(state.line_points[seat]) + truth_points(state.sheets[seat]) - sum(state.karma[seat])
+
+
+def _all_points(state: NamasteState) -> list[JSONValue]:
+    """Every seat's points, as the ``game_over`` event lists them (a function of its own, so that
+    :func:`_resolve`, on the hot path, keeps no ``state`` in a comprehension's closure cell)."""
+    return [score_points(state, s) for s in range(state.players)]
 
 
 def assemble(
@@ -419,9 +473,6 @@ def assemble(
         claimed=tuple(claimed),
         starter=starter,
         active=active,
-        phase=phase,
-        white=(),
-        turquoise=0,
         asked=(),
         pending={},
         turns=turns,
@@ -450,9 +501,6 @@ def assemble(
 def _set_roll(state: NamasteState, info: RollInfo) -> None:
     """The dice are on the table: ask the active seat and every fellow who can write the white total."""
     state.roll = info
-    state.white = info[0]
-    state.turquoise = info[1]
-    state.phase = DECIDE
     fellow = info[3]
     fits = state.fits
     active = state.active
@@ -501,33 +549,39 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
     events to ``events`` (None: make none, as :meth:`NamasteGame.advance` wants)."""
     info = state.roll
     assert info is not None
-    entries: dict[str, JSONValue] = {}
-    completed: list[tuple[Seat, int]] = []
     pending = state.pending
+    asked = state.asked
+    if events is not None:
+        entries: dict[str, JSONValue] = {}
+        for s in asked:
+            action = pending[s]
+            entries[_SEAT_TEXT[s]] = (
+                WRITE_TEXT[action.value][action.cell]
+                if isinstance(action, Write)
+                else "karma"
+                if isinstance(action, Karma)
+                else "pass"
+            )
+        events.append(entries_event(info[6], entries))
+    completed: list[tuple[Seat, int]] = []
     sheets, fits, filled = state.sheets, state.fits, state.filled
-    for s in state.asked:
+    for s in asked:
         action = pending[s]
         if isinstance(action, Write):
             value = action.value
             cell = action.cell
-            if events is not None:
-                entries[_SEAT_TEXT[s]] = WRITE_TEXT[value][cell]
             sheet = list(sheets[s])
             sheet[cell] = value
             sheets[s] = tuple(sheet)
             fits[s] &= _KEEP[cell][value]
             filled[s] = mine = filled[s] | _CELL_BIT[cell]
-            for line, mask in _LINES_OF_CELL_MASKS[cell]:
-                if mine & mask == mask:
-                    completed.append((s, line))
+            row_line, row_mask, column_line, column_mask = _CELL_LINES[cell]
+            if mine & row_mask == row_mask:
+                completed.append((s, row_line))
+            if mine & column_mask == column_mask:
+                completed.append((s, column_line))
         elif isinstance(action, Karma):
-            if events is not None:
-                entries[_SEAT_TEXT[s]] = "karma"
             state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
-        elif events is not None:
-            entries[_SEAT_TEXT[s]] = "pass"
-    if events is not None:
-        events.append(entries_event(info[6], entries))
     if completed:
         claimed = list(state.claimed)
         for s, line in completed:
@@ -543,8 +597,6 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
         state.claimed = tuple(claimed)
     state.pending = {}
     state.asked = ()
-    state.white = ()
-    state.turquoise = 0
     state.roll = None
     state.turns += 1
     players = state.players
@@ -558,13 +610,11 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 break
     state.active = active = (state.active + 1) % players
     if state.ending and active == state.starter:
-        state.phase = OVER
-        state.waiting = 0
+        state.waiting = 0  # the phase is over
         if events is not None:
-            events.append(game_over_event([score_points(state, s) for s in range(players)]))
+            events.append(game_over_event(_all_points(state)))
     else:
-        state.phase = CHOOSE
-        state.waiting = 1 << active
+        state.waiting = 1 << active  # the active seat chooses its dice
 
 
 # -------------------------------------------------------------------------------------------- game
@@ -595,9 +645,6 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             claimed=(False,) * len(LINES),
             starter=0,
             active=0,
-            phase=CHOOSE,
-            white=(),
-            turquoise=0,
             asked=(),
             pending={},
             turns=0,
@@ -636,9 +683,6 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new.claimed = state.claimed
         new.starter = state.starter
         new.active = state.active
-        new.phase = state.phase
-        new.white = state.white
-        new.turquoise = state.turquoise
         new.asked = state.asked
         new.pending = state.pending.copy()
         new.turns = state.turns
@@ -791,24 +835,26 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return state.roll[4] if seat == state.active else state.roll[2]
 
     def legal_actions(self, state: NamasteState, seat: Seat) -> Sequence[Action]:
+        info = state.roll
+        if info is None:  # the active seat rolls, unless the game is over
+            return ROLLS if seat == state.active and state.waiting else ()
         if seat < 0 or not state.waiting >> seat & 1:
             return ()
-        info = state.roll
-        if info is None:
-            return ROLLS
         fits = state.fits[seat]
         if seat == state.active:
-            values = info[4]
+            one = info[10]
             tail = _KARMA_TAIL if len(state.karma[seat]) < KARMA_SPACES else ()
         else:
-            values = info[2]
+            one = info[9]
             tail = _PASS_TAIL
-        if len(values) == 1:
-            m = fits >> (NCELLS * values[0]) & _CELLS_MASK
+        if one is not None:  # one total (no 1/7 die among the dice that count): the common case
+            shift, chunk = one
+            m = fits >> shift & _CELLS_MASK
             if m:
-                chunk = _CHUNKS[values[0]]
                 return [*chunk[0][m & 511], *chunk[1][m >> 9 & 255], *chunk[2][m >> 17], *tail]
-        elif len(values) == 2:
+            return [KARMA] if tail is _KARMA_TAIL else [PASS]
+        values = info[4] if seat == state.active else info[2]
+        if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
             low, high = values
             a = fits >> (NCELLS * low) & _CELLS_MASK
@@ -894,8 +940,12 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
 
     def advance(self, state: NamasteState, seat: Seat, action: Action) -> None:
         """:meth:`apply_unchecked` without its events (the same steps: :func:`_roll`, :func:`_resolve`)."""
-        if type(action) is Roll:
-            _roll(state, action.white)
+        if state.roll is None:  # no dice on the table: the (legal) action is a roll
+            white: int = action.white  # type: ignore[union-attr]
+            if state.queue:
+                _roll(state, white)
+            else:  # _roll's common case, inlined
+                _set_roll(state, _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])])
             return
         state.pending[seat] = action
         state.waiting = waiting = state.waiting & _NOT_SEAT[seat]
