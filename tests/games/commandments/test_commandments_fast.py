@@ -63,10 +63,12 @@ from coven.games.commandments.rules import (
     CommandmentsState,
     announce,
     deal,
+    deal_piles,
     judge_cards,
     karma_total,
     move_context,
     ordainments,
+    packed_slot,
     verdicts,
 )
 from coven.games.commandments.view import (
@@ -455,6 +457,44 @@ def test_the_deal_draws_as_the_plain_fisher_yates_steps(seed: int) -> None:
             pile[i], pile[j] = pile[j], pile[i]
         assert deal(fast, cards, draws) == tuple(pile)
         assert fast == plain
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 3, -5, 2**64 - 1])
+def test_both_piles_dealt_at_once_are_the_two_deals_one_after_the_other(seed: int) -> None:
+    for draws in (0, 1, 2, 3, 4, 6, 14):
+        for red, green in (
+            (tuple(range(63)), tuple(range(63, 106))),
+            (tuple(range(3)), tuple(range(5))),
+            ((), (1,)),
+        ):
+            fast, plain = Chance(seed), Chance(seed)
+            fast.counter = plain.counter = draws  # from any point of the stream
+            assert deal_piles(fast, red, green, draws) == (deal(plain, red, draws), deal(plain, green, draws))
+            assert fast == plain
+            assert fast.bits64() == plain.bits64()
+
+
+def test_the_packed_values_of_three_slots_add_up_to_the_total_and_the_markers() -> None:
+    deck = deck_for("")
+    rng = random.Random(3)
+    for _ in range(300):
+        slots = [rng.choice(deck.artefact), rng.choice(deck.action), rng.choice(deck.action + deck.artefact)]
+        move = rng.choice(MOVE_FAMILY)
+        board = [rng.randrange(NUM_AREAS) for _ in range(NUM_ARTEFACTS)]
+        ctx = move_context(board, move)
+        values = judge_cards([deck.cards[c] for c in slots], ctx)
+        packed = 0
+        for slot, c in enumerate(slots):
+            table, by_performance, fn, _ = packed_slot(deck, c, slot)
+            _, performance, _, _, colour, to, at = _FAMILY_INFO[id(move)]
+            start = board[move.artefact]
+            if fn is not None:
+                after = codes_of([to if a == move.artefact else area for a, area in enumerate(board)])
+                packed += fn(after, codes_of(board), colour, start, to)
+            else:
+                packed += table[performance] if by_performance else table[at + start * NUM_AREAS]
+        assert packed >> 3 == karma_total(values)
+        assert packed & 7 == sum(1 << slot for slot, v in enumerate(values) if v > 0)
 
 
 def test_an_action_card_is_judged_by_its_verdict_on_each_performance_of_the_family() -> None:

@@ -112,8 +112,8 @@ Codes = bytearray
 """Per area (12), its artefacts as one number, its *code*: ``white + 6 * black + 36 * brown`` (each
 colour has five artefacts, so a code is below 216 and an area is one byte). The rules' hot path and the
 board cards' compiled functions read the board this way (:data:`CODE_TOTAL`, :data:`CODE_COLOURS`,
-:data:`CODE_COUNT`): a move changes two bytes, by :data:`CODE_STEP` of its colour, on a copy (a slice:
-a board of codes is never changed once made, so states share it)."""
+:data:`CODE_COUNT`): a move changes two bytes, by :data:`CODE_STEP` of its colour (in place, in the
+rules' state, which owns its codes: a clone copies them)."""
 CODE_STEP: Final[tuple[int, ...]] = (1, 6, 36)
 """What one artefact of each colour adds to an area's code."""
 NUM_CODES: Final = 216

@@ -141,10 +141,14 @@ def _builtin() -> tuple[Card, ...]:
 BUILTIN: Final[tuple[Card, ...]] = _builtin()
 
 
-SlotJudging = tuple[Sequence[int], bool, BoardFn | None]
-"""How the rules judge a card in a slot: a table of its karma, whether the table is indexed by the
-move's performance (else by its colour and areas), and for a card that reads the board the function
-that gives its karma on ``(after, before, colour, from, to)`` (the table then says 0)."""
+SlotJudging = tuple[tuple[int, ...], bool, BoardFn | None, bool]
+"""How the rules judge a card in a slot of a ritual, its karma ``k`` *packed* for the slot
+(``k * 8 + 2**slot`` in a commandment's slot, ``-k * 8 + 1`` in the taboo's, 0 when ``k`` is 0: the
+packed values of a move's three slots add up to its total times 8 plus its markers' bits): a table of
+the packed values,
+whether the table is indexed by the move's performance (else by its colour and areas), and for a card
+that reads the board the function that gives its packed value on ``(after, before, colour, from, to)``
+(no table then) and whether it reads the board before the move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +159,9 @@ class Deck:
     index: dict[str, int]
     artefact: tuple[int, ...]
     action: tuple[int, ...]
-    judging: dict[int, SlotJudging] = field(default_factory=dict, compare=False, repr=False)
-    """The rules' cache of how each card is judged in a slot on a move of the family, by the card's
-    position (see :func:`coven.games.commandments.rules.slot_judging`)."""
+    judging: dict[tuple[int, int], SlotJudging] = field(default_factory=dict, compare=False, repr=False)
+    """The rules' cache of how each card is judged in each slot on a move of the family, by the card's
+    position and the slot (see :func:`coven.games.commandments.rules.packed_slot`)."""
     verdicts: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     """The rules' cache of each action card's verdicts on the performances of the moves they offer, by
     the card's position (an action card looks at the performance alone): for this deck only, as a

@@ -1123,6 +1123,33 @@ def karma_function(fn: Fn, value: int | None, cap: int) -> BoardFn | None:
     return karma
 
 
+def packed_function(fn: Fn, value: int | None, cap: int, scale: int, bit: int) -> tuple[BoardFn, bool] | None:
+    """For a board card that :func:`emit_board_card` wrote: its karma ``k`` on ``(after, before, colour,
+    from, to)`` (as :func:`karma_function` gives it) packed for a slot as ``k * scale + bit`` when
+    ``k > 0``, else 0 (the rules add up the slots of a move this way: see
+    :func:`coven.games.commandments.rules.packed_slot`), and whether it reads the board before the move
+    (``B``); None for any other function."""
+    found: tuple[str, str, dict[str, bytes]] | None = getattr(fn, "board_source", None)
+    if found is None:
+        return None
+    tp, src, tables = found
+    if value is None:
+        if tp != "int":
+            return None
+        cap = int(cap)
+        code = (
+            f"def packed(A, B, colour, frm, to):\n    n = {src}\n    if n <= 0:\n        return 0\n"
+            f"    return (n if n <= {cap} else {cap}) * {int(scale)} + {int(bit)}\n"
+        )
+    else:
+        packed_value = int(value) * int(scale) + int(bit)
+        code = f"def packed(A, B, colour, frm, to):\n    return {packed_value} if {src} else 0\n"
+    scope: dict[str, Any] = {}
+    exec(compile(code, "<board card>", "exec"), {**_EMITTED_GLOBALS, **tables}, scope)
+    packed: BoardFn = scope["packed"]
+    return packed, re.search(r"\bB\b", src) is not None
+
+
 def _a(tp: str) -> str:
     return {
         "int": "a number",

@@ -78,8 +78,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import add
 from typing import Any, Final, cast
 
 from coven.core import (
@@ -121,7 +123,7 @@ from coven.games.commandments.cards import (
     SlotJudging,
     deck_for,
 )
-from coven.games.commandments.lang import BoardFn, Ctx
+from coven.games.commandments.lang import BoardFn, Ctx, packed_function
 from coven.games.commandments.notation import (
     ACTION_CLASSES,
     FORFEIT,
@@ -246,9 +248,9 @@ class CommandmentsState:
     pending_start: int = -1
     codes: Codes | None = None
     """Per area, the code of its artefacts on ``board`` (:func:`~coven.games.commandments.board.codes_of`),
-    kept up to date by the moves while a card of the ritual reads the board (a derived cache, shared by
-    clones; None when not kept: counted again when needed). Code that sets ``board`` by hand sets this
-    back to ``None``."""
+    kept up to date by the moves while a card of the ritual reads the board (a derived cache, the
+    state's own: a move of the family changes it in place, a clone copies it; None when not kept:
+    counted again when needed). Code that sets ``board`` by hand sets this back to ``None``."""
     mover: int = -2
     """The seat the game waits for (-1: nobody, the game is over), kept by the rules after each action
     (a derived cache; -2 when not known: worked out when needed). Code that sets the phase, the turn or
@@ -263,25 +265,29 @@ class CommandmentsState:
         return self.rituals[-1]
 
 
-OnBoard = tuple[()] | tuple[BoardFn | None, BoardFn | None, BoardFn | None]
-"""Per slot (the taboo, then the commandments), the function that gives its card's karma on ``(after,
-before, colour, from, to)``, the boards as codes, when the card reads the board (:attr:`Deck.karma`,
-or the card judged on a :class:`Ctx` for a custom card), else None; ``()`` when no card reads it."""
-KarmaEvents = tuple[list[Event | None], ...]
 Followers = tuple[int, ...]
 """Per seat, the novice who moves after it in a ritual (its High Priestess never moves)."""
 Judging = (
     tuple[()]
     | tuple[
-        Sequence[int], bool, Sequence[int], bool, Sequence[int], bool, OnBoard, KarmaEvents, int, Followers
+        tuple[int, ...],
+        tuple[int, ...],
+        tuple[int, ...],
+        BoardFn | None,
+        BoardFn | None,
+        bool,
+        int,
+        Followers,
     ]
 )
-"""A ritual's :func:`judging_plan`: per slot, the table of the card's karma and whether it is indexed
-by the move's performance (an action card) or by its colour and areas (an artefact card that never
-reads the board, :attr:`Deck.boardless`); then the slots whose card reads the board (their table says
-0), the shared karma events of the table's variant by seat, the turns of a ritual, and the novice who
-follows each seat in this ritual. ``()``: the engine does not judge this ritual's moves alone (a
-judging priestess, not three slots)."""
+"""A ritual's :func:`judging_plan`, its slots' karma *packed* (see :data:`SlotJudging`: a move's packed
+values add up to its total times 8 plus its markers' bits): the packed values of its action cards by
+the move's performance, of each of its (at most two) artefact cards that never read the board by the
+move's colour and areas (:attr:`Deck.boardless`; a table of zeros for none), the functions that give
+the packed value of its cards that read the board (the first two, in slot order; None for none),
+whether one of them reads the board before the move, the turns of a ritual, and the novice who follows
+each seat in this ritual. ``()``: the engine does not judge this ritual's moves alone (a judging
+priestess, not three slots)."""
 
 
 def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
@@ -289,20 +295,83 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
     from all of them, by the last ``draws`` steps of a Fisher-Yates shuffle: the cards below are never
     drawn (every ritual draws two of each kind), so their order is left as it was.
 
-    Each step draws ``chance.below(i + 1)``, inlined (the tests hold it to the plain loop)."""
+    Each step draws ``chance.below(i + 1)`` (the tests hold it to the plain loop), from the draws
+    :func:`deal_piles` mixes at once."""
     pile = list(cards)
     top = len(pile) - 1
     steps = range(top, max(top - draws, 0), -1)
-    step = chance.key + chance.counter * _GOLDEN
-    for i in steps:  # Chance.below(i + 1), inlined: step is key + counter * golden
-        step += _GOLDEN
-        z = step & _MASK
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+    mixed = _draws(chance.key, chance.counter + 1, len(steps))
+    for i, z in zip(steps, mixed, strict=True):  # Chance.below(i + 1): Lemire's multiply-shift
+        j = (z * (i + 1)) >> 64
         pile[i], pile[j] = pile[j], pile[i]
     chance.counter += len(steps)
     return tuple(pile)
+
+
+def deal_piles(
+    chance: Chance, red: Sequence[int], green: Sequence[int], draws: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(deal(chance, red, draws), deal(chance, green, draws))``, their draws mixed at once."""
+    pile = list(red)
+    top = len(pile) - 1
+    steps = range(top, max(top - draws, 0), -1)
+    other = list(green)
+    top2 = len(other) - 1
+    steps2 = range(top2, max(top2 - draws, 0), -1)
+    n = len(steps)
+    mixed = _draws(chance.key, chance.counter + 1, n + len(steps2))
+    for i, z in zip(steps, mixed, strict=False):  # the first n draws; below(i + 1), as in deal
+        j = (z * (i + 1)) >> 64
+        pile[i], pile[j] = pile[j], pile[i]
+    for i, z in zip(steps2, mixed[n:], strict=True):
+        j = (z * (i + 1)) >> 64
+        other[i], other[j] = other[j], other[i]
+    chance.counter += len(mixed)
+    return tuple(pile), tuple(other)
+
+
+_LANE: Final = 128
+"""Bits per draw in :func:`_draws`'s integer: a 64-bit value times a 64-bit constant stays in its lane."""
+_LANES: dict[int, tuple[int, int, int, struct.Struct]] = {}
+"""Per number of draws ``k``: 1 in every lane, the low 64 bits of every lane, ``i * golden`` in lane i,
+and the struct that reads the low 64-bit word of every lane of ``k`` lanes' little-endian bytes."""
+
+
+def _lanes(k: int) -> tuple[int, int, int, struct.Struct]:
+    one = sum(1 << (_LANE * i) for i in range(k))
+    found = _LANES[k] = (
+        one,
+        _MASK * one,
+        sum((i * _GOLDEN) << (_LANE * i) for i in range(k)),
+        struct.Struct("<" + "Q8x" * k),
+    )
+    return found
+
+
+def _draws(key: int, counter: int, k: int) -> tuple[int, ...]:
+    """The 64-bit draws ``counter`` to ``counter + k - 1`` of the chance of ``key`` (each
+    :meth:`Chance.bits64`'s, the SplitMix64 finaliser of ``key + n * golden``), mixed at once: lane i
+    of one integer starts as ``key + (counter + i) * golden`` (below 2**64 after the mask) and each step
+    (an xor with a right shift, a product with a 64-bit constant) is masked back to the low 64 bits of
+    every lane, so nothing reaches another lane's bits; the lanes are read back as the low words of the
+    integer's little-endian bytes. A few draws are mixed one by one (cheaper below four)."""
+    if k < 4:
+        out = []
+        step = key + (counter - 1) * _GOLDEN
+        for _ in range(k):
+            step += _GOLDEN
+            z = step & _MASK
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            out.append(z ^ (z >> 31))
+        return tuple(out)
+    one, lanes, steps, words = _LANES.get(k) or _lanes(k)
+    z = (((key + counter * _GOLDEN) & _MASK) * one + steps) & lanes
+    z = (((z ^ (z >> 30)) & lanes) * _MIX1) & lanes
+    z = (((z ^ (z >> 27)) & lanes) * _MIX2) & lanes
+    z ^= z >> 31
+    mixed: tuple[int, ...] = words.unpack(z.to_bytes(k * 16, "little"))
+    return mixed
 
 
 def novice_order(players: int, priestess: int) -> list[int]:
@@ -404,17 +473,15 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     def setup(self, players: int, options: Options, seed: int) -> CommandmentsState:
         deck = deck_for(str(options["custom_cards"]))
         chance = Chance(seed)
-        red = deal(chance, deck.artefact, 2 * players)
-        green = deal(chance, deck.action, 2 * players)
+        red, green = deal_piles(chance, deck.artefact, deck.action, 2 * players)
         state = CommandmentsState(
             players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0, [0] * players, 0
         )
-        self._start_ritual(state, 0, False)  # nobody reads the first ritual's events here
+        self._start_ritual(state, 0)  # nobody reads the first ritual's events here
         return state
 
-    def _start_ritual(self, state: CommandmentsState, priestess: int, events: bool = True) -> list[Event]:
-        """Her ritual begins: she draws her hand. Its events when ``events`` is true, else none (as for
-        every ``events`` flag of the rules' internal steps: :meth:`advance` passes false)."""
+    def _start_ritual(self, state: CommandmentsState, priestess: int) -> None:
+        """Her ritual begins: she draws her hand (its events: :meth:`_closing_events`)."""
         red, green = state.red, state.green
         hand = [red[-1], red[-2], green[-1], green[-2]]
         state.red, state.green = red[:-2], green[:-2]
@@ -438,11 +505,6 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         state.flips = 0
         state.turn = 0
         state.mover = priestess
-        if not events:
-            return []
-        cards = state.deck.cards
-        ids: list[JSONValue] = [cards[hand[0]].id, cards[hand[1]].id, cards[hand[2]].id, cards[hand[3]].id]
-        return ritual_events(priestess, len(rituals), ids)
 
     def bounds(self, players: int, options: Options) -> Bounds:
         rounds = rounds_for(players)
@@ -476,7 +538,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.turn,
             state.pending,
             state.pending_start,
-            state.codes,
+            None if state.codes is None else state.codes[:],
             state.mover,
             state.judging,
         )
@@ -521,6 +583,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return _TO_ACT[mover]
 
     def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
+        if seat == state.mover and state.phase == MOVE and seat >= 0:  # the novice to move: the hot path
+            return _NOVICE_ACTIONS
         mover = state.mover
         if mover < -1:
             mover = state.mover = self.current_seat(state)
@@ -629,7 +693,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.mover = (ritual.priestess + 1 + state.turn % (players - 1)) % players
             known = _PLACED.get(id(action))
             if known is not None:  # one of the placements legal_actions offers: made once
-                state.codes, event = known
+                codes, event = known
+                state.codes = codes[:]  # the state's own: the moves change it in place
                 return [event] if events else []
             state.codes = codes_of(action.areas)
             return [public("placed", action=format_action(action))] if events else []
@@ -641,7 +706,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.flips += 1
             ritual.log.append((seat, None, -1, (), 0, state.flips))
             out = [forfeit_event(seat, FORFEIT_BONUS, state.flips)] if events else []
-            out += self._after_flip(state, events)
+            self._after_flip(state)
+            if events and ritual.ended:
+                out += self._closing_events(state, ritual)
             state.mover = self.current_seat(state)
             return out
         assert isinstance(action, Judge)
@@ -670,89 +737,116 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return out
 
     def advance(self, state: CommandmentsState, seat: Seat, action: Action) -> None:
-        """Apply a legal action and build no events (nor any notation): :meth:`apply_unchecked`'s own
-        steps with its ``events`` flag false, so the two cannot drift apart."""
-        self.apply_unchecked(state, seat, action, False)
-
-    def apply_unchecked(
-        self, state: CommandmentsState, seat: Seat, action: Action, events: bool = True
-    ) -> list[Event]:
-        """Apply a legal action; with ``events`` false (:meth:`advance`), build no events and return an
-        empty list (the state goes exactly where it would). A novice's move is the hot path of every
-        playout: a move of the
-        interned family (:data:`MOVE_FAMILY`) judged by the engine goes by the ritual's
-        :func:`judging_plan` (its performance and notation are known in advance, each slot's card
-        that does not read the board is judged by a table, and the board's codes are updated from the
-        last move's, not recounted, while a card reads them); any other move goes by
-        :meth:`_any_move`, any other action by :meth:`_apply_other`."""
-        known = _FAMILY_INFO.get(id(action))  # a move of the family (by identity), or None
+        """Apply a legal action and build no events (nor any notation). A novice's move is the hot path
+        of every playout: a move of the interned family (:data:`MOVE_FAMILY`) judged by the engine goes
+        by the ritual's :func:`judging_plan` (each slot's karma packed with its marker: an action card's
+        by the move's performance, an artefact card's that does not read the board by its colour and
+        areas, from tables; a card that reads the board by its function on the board's codes, which the
+        state keeps up to date in place while such a card is in the slots); any other action by
+        :meth:`_apply`, which :meth:`apply_unchecked` also takes (it reads the events of a move of the
+        family off what this did), so the two cannot drift apart."""
+        hot = _HOT.get(id(action))  # a move of the family (by identity), or None
         plan = state.judging
-        if plan is None and known is not None:
-            plan = state.judging = judging_plan(state)
-        if known is None or not plan:
-            if isinstance(action, Move):
-                out = self._any_move(state, seat, action, events)
-                state.mover = self.current_seat(state)
-                return out
-            return self._apply_other(state, seat, action, events)  # keeps state.mover
-        move, performance, text, artefact, colour, to, at = known  # move is action
-        t0, p0, t1, p1, t2, p2, on_board, karma_events, turns, following = plan
+        if hot is None or not plan:
+            if hot is not None and plan is None:
+                plan = state.judging = judging_plan(state)
+            if hot is None or not plan:
+                self._apply(state, seat, action, False)
+                return
+        performance, at, artefact, colour, step, to = hot
+        by_performance, art, art2, f1, f2, copy, turns, following = plan
         board = state.board
         start = board[artefact]
         at += start * NUM_AREAS  # (colour * 12 + start) * 12 + to
-        v0 = t0[performance] if p0 else t0[at]
-        v1 = t1[performance] if p1 else t1[at]
-        v2 = t2[performance] if p2 else t2[at]
-        if on_board:
-            before = state.codes or codes_of(board)
-            after = before[:]  # a board of codes is never changed once made: states share it
-            step = CODE_STEP[colour]
+        x = by_performance[performance] + art[at] + art2[at]  # the total * 8 + the markers' bits
+        if f1 is not None:
+            after = state.codes
+            if after is None:
+                after = state.codes = codes_of(board)
+            before = after[:] if copy else after  # a copy only for a card that reads it
             after[start] -= step
             after[to] += step
-            b0, b1, b2 = on_board
-            if b0 is not None:
-                v0 = b0(after, before, colour, start, to)
-            if b1 is not None:
-                v1 = b1(after, before, colour, start, to)
-            if b2 is not None:
-                v2 = b2(after, before, colour, start, to)
-            state.codes = after
+            x += f1(after, before, colour, start, to)
+            if f2 is not None:
+                x += f2(after, before, colour, start, to)
         else:
-            state.codes = None
+            state.codes = None  # not kept: no card of the ritual reads the board
         board[artefact] = to
-        total = v1 + v2 - v0  # karma_total: the taboo counts against
-        bits = (v0 > 0) | (v1 > 0) << 1 | (v2 > 0) << 2
+        total = x >> 3
         ritual = state.rituals[-1]
         if total > 0:
             state.karma[seat] += total
             ritual.gains[seat] += total
             state.flips = flips = 0
-            announced = total
+            ritual.log.append((seat, action, start, MARKS[x & 7], total, 0))  # a MoveLog when read
         else:
             state.flips = flips = state.flips + 1
-            announced = 0 if total == 0 else -1  # announce, inlined
-        ritual.log.append((seat, move, start, MARKS[bits], announced, flips))  # a MoveLog when read
-        if events:
-            event: Event = _new(Event)  # move_event, inlined
-            _set_kind(event, "move")
-            _set_data(event, {"seat": seat, "action": text, "start": AREA_NAMES[start]})
-            _set_audience(event, None)
-            karma = None
-            if flips < 8 and announced <= KARMA_TOP:
-                karma = karma_events[seat][((announced + 1) * 8 + flips) * 8 + bits]  # karma_slot
-            if karma is None:
-                karma = shared_karma_event(seat, announced, flips, bits, karma_events is _EXPERT_KARMA)
-            out = [event, karma]
-        else:
-            out = []
+            ritual.log.append((seat, action, start, MARKS[x & 7], -1 if total else 0, flips))
         turn = state.turn + 1
-        if flips < DESTINY_CARDS and turn < turns:
-            state.turn = turn  # the next novice's turn (_next_turn's common case, inlined)
-            state.mover = following[seat]
-            return out
-        out += self._after_flip(state, events)
+        if flips < DESTINY_CARDS:
+            state.turn = turn
+            if turn < turns:  # the next novice's turn (_next_turn's common case, inlined)
+                state.mover = following[seat]
+                return
+            # her ritual ends regularly (_next_turn and _end_ritual, inlined)
+            priestess = ritual.priestess
+            gains = ritual.gains
+            best = max(gains[:priestess] + gains[priestess + 1 :])  # the best novice of this ritual
+            state.karma[priestess] += best
+            gains[priestess] += best
+            ritual.ended = True
+            if priestess + 1 < state.players:
+                self._start_ritual(state, priestess + 1)  # the next priestess is to act
+            else:
+                state.phase = OVER
+                state.mover = -1
+            return
+        self._after_flip(state)
         state.mover = self.current_seat(state)
-        return out
+
+    def apply_unchecked(
+        self, state: CommandmentsState, seat: Seat, action: Action, events: bool = True
+    ) -> list[Event]:
+        """Apply a legal action; with ``events`` false, build no events and return an empty list (as
+        :meth:`advance`). A move of the family judged by the engine goes by :meth:`advance` and its
+        events are read off the turn it logged (and :meth:`_closing_events` when it ended the ritual)."""
+        if not events:
+            self.advance(state, seat, action)
+            return []
+        known = _FAMILY_INFO.get(id(action))
+        if known is None:
+            return self._apply(state, seat, action, True)
+        plan = state.judging
+        if plan is None:
+            plan = state.judging = judging_plan(state)
+        if not plan:
+            return self._apply(state, seat, action, True)
+        ritual = state.rituals[-1]
+        self.advance(state, seat, action)
+        _, _, start, marks, announced, flips = ritual.log[-1]
+        event: Event = _new(Event)  # move_event, inlined
+        _set_kind(event, "move")
+        _set_data(event, {"seat": seat, "action": known[2], "start": AREA_NAMES[start]})
+        _set_audience(event, None)
+        bits = marks[0] | marks[1] << 1 | marks[2] << 2
+        karma_events = _EXPERT_KARMA if state.options["expert"] else _KARMA
+        karma = None
+        if flips < 8 and announced <= KARMA_TOP:
+            karma = karma_events[seat][((announced + 1) * 8 + flips) * 8 + bits]  # karma_slot
+        if karma is None:
+            karma = shared_karma_event(seat, announced, flips, bits, karma_events is _EXPERT_KARMA)
+        if ritual.ended:
+            return [event, karma, *self._closing_events(state, ritual)]
+        return [event, karma]
+
+    def _apply(self, state: CommandmentsState, seat: Seat, action: Action, events: bool) -> list[Event]:
+        """Any action but a move of the family judged by the engine alone (its events when ``events``
+        is true, else none), and :attr:`CommandmentsState.mover` after it."""
+        if isinstance(action, Move):
+            out = self._any_move(state, seat, action, events)
+            state.mover = self.current_seat(state)
+            return out
+        return self._apply_other(state, seat, action, events)  # keeps state.mover
 
     def _any_move(self, state: CommandmentsState, seat: int, move: Move, events: bool = True) -> list[Event]:
         """A novice's move, whatever it is and whoever judges it. When a card reads the board, its
@@ -861,13 +955,17 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         if flips < DESTINY_CARDS and state.turn + 1 < (state.players - 1) * _ROUNDS[state.players]:
             state.turn += 1  # the next novice's turn (_next_turn's common case, inlined)
         else:
-            out += self._after_flip(state, events)
+            self._after_flip(state)
+            if events and ritual.ended:
+                out += self._closing_events(state, ritual)
         return out
 
-    def _after_flip(self, state: CommandmentsState, events: bool = True) -> list[Event]:
-        """After a move: the fourth negative destiny card disempowers her, else the next turn."""
+    def _after_flip(self, state: CommandmentsState) -> None:
+        """After a move: the fourth negative destiny card disempowers her, else the next turn (the events
+        of a ritual's end: :meth:`_closing_events`)."""
         if state.flips < DESTINY_CARDS:
-            return self._next_turn(state, events)
+            self._next_turn(state)
+            return
         ritual = state.rituals[-1]
         ritual.disempowered = True
         priestess = ritual.priestess
@@ -876,11 +974,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             if novice != priestess:
                 karma[novice] += DISEMPOWER_BONUS
                 gains[novice] += DISEMPOWER_BONUS
-        if not events:
-            return self._end_ritual(state, False)
-        return [disempowered_event(priestess, DISEMPOWER_BONUS), *self._end_ritual(state)]
+        self._end_ritual(state)
 
-    def _next_turn(self, state: CommandmentsState, events: bool = True) -> list[Event]:
+    def _next_turn(self, state: CommandmentsState) -> None:
         state.turn += 1
         if state.turn >= (state.players - 1) * _ROUNDS[state.players]:
             ritual = state.rituals[-1]
@@ -889,26 +985,35 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             best = max(gains[:priestess] + gains[priestess + 1 :])  # the best novice of this ritual
             state.karma[priestess] += best
             gains[priestess] += best
-            if not events:
-                return self._end_ritual(state, False)
-            return [ritual_end_event(priestess, best), *self._end_ritual(state)]
-        return []
+            self._end_ritual(state)
 
-    def _end_ritual(self, state: CommandmentsState, events: bool = True) -> list[Event]:
+    def _end_ritual(self, state: CommandmentsState) -> None:
         ritual = state.rituals[-1]
         ritual.ended = True
-        out: list[Event] = []
-        if events:
-            cards = state.deck.cards
-            ids: list[JSONValue] = [cards[c].id for c in ritual.slots]
-            out.append(revealed_event(ritual.priestess, ids, state.options["reveal"] == "never"))
         nxt = ritual.priestess + 1
         if nxt >= state.players:
             state.phase = OVER
-            if events:
-                out.append(game_over_event(list(state.karma)))
+            return
+        self._start_ritual(state, nxt)
+
+    def _closing_events(self, state: CommandmentsState, ritual: Ritual) -> list[Event]:
+        """The events of the end of ``ritual``, which the action just applied ended (:meth:`_after_flip`),
+        read off the state: she was disempowered or gained the best novice's karma (her only gain of a
+        ritual), her cards are revealed, then the game is over or the next ritual begins."""
+        priestess = ritual.priestess
+        if ritual.disempowered:
+            first = disempowered_event(priestess, DISEMPOWER_BONUS)
+        else:
+            first = ritual_end_event(priestess, ritual.gains[priestess])
+        cards = state.deck.cards
+        ids: list[JSONValue] = [cards[c].id for c in ritual.slots]
+        out = [first, revealed_event(priestess, ids, state.options["reveal"] == "never")]
+        if state.phase == OVER:
+            out.append(game_over_event(list(state.karma)))
             return out
-        out += self._start_ritual(state, nxt, events)
+        new = state.rituals[-1]
+        hand: list[JSONValue] = [cards[c].id for c in new.hand]
+        out += ritual_events(new.priestess, len(state.rituals), hand)
         return out
 
     # ------------------------------------------------------------------------------- information
@@ -1052,6 +1157,15 @@ the move, its performance, its notation, its artefact, colour and target, and wh
 target put it in a :attr:`Deck.boardless` table (the starting area adds ``start * 12``)."""
 
 
+_HOT: Final[dict[int, tuple[int, int, int, int, int, int]]] = {
+    id(move): (performance, at, artefact, colour, CODE_STEP[colour], to)
+    for move, performance, _, artefact, colour, to, at in _FAMILY_INFO.values()
+}
+"""A move of the family by identity, as :meth:`CommandmentsGame.advance` reads it: its performance,
+where its colour and target put it in a table of :attr:`Deck.boardless` (the starting area adds
+``start * 12``), its artefact, colour, the step of its colour in a code (:data:`CODE_STEP`) and target."""
+
+
 def _by_priestess(state: CommandmentsState) -> bool:
     """Whether the High Priestess judges the moves of the current ritual herself (she has action cards)."""
     cards = state.deck.cards
@@ -1071,27 +1185,46 @@ def verdicts(deck: Deck, card: int) -> tuple[int, ...]:
 
 _ANY_BOARD: Final = (0,) * NUM_ARTEFACTS
 """A board for the context of an action card, which never reads it."""
-_NO_TABLE: Final = (0,) * max(BOARDLESS_SIZE, _PERFORMANCES)
-"""The table of a slot whose card reads the board (judged apart)."""
+_ZERO_TABLE: Final = (0,) * max(BOARDLESS_SIZE, _PERFORMANCES)
+"""The packed values of no card (a slot whose card reads the board is judged apart)."""
 
 
-def slot_judging(deck: Deck, card: int) -> SlotJudging:
-    """How the rules judge ``card`` in a slot on a move of the family (made once per deck): an action
-    card by its :func:`verdicts`, an artefact card that never reads the board by its table
-    (:attr:`Deck.boardless`), one that does by its compiled karma function (:attr:`Deck.karma`,
-    fixed or "?") or, if it has none (a custom card), by the card itself."""
-    found = deck.judging.get(card)
+def packed_slot(deck: Deck, card: int, slot: int) -> SlotJudging:
+    """How the rules judge ``card`` in ``slot`` on a move of the family, its karma ``k`` packed as
+    ``k * 8 + 2**slot`` (``-k * 8 + 1`` in the taboo's slot; 0 when ``k`` is 0), made once per deck: an
+    action card by its :func:`verdicts`, an artefact card that never reads the board by its table
+    (:attr:`Deck.boardless`), one that does by its packed function
+    (:func:`~coven.games.commandments.lang.packed_function`, fixed or "?") or, if it has none (a custom
+    card), by the card itself. The packed values of the three slots of a move add up to its total
+    (:func:`karma_total`) times 8 plus its markers' bits (see :data:`MARKS`), a total below 0
+    included (``x >> 3`` and ``x & 7``)."""
+    found = deck.judging.get((card, slot))
     if found is None:
         the = deck.cards[card]
+        scale = -8 if slot == TABOO else 8
+        bit = 1 << slot
         table = deck.boardless[card]
         if the.type == ACTION:
-            found = (verdicts(deck, card), True, None)
+            found = (tuple(k * scale + bit if k > 0 else 0 for k in verdicts(deck, card)), True, None, False)
         elif table is not None:
-            found = (table, False, None)
+            found = (tuple(k * scale + bit if k > 0 else 0 for k in table), False, None, False)
         else:
-            found = (_NO_TABLE, False, deck.karma[card] or _judged_on_codes(the))
-        deck.judging[card] = found
+            made = packed_function(the.fn, the.value, COUNT_CAP, scale, bit)
+            if made is None:  # a custom card: its karma, packed
+                made = (_packed(deck.karma[card] or _judged_on_codes(the), scale, bit), True)
+            found = (_ZERO_TABLE, False, made[0], made[1])
+        deck.judging[(card, slot)] = found
     return found
+
+
+def _packed(karma: BoardFn, scale: int, bit: int) -> BoardFn:
+    """The packed value of the karma ``karma`` gives (see :func:`packed_slot`)."""
+
+    def packed(after: bytes | bytearray, before: bytes | bytearray, colour: int, frm: int, to: int) -> int:
+        k: int = karma(after, before, colour, frm, to)
+        return k * scale + bit if k > 0 else 0
+
+    return packed
 
 
 def _judged_on_codes(card: Card) -> BoardFn:
@@ -1108,20 +1241,32 @@ def judging_plan(state: CommandmentsState) -> Judging:
     """How the engine judges moves of the family on the current ritual's slots (see :data:`Judging`);
     ``()`` when it does not judge them alone (she judges her action cards) or there are not three."""
     deck = state.deck
-    slots = state.rituals[-1].slots
-    if len(slots) != 3 or _by_priestess(state):
+    ritual = state.rituals[-1]
+    slots = ritual.slots
+    if len(slots) != 3 or (state.options["judge"] == "priestess" and _by_priestess(state)):
         return ()
     judging = deck.judging
-    c0, c1, c2 = slots
-    t0, p0, b0 = judging.get(c0) or slot_judging(deck, c0)
-    t1, p1, b1 = judging.get(c1) or slot_judging(deck, c1)
-    t2, p2, b2 = judging.get(c2) or slot_judging(deck, c2)
-    on_board: OnBoard = () if b0 is None and b1 is None and b2 is None else (b0, b1, b2)
+    by_performance: tuple[int, ...] | None = None
+    arts: list[tuple[int, ...]] = []
+    fns: list[BoardFn | None] = []
+    copy = False
+    for slot, card in enumerate(slots):
+        table, performance, fn, before = judging.get((card, slot)) or packed_slot(deck, card, slot)
+        if fn is not None:
+            fns.append(fn)
+            copy = copy or before
+        elif performance:
+            by_performance = table if by_performance is None else tuple(map(add, by_performance, table))
+        else:
+            arts.append(table)
+    arts += [_ZERO_TABLE] * (2 - len(arts))
+    fns += [None] * (2 - len(fns))
+    if len(arts) != 2 or len(fns) != 2:  # a ritual's slots hold two artefact cards at most
+        return ()
     players = state.players
     turns = (players - 1) * _ROUNDS[players]
-    following = _FOLLOWERS[players][state.rituals[-1].priestess]
-    karma_events = _EXPERT_KARMA if state.options["expert"] else _KARMA
-    return (t0, p0, t1, p1, t2, p2, on_board, karma_events, turns, following)
+    following = _FOLLOWERS[players][ritual.priestess]
+    return (by_performance or _ZERO_TABLE, arts[0], arts[1], fns[0], fns[1], copy, turns, following)
 
 
 def _followers(players: int, priestess: int) -> Followers:
