@@ -55,7 +55,7 @@ def test_greedy_is_legal_and_deterministic() -> None:
 
 def test_best_is_legal_and_deterministic_with_a_small_budget() -> None:
     def bots() -> list[object]:
-        small = GreedyCheck(steps=0, min_worlds=3)
+        small = GreedyCheck(players=3, steps=0, min_worlds=3)
         return [ISMCTSBot(GAME, 0, 3, iterations=30, check=small), *(make("greedy", s, 3) for s in (1, 2))]
 
     first = play_out(bots(), 4, players=3)
@@ -200,3 +200,15 @@ def test_best_plays_the_candidate_the_check_rates_best() -> None:
     searched = unchecked.act(view, legal, True)
     assert searched in means  # the search's own choice is always checked
     assert unchecked.root_visits == bot.root_visits
+
+
+def test_the_check_waits_for_its_player_count() -> None:
+    state = GAME.new_game(4, {}, 21)
+    (seat,) = GAME.to_act(state)
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    bot = ISMCTSBot(GAME, seat, 5, iterations=100)
+    bot.act(view, legal, True)
+    assert CHECK.players == 5 and bot.check_means == {}
+    four = ISMCTSBot(GAME, seat, 5, iterations=100, check=GreedyCheck(players=4))
+    four.act(view, legal, True)
+    assert len(four.check_means) == min(CHECK.shortlist, len(four.root_visits))
