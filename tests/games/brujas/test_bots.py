@@ -212,3 +212,15 @@ def test_the_check_waits_for_its_player_count() -> None:
     four = ISMCTSBot(GAME, seat, 5, iterations=100, check=GreedyCheck(players=4))
     four.act(view, legal, True)
     assert len(four.check_means) == min(CHECK.shortlist, len(four.root_visits))
+
+
+def test_the_check_stays_out_of_devils_in_conflict() -> None:
+    state = GAME.new_game(5, {"conflict": True}, 21)
+    (seat,) = GAME.to_act(state)
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    bot = ISMCTSBot(GAME, seat, 5, iterations=100)
+    bot.act(view, legal, True)
+    assert bot.check_means == {}
+    allowed = ISMCTSBot(GAME, seat, 5, iterations=100, check=GreedyCheck(conflict=True, steps=2000))
+    allowed.act(view, legal, True)
+    assert allowed.check_means

@@ -34,20 +34,20 @@ card, win a trick cheaply when it can, else dump the weakest; 10% random) won 45
 opponents playing that policy instead of being modelled in the tree 42.1%: none of it beyond the noise
 (about 3.5 points at 200 games, 5 at 100), so none was kept.
 
-The check (issue 15, :class:`GreedyCheck`), at 5 players only: after the search, ``best`` takes its most
-visited root choices (its own choice and the next three) and plays each out to the end on the same sampled
-worlds (common random numbers) with ``greedy`` at every seat, itself included (:func:`greedy_playout`, through
-:func:`greedy_kind`: greedy's very choices, tested equal; a whole 5-player game in 2.1 ms of CPU against 5.2
-ms through :func:`greedy_action`); it plays the candidate with the best mean reward (:func:`rewards_of`; ties
-to the search's order). ``greedy`` opponents are modelled exactly in these playouts (given the world), where
-the search's random rollouts model nobody. The worlds come from the same sampler as the search's. Measured
-with the games of ``coven simulate brujas -p 5 -b best,greedy,greedy,greedy,greedy --seed S`` (same deals and
-bot seeds): tuning seed 101, games 0-59: 28.0 -> 31.7 wins; untuned seeds, 200 games each: seed 1 93.4 ->
-106.6 (46.7% -> 53.3%), seed 2 100.4 -> 99.7 (50.2% -> 49.8%); together 48.5% -> 51.6%, about one standard
-error: the target of 60% is not met. Decision CPU p95 515-574 ms with the check (305 ms without, above), max
-839 ms, on a loaded machine. At 4 players it hurt: games 0-59 of ``coven simulate brujas -p 4 -b
-best,greedy,greedy,greedy --seed 1`` 42.1 wins without it, 35.5 with it (70.1% -> 59.2%), so below 5 players
-the search decides alone (its play there is unchanged).
+The check (issue 15, :class:`GreedyCheck`), at 5 players only and not in Devils in Conflict: after the search,
+``best`` takes its most visited root choices (its own choice and the next three) and plays each out to the end
+on the same sampled worlds (common random numbers) with ``greedy`` at every seat, itself included
+(:func:`greedy_playout`, through :func:`greedy_kind`: greedy's very choices, tested equal; a whole 5-player
+game in 2.1 ms of CPU against 5.2 ms through :func:`greedy_action`); it plays the candidate with the best mean
+reward (:func:`rewards_of`; ties to the search's order). ``greedy`` opponents are modelled exactly in these
+playouts (given the world), where the search's random rollouts model nobody. The worlds come from the same
+sampler as the search's. Measured with the games of ``coven simulate brujas -p 5 -b
+best,greedy,greedy,greedy,greedy --seed S`` (same deals and bot seeds): tuning seed 101, games 0-59: 28.0 ->
+31.7 wins; untuned seeds, 200 games each: seed 1 93.4 -> 106.6 (46.7% -> 53.3%), seed 2 100.4 -> 99.7 (50.2%
+-> 49.8%); together 48.5% -> 51.6%, about one standard error: the target of 60% is not met. Decision CPU p95
+515-574 ms with the check (305 ms without, above), max 839 ms, on a loaded machine. At 4 players it hurt:
+games 0-59 of ``coven simulate brujas -p 4 -b best,greedy,greedy,greedy --seed 1`` 42.1 wins without it, 35.5
+with it (70.1% -> 59.2%), so below 5 players the search decides alone (its play there is unchanged).
 
 Witch face down: in no variant does a player choose to play a card face down. In the basic game and in Devils
 in Conflict every card is played face up; in "Witches refrain from speaking" (``silent``) a card goes face
@@ -582,6 +582,10 @@ class GreedyCheck:
 
     players: int = 5
     """The check runs at this many players or more (below, the search decides alone)."""
+    conflict: bool = False
+    """Whether it runs in Devils in Conflict, where greedy's playouts take the slow path (its witch
+    score reads the other piles): the default budget there cost 1.43 s CPU at p95 (5 games of
+    ``coven simulate brujas -p 5 -b best,greedy,greedy,greedy,greedy --seed 3 -o conflict=true``)."""
     shortlist: int = 4
     """The search's most visited root choices that are checked (its own choice among them)."""
     steps: int = 12_000
@@ -617,7 +621,13 @@ class ISMCTSBot(SearchBot):
         choice = super().act(view, legal, required)
         check = self.check
         visits = self.root_visits
-        if check is None or view.players < check.players or check.shortlist < 2 or len(visits) < 2:
+        if (
+            check is None
+            or view.players < check.players
+            or (view.options.get("conflict") and not check.conflict)
+            or check.shortlist < 2
+            or len(visits) < 2
+        ):
             return choice
         if choice is None:
             return None
