@@ -5,10 +5,24 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+import pytest
+
 from coven.bots.arena import run_tournament
 from coven.games.brujas import GAME, BrujasState
-from coven.games.brujas.bots import ISMCTSBot, greedy_action, quick_take, quick_witch
-from coven.games.brujas.notation import parse_position
+from coven.games.brujas.bots import (
+    CHECK,
+    GreedyCheck,
+    ISMCTSBot,
+    greedy_action,
+    greedy_kind,
+    greedy_playout,
+    quick_take,
+    quick_witch,
+    rewards_of,
+)
+from coven.games.brujas.cards import KIND
+from coven.games.brujas.notation import UP, format_position, parse_position
+from coven.games.brujas.state import WITCH
 
 
 def play_out(bots: list[object], seed: int, players: int = 4) -> tuple[list[str], tuple[float, ...]]:
@@ -41,7 +55,8 @@ def test_greedy_is_legal_and_deterministic() -> None:
 
 def test_best_is_legal_and_deterministic_with_a_small_budget() -> None:
     def bots() -> list[object]:
-        return [ISMCTSBot(GAME, 0, 3, iterations=30), *(make("greedy", s, 3) for s in (1, 2))]
+        small = GreedyCheck(players=3, steps=0, min_worlds=3)
+        return [ISMCTSBot(GAME, 0, 3, iterations=30, check=small), *(make("greedy", s, 3) for s in (1, 2))]
 
     first = play_out(bots(), 4, players=3)
     assert first == play_out(bots(), 4, players=3)
@@ -90,3 +105,122 @@ def test_greedy_wins_cheaply_when_last() -> None:
     # Last to play with a colour Lead (red): red 4 and red 5 both win; greedy spends the 4.
     state = parse_position("RBYG B1/R1/R2/R4R5 -/-/-/- 0 R3R1R2 play")
     assert _greedy(state) == "R4"
+
+
+def _random_positions(players: int, options: dict[str, bool], seed: int) -> list[BrujasState]:
+    """Every position of one game of random moves (every phase, every trick)."""
+    state = GAME.new_game(players, options, seed)
+    rng = random.Random(seed)
+    out = []
+    while not GAME.is_over(state):
+        out.append(GAME.clone(state))
+        (seat,) = GAME.to_act(state)
+        legal = GAME.legal_actions(state, seat)
+        GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (3, {}),
+        (4, {"silent": True}),
+        (5, {}),
+        (5, {"conflict": True}),
+        (4, {"silent": True, "conflict": True}),
+    ],
+)
+def test_the_fast_greedy_chooses_as_greedy(players: int, options: dict[str, bool]) -> None:
+    # greedy_kind (the check's playouts) makes greedy_action's choice at every decision of 6 games.
+    checked = 0
+    for seed in range(6):
+        for state in _random_positions(players, options, seed):
+            (seat,) = GAME.to_act(state)
+            legal = GAME.legal_actions(state, seat)
+            if len(legal) < 2:
+                continue
+            expected = greedy_action(state, seat, legal)
+            if state.phase == WITCH:
+                assert greedy_kind(state, seat, 0) == (0 if expected == UP else 1)
+            else:
+                m = sum(1 << KIND[a.card] for a in legal)  # type: ignore[union-attr]
+                assert greedy_kind(state, seat, m) == KIND[expected.card]  # type: ignore[union-attr]
+            checked += 1
+    assert checked > 100
+
+
+def test_a_greedy_playout_is_greedy_at_every_seat() -> None:
+    state = GAME.new_game(5, {}, 12)
+    twin = GAME.clone(state)
+    steps = greedy_playout(GAME, state, 1000)
+    count = 0
+    while not GAME.is_over(twin):
+        (seat,) = GAME.to_act(twin)
+        legal = GAME.legal_actions(twin, seat)
+        GAME.apply(twin, seat, legal[0] if len(legal) == 1 else greedy_action(twin, seat, legal))
+        count += 1
+    assert steps == count == 88
+    assert format_position(state) == format_position(twin)
+
+
+def test_the_check_plays_each_candidate_out_on_the_same_worlds() -> None:
+    state = GAME.new_game(5, {}, 21)
+    (seat,) = GAME.to_act(state)
+    view = GAME.view(state, seat)
+    shortlist = list(GAME.legal_actions(state, seat))[:3]
+    bot = ISMCTSBot(GAME, seat, 5)
+    bot.rng = random.Random(0)
+    means = bot.playouts(view, shortlist, GreedyCheck(min_worlds=4, max_worlds=4, steps=0))
+    rng = random.Random(0)
+    totals = [0.0] * 3
+    for _ in range(4):
+        world = GAME.world_from_view(view, rng)
+        for i, action in enumerate(shortlist):
+            s = GAME.clone(world)
+            GAME.apply(s, seat, action)
+            while not GAME.is_over(s):
+                (who,) = GAME.to_act(s)
+                legal = GAME.legal_actions(s, who)
+                GAME.apply(s, who, legal[0] if len(legal) == 1 else greedy_action(s, who, legal))
+            totals[i] += rewards_of(s)[seat]
+    assert means == pytest.approx([t / 4 for t in totals])
+    assert len(set(means)) > 1  # the candidates differ, so the check has something to choose
+
+
+def test_best_plays_the_candidate_the_check_rates_best() -> None:
+    state = GAME.new_game(5, {}, 21)
+    (seat,) = GAME.to_act(state)
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    bot = ISMCTSBot(GAME, seat, 5, iterations=200)
+    choice = bot.act(view, legal, True)
+    means = bot.check_means
+    assert len(means) == CHECK.shortlist
+    assert choice == max(means, key=lambda a: means[a])
+    unchecked = ISMCTSBot(GAME, seat, 5, iterations=200, check=None)
+    searched = unchecked.act(view, legal, True)
+    assert searched in means  # the search's own choice is always checked
+    assert unchecked.root_visits == bot.root_visits
+
+
+def test_the_check_waits_for_its_player_count() -> None:
+    state = GAME.new_game(4, {}, 21)
+    (seat,) = GAME.to_act(state)
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    bot = ISMCTSBot(GAME, seat, 5, iterations=100)
+    bot.act(view, legal, True)
+    assert CHECK.players == 5 and bot.check_means == {}
+    four = ISMCTSBot(GAME, seat, 5, iterations=100, check=GreedyCheck(players=4))
+    four.act(view, legal, True)
+    assert len(four.check_means) == min(CHECK.shortlist, len(four.root_visits))
+
+
+def test_the_check_stays_out_of_devils_in_conflict() -> None:
+    state = GAME.new_game(5, {"conflict": True}, 21)
+    (seat,) = GAME.to_act(state)
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    bot = ISMCTSBot(GAME, seat, 5, iterations=100)
+    bot.act(view, legal, True)
+    assert bot.check_means == {}
+    allowed = ISMCTSBot(GAME, seat, 5, iterations=100, check=GreedyCheck(conflict=True, steps=2000))
+    allowed.act(view, legal, True)
+    assert allowed.check_means

@@ -34,6 +34,27 @@ card, win a trick cheaply when it can, else dump the weakest; 10% random) won 45
 opponents playing that policy instead of being modelled in the tree 42.1%: none of it beyond the noise
 (about 3.5 points at 200 games, 5 at 100), so none was kept.
 
+The check (issue 15, :class:`GreedyCheck`), at 5 players only and not in Devils in Conflict: after the search,
+``best`` takes its most visited root choices (its own choice and the next three) and plays each out to the end
+on the same sampled worlds (common random numbers) with ``greedy`` at every seat, itself included
+(:func:`greedy_playout`, through :func:`greedy_kind`: greedy's very choices, tested equal; a whole 5-player
+game in 2.1 ms of CPU against 5.2 ms through :func:`greedy_action`); it plays the candidate with the best mean
+reward (:func:`rewards_of`; ties to the search's order). ``greedy`` opponents are modelled exactly in these
+playouts (given the world), where the search's random rollouts model nobody. The worlds come from the same
+sampler as the search's. Measured with the games of ``coven simulate brujas -p 5 -b
+best,greedy,greedy,greedy,greedy --seed S`` (same deals and bot seeds): tuning seed 101, games 0-59: 28.0 ->
+31.7 wins; untuned seeds, 200 games each: seed 1 93.4 -> 106.6 (46.7% -> 53.3%), seed 2 100.4 -> 99.7 (50.2%
+-> 49.8%); together 48.5% -> 51.6%, about one standard error: the target of 60% is not met. Decision CPU p95
+515-574 ms with the check (305 ms without, above), max 839 ms, on a loaded machine. At 4 players it hurt:
+games 0-59 of ``coven simulate brujas -p 4 -b best,greedy,greedy,greedy --seed 1`` 42.1 wins without it, 35.5
+with it (70.1% -> 59.2%), so below 5 players the search decides alone (its play there is unchanged).
+
+Witch face down: in no variant does a player choose to play a card face down. In the basic game and in Devils
+in Conflict every card is played face up; in "Witches refrain from speaking" (``silent``) a card goes face
+down exactly when its player cannot follow (or, before the Lead is set, cannot match the first card), by rule
+(:meth:`BrujasGame.apply_unchecked`), and then any card of the hand is legal: the choice there is which card
+to give away hidden, and ``best`` makes it like any other play (search and check).
+
 ``beginner`` and ``casual`` (:mod:`coven.bots.levels`): ``greedy`` with random slips, a uniformly random
 legal choice instead of greedy's on 90% (beginner) and 10% (casual) of the decisions (``LEVEL_SLIP``).
 Measured with ``coven simulate brujas --players 4 --bots LEVEL,greedy,greedy,greedy --seed 1``:
@@ -45,7 +66,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from coven.bots.reference import ReferencePlan, reference_factory
@@ -56,6 +77,8 @@ from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KIND, KINDS, LOW, NU
 from coven.games.brujas.notation import DOWN, PLAY_ACTION, TAKE_ACTION, UP, Action
 from coven.games.brujas.rules import WITCH_CHOICES, BrujasGame
 from coven.games.brujas.state import (
+    COLOUR_LEAD,
+    NUMBER_LEAD,
     PLAY,
     TAKE,
     WITCH,
@@ -204,6 +227,201 @@ def greedy_action(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
     if s.phase == TAKE:
         return greedy_take(s, seat, legal)
     return greedy_witch(s, seat, legal)
+
+
+# ------------------------------------------------------------------------ greedy, fast, in playouts
+class _Standings:
+    """:func:`pick_value` and :func:`margin` of one position (piles and witch column as they stand),
+    from the piles' colour and number counts, counted once and memoised: the same floats as
+    :func:`standing` (the same operations in the same order), so the same choices as ``greedy``. Not
+    for Devils in Conflict (whose witch score reads the other piles): :func:`greedy_kind` falls back."""
+
+    __slots__ = ("base", "cols", "memo", "nums", "s", "tops")
+
+    def __init__(self, s: BrujasState) -> None:
+        self.s = s
+        piles = s.piles
+        c0, c1, c2, c3 = COLOUR40
+        self.cols = [
+            [(p & c0).bit_count(), (p & c1).bit_count(), (p & c2).bit_count(), (p & c3).bit_count()]
+            for p in piles
+        ]
+        _, n1, n2, n3, n4, n5 = NUMBER40
+        nums = self.nums = [
+            [
+                0,
+                (p & n1).bit_count(),
+                (p & n2).bit_count(),
+                (p & n3).bit_count(),
+                (p & n4).bit_count(),
+                (p & n5).bit_count(),
+            ]
+            for p in piles
+        ]
+        # The most cards of each number among the other seats: the top, unless the seat alone holds
+        # it, then the second.
+        tops = self.tops = [[0] * 6 for _ in piles]
+        for v, column in enumerate(zip(*nums, strict=True)):
+            if not v:
+                continue
+            top = max(column)
+            alone = column.index(top) if column.count(top) == 1 else -1
+            second = max([x for x in column if x != top], default=0) if alone >= 0 else top
+            for seat in range(len(piles)):
+                tops[seat][v] = second if seat == alone else top
+        self.base: list[float | None] = [None] * len(piles)
+        self.memo: dict[int, float] = {}
+
+    def value(self, seat: int, col: Sequence[int], num: Sequence[int], rank: Sequence[int]) -> float:
+        values = self.s.values
+        best_count, best_rank = -1, 9
+        shaping = 0.0
+        for c in range(4):
+            cnt = col[c]
+            r = rank[c]
+            if cnt > best_count or (cnt == best_count and r < best_rank):
+                best_count, best_rank = cnt, r
+            shaping += cnt * values[r]
+        value = float(values[best_rank]) + 0.02 * shaping
+        tops = self.tops[seat]
+        for v in range(1, 6):
+            mine = num[v]
+            if not mine:
+                continue
+            top = tops[v]
+            if mine >= top:
+                value += 2.0 if mine > top else 1.6
+            elif mine + 1 == top:
+                value += 0.4
+        return value
+
+    def pick(self, seat: int, k: int) -> float:
+        """:func:`pick_value` of kind ``k`` for ``seat``."""
+        key = seat * KINDS + k
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        base = self.base[seat]
+        rank = self.s.rank
+        if base is None:
+            base = self.base[seat] = self.value(seat, self.cols[seat], self.nums[seat], rank)
+        col = self.cols[seat][:]
+        col[COLOUR[k]] += 1
+        num = self.nums[seat][:]
+        num[NUMBER[k]] += 1
+        out = self.memo[key] = self.value(seat, col, num, rank) - base
+        return out
+
+    def margin(self, seat: int, rank: Sequence[int]) -> float:
+        """:func:`margin` of ``seat`` under the witch ranks ``rank``."""
+        cols, nums = self.cols, self.nums
+        mine = self.value(seat, cols[seat], nums[seat], rank)
+        others = max(self.value(o, cols[o], nums[o], rank) for o in range(self.s.n) if o != seat)
+        return mine - others
+
+
+def would_win_kind(s: BrujasState, k: int) -> bool:
+    """:func:`would_win` from the trick's bookkeeping (a trick already started)."""
+    if not BIT[k] & s.follow:
+        return False
+    lead = s.lead
+    if lead == COLOUR_LEAD:
+        return NUMBER[k] >= s.win_val
+    if lead == NUMBER_LEAD:
+        return -s.rank[COLOUR[k]] >= s.win_val
+    f = s.first
+    if k == f:
+        return True
+    if COLOUR[k] == COLOUR[f]:
+        return NUMBER[k] > NUMBER[f]
+    return s.rank[COLOUR[k]] < s.rank[COLOUR[f]]
+
+
+def greedy_kind(s: BrujasState, seat: int, m: int) -> int:
+    """``greedy``'s play or pick among the kinds of ``m`` (two or more), or its witch move (0 up, 1
+    down; ``m`` unused): :func:`greedy_action`'s choice, faster (tested equal)."""
+    phase = s.phase
+    if s.conflict:
+        if phase == WITCH:
+            legal: Sequence[Action] = WITCH_CHOICES[s.rank[COLOUR[s.trick[s.win_index]]]]
+            return 0 if greedy_witch(s, seat, legal) == UP else 1
+        acts = PLAY_ACTION if phase == PLAY else TAKE_ACTION
+        chosen = greedy_action(s, seat, [acts[k] for k in range(KINDS) if m >> k & 1])
+        return KIND[chosen.card]  # type: ignore[union-attr]
+    n = s.n
+    if phase == TAKE:
+        ev = _Standings(s)
+        pick = ev.pick
+        best, best_value = -1, -1e9
+        while m:
+            low = m & -m
+            m ^= low
+            k = low.bit_length() - 1
+            value = pick(seat, k)
+            deny = 0.0
+            for other in range(n):
+                if other != seat:
+                    deny = max(deny, pick(other, k))
+            value += 0.35 * deny - 0.01 * NUMBER[k]
+            if value > best_value:
+                best, best_value = k, value
+        return best
+    if phase == WITCH:
+        c = COLOUR[s.trick[s.win_index]]
+        rank, witches = s.rank, s.witches
+        pos = rank[c]
+        ev = _Standings(s)
+        best_dir, best_margin = -1, -1e18
+        for direction in (0, 1) if 0 < pos < 3 else ((1,) if pos == 0 else (0,)):
+            other_pos = pos - 1 if direction == 0 else pos + 1
+            new_rank = rank[:]
+            new_rank[c], new_rank[witches[other_pos]] = other_pos, pos
+            value = ev.margin(seat, new_rank)
+            if value > best_margin:
+                best_dir, best_margin = direction, value
+        return best_dir
+    kinds = [k for k in range(KINDS) if m >> k & 1]
+    rank = s.rank
+
+    def strength(k: int) -> float:
+        return NUMBER[k] + (3 - rank[COLOUR[k]]) * 0.8
+
+    trick = s.trick
+    if not trick:
+        return max(kinds, key=strength)
+    ev = _Standings(s)
+    pick = ev.pick
+    winners = [k for k in kinds if would_win_kind(s, k)]
+    if winners:
+        worth = max(pick(seat, k) for k in trick)
+        if len(trick) >= n - 2 or worth >= 1.0:
+            return min(winners, key=strength)
+    others = [o for o in range(n) if o != seat]
+    return min(kinds, key=lambda k: strength(k) * 0.5 + max(pick(o, k) for o in others))
+
+
+def greedy_playout(game: Any, s: BrujasState, limit: int) -> int:
+    """Every seat plays ``greedy`` on the world ``s`` (at most ``limit`` actions); the actions applied."""
+    apply = game.apply_unchecked
+    steps = 0
+    while steps < limit:
+        phase = s.phase
+        seat = s.turn
+        if phase == PLAY:
+            h = s.hands[seat]
+            m = h & s.follow or h & LOW
+            k = greedy_kind(s, seat, m) if m & (m - 1) else m.bit_length() - 1
+            apply(s, seat, PLAY_ACTION[k])
+        elif phase == TAKE:
+            m = s.pool & LOW
+            k = greedy_kind(s, seat, m) if m & (m - 1) else m.bit_length() - 1
+            apply(s, seat, TAKE_ACTION[k])
+        elif phase == WITCH:
+            apply(s, seat, DOWN if greedy_kind(s, seat, 0) else UP)
+        else:
+            break
+        steps += 1
+    return steps
 
 
 # ---------------------------------------------------------------------------- cheap rollout policy
@@ -357,15 +575,84 @@ decisions, whose rollouts are long, get fewer iterations than late ones and ever
 the same time; deterministic given the seed."""
 
 
+@dataclass(frozen=True)
+class GreedyCheck:
+    """How ``best`` checks the search's favourite choices by playing them out with ``greedy`` at every
+    seat on shared sampled worlds (perfect-information Monte Carlo on top of the search)."""
+
+    players: int = 5
+    """The check runs at this many players or more (below, the search decides alone)."""
+    conflict: bool = False
+    """Whether it runs in Devils in Conflict, where greedy's playouts take the slow path (its witch
+    score reads the other piles): the default budget there cost 1.43 s CPU at p95 (5 games of
+    ``coven simulate brujas -p 5 -b best,greedy,greedy,greedy,greedy --seed 3 -o conflict=true``)."""
+    shortlist: int = 4
+    """The search's most visited root choices that are checked (its own choice among them)."""
+    steps: int = 12_000
+    """Simulated actions for the check (every candidate on every world), spread over worlds."""
+    min_worlds: int = 8
+    max_worlds: int = 200
+
+
+CHECK = GreedyCheck()
+
+
 class ISMCTSBot(SearchBot):
-    """``best``: the generic IS-MCTS (:mod:`coven.bots.search`) with Brujas' rollouts and rewards;
-    ``iterations`` fixes the count instead of the step budget (tests)."""
+    """``best``: the generic IS-MCTS (:mod:`coven.bots.search`) with Brujas' rollouts and rewards, its
+    favourite choices checked by greedy playouts (:class:`GreedyCheck`); ``iterations`` fixes the
+    count instead of the step budget (tests)."""
 
     def __init__(
-        self, game: Game[Any, Any, Any], seat: Seat, seed: int, iterations: int | None = None
+        self,
+        game: Game[Any, Any, Any],
+        seat: Seat,
+        seed: int,
+        iterations: int | None = None,
+        check: GreedyCheck | None = CHECK,
     ) -> None:
         plan = SEARCH_PLAN if iterations is None else replace(SEARCH_PLAN, iterations=iterations, steps=None)
         super().__init__(game, seat, seed, plan)
+        self.check = check
+        self.check_means: dict[Hashable, float] = {}
+        """After a checked decision: each candidate's mean reward over the check's worlds."""
+
+    def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
+        self.check_means = {}
+        choice = super().act(view, legal, required)
+        check = self.check
+        visits = self.root_visits
+        if (
+            check is None
+            or view.players < check.players
+            or (view.options.get("conflict") and not check.conflict)
+            or check.shortlist < 2
+            or len(visits) < 2
+        ):
+            return choice
+        if choice is None:
+            return None
+        others = sorted((a for a in visits if a != choice), key=lambda a: -visits[a])
+        shortlist = [choice, *others[: check.shortlist - 1]]
+        means = self.playouts(view, shortlist, check)
+        self.check_means = dict(zip(shortlist, means, strict=True))
+        best = max(range(len(shortlist)), key=lambda i: (means[i], -i))
+        return self._intern(shortlist[best], legal)
+
+    def playouts(self, view: Any, shortlist: Sequence[Hashable], check: GreedyCheck) -> list[float]:
+        """Each candidate's mean reward when every seat then plays ``greedy``, on the same worlds."""
+        game, seat, rng = self.game, self.seat, self.rng
+        totals = [0.0] * len(shortlist)
+        used = worlds = 0
+        last = len(shortlist) - 1
+        while worlds < check.min_worlds or (used < check.steps and worlds < check.max_worlds):
+            world = game.world_from_view(view, rng)
+            for i, action in enumerate(shortlist):
+                s = world if i == last else game.clone(world)
+                game.advance(s, seat, action)
+                used += 1 + greedy_playout(game, s, 1 << 30)
+                totals[i] += rewards_of(s)[seat]
+            worlds += 1
+        return [t / worlds for t in totals]
 
 
 def _best(game: Game[Any, Any, Any], seat: Seat, seed: int) -> ISMCTSBot:
