@@ -475,13 +475,6 @@ def quick_witch(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
 # ---------------------------------------------------------------------------------------------- bots
 
 
-def _interned(game: BrujasGame, s: BrujasState, seat: int, action: Hashable) -> Action:
-    for a in game.legal_actions(s, seat):
-        if a == action:
-            return a
-    raise ValueError(f"{action!r} is not legal in the sampled world")
-
-
 class GreedyBot:
     def __init__(self, game: Game[Any, Any, Any], seat: Seat, seed: int) -> None:
         assert isinstance(game, BrujasGame)
