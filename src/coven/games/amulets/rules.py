@@ -40,9 +40,11 @@ to the rules by the package's ``__init__`` (:class:`coven.core.Parts`).
 
 The hot path (``to_act``, ``legal_actions``, ``apply_unchecked``, ``clone``) reads tables built at import
 and copies a few lists (a clone shares the deal's :class:`~coven.core.chance.Chance`: nothing draws from
-it after the deal). The spell book is kept as plain tuples (``lines``); its :class:`Entry` values are made
-when someone reads them (``book``, the view). The rules of a question or a cast are in ``advance``
-(playouts call it: it makes no event); ``apply_unchecked`` reads its events off what ``advance`` did.
+it after the deal). The spell book is kept as plain tuples (``record``), a question's answers left
+unwritten: nothing in the rules depends on them, and they follow from the secrets, so ``lines`` writes
+them when someone reads the book (its :class:`Entry` values are made then too: ``book``, the view). The
+rules of a question or a cast are in ``advance`` (playouts call it: it makes no event);
+``apply_unchecked`` reads its events off what ``advance`` did.
 """
 
 from __future__ import annotations
@@ -103,8 +105,9 @@ class AmuletsState:
     winner: int
     """The successful caster, or -1."""
     over: bool
-    lines: list[Line]
-    """The spell book as plain tuples ``(kind, seat, fields, answers)`` (:attr:`book` makes its entries)."""
+    record: list[Line]
+    """The spell book as the rules write it: plain tuples ``(kind, seat, fields, answers)``, except that a
+    question's answers are left unwritten (``""``) until read (:attr:`lines` writes them)."""
     questions: int
     chance: Chance
     """The deal's chance source. Amulets draws nothing after the deal, so a clone shares it."""
@@ -112,9 +115,34 @@ class AmuletsState:
     """Questions asked in total after which the askers must cast (from ``options``)."""
 
     @property
+    def lines(self) -> list[Line]:
+        """The spell book as plain tuples ``(kind, seat, fields, answers)``, every question answered (the
+        answers are written here, each time: the record keeps none of them)."""
+        return [line if line[3] else self.answered(line) for line in self.record]
+
+    def answered(self, line: Line) -> Line:
+        """A line of the record with its answers: a question's written (the record leaves them out)."""
+        kind, seat, placed, answers = line
+        if answers:
+            return line
+        return (kind, seat, placed, question_answers(self.fields, self.amulets, seat, placed))
+
+    @property
     def book(self) -> list[Entry]:
         """The spell book: one :class:`Entry` per line, made when read."""
         return list(map(entry_of, self.lines))
+
+
+def question_answers(
+    homes: Sequence[int], amulets: Sequence[int], asker: Seat, placed: tuple[int, ...]
+) -> str:
+    """The answers to the question ``placed`` asked by ``asker``: every other wizard's spirit answers from
+    its home and amulet (``* o + -``), ``.`` for the asker."""
+    marks = [SILENT] * len(homes)
+    for s in _ORDER[len(homes)][asker]:
+        home = homes[s]
+        marks[s] = _ANSWER[home in placed][placed[amulets[s]]][home]
+    return "".join(marks)
 
 
 def question_limit(options: Mapping[str, object]) -> int:
@@ -324,7 +352,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             state.out[:],
             state.winner,
             state.over,
-            state.lines[:],
+            state.record[:],
             state.questions,
             state.chance,
             state.limit,
@@ -356,7 +384,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             except GameError as exc:
                 raise NotationError(f"{where}: {exc}") from None
             self.apply_unchecked(state, line.seat, action)
-            given = state.lines[-1][3]
+            given = state.answered(state.record[-1])[3]
             if line.answers is not None and line.answers != given:
                 raise NotationError(f"{where}: the secrets give the answers {given!r}, not {line.answers!r}")
         return state
@@ -400,7 +428,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         every wizard failed."""
         asker = state.turn
         self.advance(state, seat, action)
-        event = line_event(state.lines[-1])
+        event = line_event(state.answered(state.record[-1]))
         if state.over:
             return [event, _WIN[seat] if state.winner == seat else _ALL_FAILED]
         if seat == asker:  # a question, or the asker's failed cast: the turn passes
@@ -409,15 +437,11 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     def advance(self, state: AmuletsState, seat: Seat, action: Action) -> None:
         placed = action.fields
-        homes, amulets = state.fields, state.amulets
         order = _ORDER[state.players][seat]
         if type(action) is Ask:
-            # every other wizard's spirit answers; '.' for the asker
-            marks = [SILENT] * state.players
-            for s in order:
-                home = homes[s]
-                marks[s] = _ANSWER[home in placed][placed[amulets[s]]][home]
-            state.lines.append(("ask", seat, placed, "".join(marks)))
+            # every other wizard's spirit answers (question_answers), but nothing in the rules reads the
+            # answers: the record leaves them unwritten, for the spell book's readers to write
+            state.record.append(("ask", seat, placed, ""))
             state.questions += 1
             out = state.out
             for s in order:  # the next wizard still in (the asker is still in)
@@ -426,9 +450,10 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
                     return
             state.turn = seat
             return
+        homes, amulets = state.fields, state.amulets
         first = order[0]
         if placed[amulets[first]] != homes[first]:  # the first spirit checked says no
-            state.lines.append(("cast", seat, placed, _FIRST_NO[state.players][seat]))
+            state.record.append(("cast", seat, placed, _FIRST_NO[state.players][seat]))
         else:
             marks = [SILENT] * state.players
             for s in order:  # the spirits check until the first "no"
@@ -438,11 +463,11 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
                     marks[s] = NO
                     break
             else:
-                state.lines.append(("cast", seat, placed, "".join(marks)))
+                state.record.append(("cast", seat, placed, "".join(marks)))
                 state.winner = seat
                 state.over = True
                 return
-            state.lines.append(("cast", seat, placed, "".join(marks)))
+            state.record.append(("cast", seat, placed, "".join(marks)))
         out = state.out
         out[seat] = True
         if seat != state.turn:
