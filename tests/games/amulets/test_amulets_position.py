@@ -25,7 +25,7 @@ WRITTEN = f"{FOUR} | question_cap=0 assistant=no | 0?A2B3C4D5E1 3!A1B2C4D4E5 1?A
 
 def test_a_hand_written_position_fixes_the_deal_and_the_spell_book() -> None:
     state = GAME.read_position(WRITTEN)
-    assert (state.fields, state.amulets) == ([0, 6, 12, 18], [0, 1, 2, 3])
+    assert (state.fields, state.amulets) == ((0, 6, 12, 18), (0, 1, 2, 3))
     # the answers follow from the secrets (Yellow on B3 is in the letter of seat 1's B2: '+'; seat 3's
     # cast fails at seat 2, whose Green is not on C4)...
     assert [e.as_tuple() for e in state.book] == [
@@ -229,6 +229,6 @@ def test_the_cast_only_moves_and_the_deal_follow_the_plain_placements() -> None:
         for seed in (0, 7, 2**40 + 3, 2**64 + 5, -9):
             where, order = divmod(Chance(seed).below(PLACEMENT_COUNT * 120), 120)
             dealt = GAME.new_game(players, None, seed)
-            assert dealt.fields == list(placement_at(where)[:players])
-            assert dealt.amulets == list(list(itertools.permutations(range(5)))[order][:players])
+            assert dealt.fields == placement_at(where)[:players]
+            assert dealt.amulets == list(itertools.permutations(range(5)))[order][:players]
             assert dealt.chance == Chance.at(Chance(seed).key, 1)

@@ -94,10 +94,10 @@ HARD_QUESTION_LIMIT = 60
 class AmuletsState:
     players: int
     options: Options
-    fields: list[int]
-    """Each wizard's secret field."""
-    amulets: list[int]
-    """Each wizard's secret amulet."""
+    fields: tuple[int, ...]
+    """Each wizard's secret field (fixed by the deal: clones share it)."""
+    amulets: tuple[int, ...]
+    """Each wizard's secret amulet (fixed by the deal: clones share it)."""
     turn: int
     """The asker: the wizard whose turn it is."""
     out: list[bool]
@@ -294,8 +294,9 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
     ) -> AmuletsState:
         if options is None and type(players) is int and players in self._player_counts:
-            # the default options, resolved once: playouts start many games
-            return self._shuffled(players, dict(self._defaults), self._default_limit, seed)
+            # the default options, resolved once: playouts start many games. The states share that dict
+            # as clones share their options (nothing changes a state's options)
+            return self._shuffled(players, self._defaults, self._default_limit, seed)
         return super().new_game(players, options, seed)  # checks players and options
 
     def setup(self, players: int, options: Options, seed: int) -> AmuletsState:
@@ -312,8 +313,8 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         return AmuletsState(
             players,
             options,
-            [r, y, free[g], free[b], free[k]][:players],
-            list(_AMULET_PREFIXES[players][order]),
+            (r, y, free[g], free[b], free[k])[:players],
+            _AMULET_PREFIXES[players][order],
             0,
             [False] * players,
             -1,
@@ -326,7 +327,12 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     @staticmethod
     def _deal(
-        players: int, options: Options, fields: list[int], amulets: list[int], chance: Chance, limit: int
+        players: int,
+        options: Options,
+        fields: tuple[int, ...],
+        amulets: tuple[int, ...],
+        chance: Chance,
+        limit: int,
     ) -> AmuletsState:
         """A state before the first question, with this deal."""
         return AmuletsState(
@@ -346,8 +352,8 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         return AmuletsState(
             state.players,
             state.options,
-            state.fields[:],
-            state.amulets[:],
+            state.fields,
+            state.amulets,
             state.turn,
             state.out[:],
             state.winner,
@@ -374,7 +380,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             self.validate_options(players, options)
         except GameError as exc:
             raise NotationError(f"position: {exc}") from None
-        fields, amulets = list(position.fields), list(position.amulets)
+        fields, amulets = tuple(position.fields), tuple(position.amulets)
         state = self._deal(players, options, fields, amulets, position.chance, question_limit(options))
         for i, line in enumerate(position.book, 1):
             action: Action = Ask(line.fields) if line.kind == "ask" else Cast(line.fields)

@@ -37,8 +37,8 @@ def world_from_view(view: AmuletsView, rng: random.Random) -> AmuletsState:
     return AmuletsState(
         view.players,
         options,
-        fields,
-        amulets,
+        tuple(fields),
+        tuple(amulets),
         view.turn,
         list(view.out),
         view.winner,
