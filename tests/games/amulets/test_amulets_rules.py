@@ -310,3 +310,38 @@ def test_advance_reaches_the_positions_of_apply_step_by_step() -> None:
             assert GAME.write_position(twin) == GAME.write_position(state)
             assert twin == state
     assert {"question", "turn", "cast", "win", "all_failed"} <= kinds
+
+
+def test_the_record_leaves_answers_unwritten_and_the_book_writes_the_spirits_answers() -> None:
+    """``advance`` keeps a question's answers out of the state's record (``""``); every reader of the
+    spell book (``lines``, ``book``, the view, the position, the events) gets the answers each spirit
+    gives by :func:`~coven.games.amulets.board.answer`, one spirit at a time, over seeded random games."""
+    import random
+
+    rng = random.Random(5)
+    questions = 0
+    for game in range(40):
+        players = 3 + game % 3
+        state = GAME.new_game(players, None, seed=100 + game)
+        while GAME.to_act(state):
+            seat = min(GAME.to_act(state))
+            legal = GAME.legal_actions(state, seat)
+            action = legal[rng.randrange(len(legal))]
+            events = GAME.apply_unchecked(state, seat, action)
+            if isinstance(action, Ask):
+                questions += 1
+                said = "".join(
+                    "." if s == seat else answer(action.fields, state.fields[s], state.amulets[s])
+                    for s in range(players)
+                )
+                assert state.record[-1] == ("ask", seat, action.fields, "")
+                assert state.lines[-1] == ("ask", seat, action.fields, said)
+                assert state.book[-1].answers == GAME.view(state, seat).book[-1].answers == said
+                clockwise = [(seat + i) % players for i in range(1, players)]
+                assert events[0].data["answers"] == [[s, said[s]] for s in clockwise]
+            else:
+                assert state.record[-1] == state.lines[-1]  # a cast's checks are written by the rules
+        assert [line[:3] for line in state.record] == [line[:3] for line in state.lines]
+        written = GAME.write_position(state)
+        assert GAME.write_position(GAME.read_position(written)) == written
+    assert questions > 50
