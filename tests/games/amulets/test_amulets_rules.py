@@ -313,9 +313,10 @@ def test_advance_reaches_the_positions_of_apply_step_by_step() -> None:
 
 
 def test_the_record_leaves_answers_unwritten_and_the_book_writes_the_spirits_answers() -> None:
-    """``advance`` keeps a question's answers out of the state's record (``""``); every reader of the
-    spell book (``lines``, ``book``, the view, the position, the events) gets the answers each spirit
-    gives by :func:`~coven.games.amulets.board.answer`, one spirit at a time, over seeded random games."""
+    """``advance`` keeps a question's answers and a cast's checks out of the state's record (``""``);
+    every reader of the spell book (``lines``, ``book``, the view, the position, the events) gets the
+    answers each spirit gives by :func:`~coven.games.amulets.board.answer` and the checks up to the first
+    ``n``, one spirit at a time, over seeded random games."""
     import random
 
     rng = random.Random(5)
@@ -328,19 +329,25 @@ def test_the_record_leaves_answers_unwritten_and_the_book_writes_the_spirits_ans
             legal = GAME.legal_actions(state, seat)
             action = legal[rng.randrange(len(legal))]
             events = GAME.apply_unchecked(state, seat, action)
+            clockwise = [(seat + i) % players for i in range(1, players)]
+            marks = ["."] * players
             if isinstance(action, Ask):
                 questions += 1
-                said = "".join(
-                    "." if s == seat else answer(action.fields, state.fields[s], state.amulets[s])
-                    for s in range(players)
-                )
-                assert state.record[-1] == ("ask", seat, action.fields, "")
-                assert state.lines[-1] == ("ask", seat, action.fields, said)
-                assert state.book[-1].answers == GAME.view(state, seat).book[-1].answers == said
-                clockwise = [(seat + i) % players for i in range(1, players)]
+                for s in clockwise:
+                    marks[s] = answer(action.fields, state.fields[s], state.amulets[s])
+                said = "".join(marks)
                 assert events[0].data["answers"] == [[s, said[s]] for s in clockwise]
             else:
-                assert state.record[-1] == state.lines[-1]  # a cast's checks are written by the rules
+                for s in clockwise:
+                    marks[s] = "y" if action.fields[state.amulets[s]] == state.fields[s] else "n"
+                    if marks[s] == "n":
+                        break
+                said = "".join(marks)
+                assert events[0].data["checks"] == [[s, said[s]] for s in clockwise if said[s] != "."]
+            kind = "ask" if isinstance(action, Ask) else "cast"
+            assert state.record[-1] == (kind, seat, action.fields, "")
+            assert state.lines[-1] == (kind, seat, action.fields, said)
+            assert state.book[-1].answers == GAME.view(state, seat).book[-1].answers == said
         assert [line[:3] for line in state.record] == [line[:3] for line in state.lines]
         written = GAME.write_position(state)
         assert GAME.write_position(GAME.read_position(written)) == written

@@ -106,8 +106,8 @@ class AmuletsState:
     """The successful caster, or -1."""
     over: bool
     record: list[Line]
-    """The spell book as the rules write it: plain tuples ``(kind, seat, fields, answers)``, except that a
-    question's answers are left unwritten (``""``) until read (:attr:`lines` writes them)."""
+    """The spell book as the rules write it: plain tuples ``(kind, seat, fields, answers)`` whose answers
+    (a question's, a cast's checks) are left unwritten (``""``) until read (:attr:`lines` writes them)."""
     questions: int
     chance: Chance
     """The deal's chance source. Amulets draws nothing after the deal, so a clone shares it."""
@@ -116,16 +116,17 @@ class AmuletsState:
 
     @property
     def lines(self) -> list[Line]:
-        """The spell book as plain tuples ``(kind, seat, fields, answers)``, every question answered (the
-        answers are written here, each time: the record keeps none of them)."""
+        """The spell book as plain tuples ``(kind, seat, fields, answers)``, every line answered (the
+        answers are written here, each time: the rules' record keeps none of them)."""
         return [line if line[3] else self.answered(line) for line in self.record]
 
     def answered(self, line: Line) -> Line:
-        """A line of the record with its answers: a question's written (the record leaves them out)."""
+        """A line of the record with its answers written (the rules leave them out: see ``advance``)."""
         kind, seat, placed, answers = line
         if answers:
             return line
-        return (kind, seat, placed, question_answers(self.fields, self.amulets, seat, placed))
+        said = question_answers if kind == "ask" else cast_checks
+        return (kind, seat, placed, said(self.fields, self.amulets, seat, placed))
 
     @property
     def book(self) -> list[Entry]:
@@ -142,6 +143,20 @@ def question_answers(
     for s in _ORDER[len(homes)][asker]:
         home = homes[s]
         marks[s] = _ANSWER[home in placed][placed[amulets[s]]][home]
+    return "".join(marks)
+
+
+def cast_checks(homes: Sequence[int], amulets: Sequence[int], caster: Seat, placed: tuple[int, ...]) -> str:
+    """The checks of the cast ``placed`` by ``caster``: the other wizards' spirits, clockwise from the
+    caster's left, say ``y`` if their amulet stands on their home and ``n`` if not, up to the first ``n``;
+    ``.`` for the caster and the spirits not reached."""
+    marks = [SILENT] * len(homes)
+    for s in _ORDER[len(homes)][caster]:
+        if placed[amulets[s]] == homes[s]:
+            marks[s] = YES
+        else:
+            marks[s] = NO
+            break
     return "".join(marks)
 
 
@@ -242,11 +257,6 @@ _ANSWER = tuple(
 )
 """``_ANSWER[taken][mine][home]``: a spirit's answer when its amulet stands on ``mine`` and some amulet
 stands on its ``home`` (``taken``) or none does: ``*`` > ``o`` > ``+`` > ``-``, the first true one."""
-_FIRST_NO = tuple(
-    tuple("".join(NO if s == order[0] else SILENT for s in range(n)) for order in _ORDER[n]) if n > 1 else ()
-    for n in range(6)
-)
-"""``_FIRST_NO[players][caster]``: the checks of a cast the first spirit checked refuses (most casts)."""
 _AMULET_ORDERS = tuple(itertools.permutations(range(AMULETS)))
 _AMULET_PREFIXES = tuple(tuple(order[:players] for order in _AMULET_ORDERS) for players in range(AMULETS + 1))
 """``_AMULET_PREFIXES[players][order]``: the amulets the wizards draw in that order of the five."""
@@ -446,7 +456,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         order = _ORDER[state.players][seat]
         if type(action) is Ask:
             # every other wizard's spirit answers (question_answers), but nothing in the rules reads the
-            # answers: the record leaves them unwritten, for the spell book's readers to write
+            # answers: the record leaves them unwritten, for the book's readers (AmuletsState.lines)
             state.record.append(("ask", seat, placed, ""))
             state.questions += 1
             out = state.out
@@ -456,24 +466,16 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
                     return
             state.turn = seat
             return
+        # the spirits check until the first "no" (cast_checks); the record leaves the checks unwritten too
+        state.record.append(("cast", seat, placed, ""))
         homes, amulets = state.fields, state.amulets
-        first = order[0]
-        if placed[amulets[first]] != homes[first]:  # the first spirit checked says no
-            state.record.append(("cast", seat, placed, _FIRST_NO[state.players][seat]))
-        else:
-            marks = [SILENT] * state.players
-            for s in order:  # the spirits check until the first "no"
-                if placed[amulets[s]] == homes[s]:
-                    marks[s] = YES
-                else:
-                    marks[s] = NO
-                    break
-            else:
-                state.record.append(("cast", seat, placed, "".join(marks)))
-                state.winner = seat
-                state.over = True
-                return
-            state.record.append(("cast", seat, placed, "".join(marks)))
+        for s in order:
+            if placed[amulets[s]] != homes[s]:
+                break
+        else:  # every spirit said yes
+            state.winner = seat
+            state.over = True
+            return
         out = state.out
         out[seat] = True
         if seat != state.turn:
