@@ -386,6 +386,9 @@ class NamasteState:
     """The current roll's table entry (None before the roll)."""
     waiting: int
     """The bitmask of the seats the game waits for (``to_act``)."""
+    finished: int
+    """The bitmask of the seats that filled all their circles or all their bad-karma spaces (the end
+    condition: the game ends with the round in which the first of them did)."""
 
     @property
     def phase(self) -> str:
@@ -483,6 +486,7 @@ def assemble(
         fits=[_fits_of(sheet) for sheet in sheet_tuples],
         roll=None,
         waiting=0 if phase == OVER else 1 << active,
+        finished=sum(1 << s for s in range(players) if all(sheet_tuples[s]) or len(karma[s]) >= KARMA_SPACES),
     )
     if phase == DECIDE:
         if dice is None:
@@ -550,10 +554,9 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
     info = state.roll
     assert info is not None
     pending = state.pending
-    asked = state.asked
     if events is not None:
         entries: dict[str, JSONValue] = {}
-        for s in asked:
+        for s in state.asked:
             action = pending[s]
             entries[_SEAT_TEXT[s]] = (
                 WRITE_TEXT[action.value][action.cell]
@@ -565,8 +568,7 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
         events.append(entries_event(info[6], entries))
     completed: list[tuple[Seat, int]] = []
     sheets, fits, filled = state.sheets, state.fits, state.filled
-    for s in asked:
-        action = pending[s]
+    for s, action in pending.items():  # in the order of the decisions: the state does not depend on it
         if isinstance(action, Write):
             value = action.value
             cell = action.cell
@@ -580,9 +582,15 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 completed.append((s, row_line))
             if mine & column_mask == column_mask:
                 completed.append((s, column_line))
+            if mine == _FULL:
+                state.finished |= 1 << s
         elif isinstance(action, Karma):
-            state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
+            state.karma[s] = karma = (*state.karma[s], 1 if info[1] == WILD else info[1])
+            if len(karma) >= KARMA_SPACES:
+                state.finished |= 1 << s
     if completed:
+        if events is not None:
+            completed.sort()  # the line events in seat order, each seat's row before its column
         claimed = list(state.claimed)
         for s, line in completed:
             pink = sheets[s][PINK[line]]
@@ -599,16 +607,12 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
     state.asked = ()
     state.roll = None
     state.turns += 1
-    players = state.players
-    karma = state.karma
-    if not state.ending and (_FULL in filled or max(map(len, karma)) >= KARMA_SPACES):
-        for s in range(players):
-            if filled[s] == _FULL or len(karma[s]) >= KARMA_SPACES:
-                state.ending = True
-                if events is not None:
-                    events.append(end_triggered_event(s))
-                break
-    state.active = active = (state.active + 1) % players
+    finished = state.finished
+    if finished and not state.ending:
+        state.ending = True
+        if events is not None:
+            events.append(end_triggered_event((finished & -finished).bit_length() - 1))  # the lowest seat
+    state.active = active = (state.active + 1) % state.players
     if state.ending and active == state.starter:
         state.waiting = 0  # the phase is over
         if events is not None:
@@ -655,6 +659,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             fits=[_EMPTY_FITS] * players,
             roll=None,
             waiting=1,
+            finished=0,
         )
 
     def bounds(self, players: int, options: Options) -> Bounds:
@@ -693,6 +698,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new.fits = state.fits[:]
         new.roll = state.roll
         new.waiting = state.waiting
+        new.finished = state.finished
         return new
 
     # -------------------------------------------------------------------------------- positions
