@@ -37,17 +37,19 @@ Choices where rulebook and rulings are silent:
   that round, before their next turn). Should one ever have neither a space nor a legal circle, they
   may pass.
 
-Representation (the hot path of search and simulation): sheets, bad karma and line points are tuples
-(a clone shares them); per seat the state keeps the bitmask of its filled circles and one integer
-``fits`` of 29 fields of 25 bits, field v holding the circles that can take the value v now (bit c set
-when lo < v < hi, see :func:`coven.games.namaste.sheet.bounds_of`). Writing V in circle c is one AND
-with a precomputed mask (c taken out of every field, the circles left of and above c out of the fields
-V and up, those right of and below it out of the fields V and down); whether a seat can write one of a
-roll's totals is one AND with those totals' fields, and its legal writes are read from those fields
-five circles at a time from tables (one total, or the two totals six apart of a roll with one 1/7
-die). A roll is one draw of the chance source and one lookup in a table of every roll (its totals,
-their fields and its text). ``waiting`` is the bitmask of the seats the game waits for. The events
-that depend only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
+Representation (the hot path of search and simulation): each sheet is one integer of a byte per circle
+(``entries``: a write is one OR; the tuple of 25 circles is made only when read), bad karma and line
+points are tuples (a clone shares them); per seat the state keeps the bitmask of its filled circles and
+one integer ``fits`` of 29 fields of 25 bits, field v holding the circles that can take the value v now
+(bit c set when lo < v < hi, see :func:`coven.games.namaste.sheet.bounds_of`). Writing V in circle c is
+one AND with a precomputed mask (c taken out of every field, the circles left of and above c out of the
+fields V and up, those right of and below it out of the fields V and down); whether a seat can write one
+of a roll's totals is one AND with those totals' fields, and its legal writes are read from those fields
+five circles at a time from tables (one total, or the two totals six apart of a roll with one 1/7 die).
+A roll is one draw of the chance source and one lookup in a table of every roll (its totals, their
+fields and its text). ``waiting`` is the bitmask of the seats the game waits for, ``finished`` that of
+the seats that filled every circle or every bad-karma space (the end condition). The events that depend
+only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
 :meth:`NamasteGame.advance` takes the same steps (:func:`_roll`, :func:`_resolve`) and makes no event.
 """
 
@@ -182,7 +184,6 @@ _CELL_LINES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_lines(c) for c 
 """``_CELL_LINES[c]``: the symbol row through circle c and its mask, then the symbol column and its mask
 (:data:`_NEVER` where c is on no such line): a line is complete when the filled circles cover its mask."""
 _FULL = (1 << NCELLS) - 1
-_EMPTY_SHEET = (0,) * NCELLS
 _CELLS_MASK = (1 << NCELLS) - 1
 """One field of ``fits``: a bit per circle."""
 _EMPTY_FITS = sum(_CELLS_MASK << (NCELLS * v) for v in range(1, MAX_VALUE + 1))
@@ -349,6 +350,12 @@ _FELLOWS: tuple[tuple[tuple[tuple[Seat, int], ...], ...], ...] = tuple(
 _NOT_SEAT: tuple[int, ...] = tuple(~(1 << s) for s in range(4))
 """``waiting & _NOT_SEAT[seat]``: ``seat`` has decided."""
 _CELL_BIT: tuple[int, ...] = tuple(1 << c for c in range(NCELLS))
+_BYTE_SHIFT: tuple[int, ...] = tuple(8 * c for c in range(NCELLS))
+"""Where circle c's byte lies in :attr:`NamasteState.entries`."""
+_PLACE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(v << (8 * c) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
+)
+"""``entries | _PLACE[c][v]``: v written in the empty circle c."""
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -356,8 +363,9 @@ _CELL_BIT: tuple[int, ...] = tuple(1 << c for c in range(NCELLS))
 class NamasteState:
     players: int
     options: Options
-    sheets: list[tuple[int, ...]]
-    """Per seat, 25 circles (0 = empty)."""
+    entries: list[int]
+    """Per seat, its 25 circles as one integer of a byte per circle (byte c is circle c, 0 = empty): a
+    write is one OR (:data:`_PLACE`), the sheet's tuple is made when read (:meth:`sheet`)."""
     karma: list[tuple[int, ...]]
     """Per seat, the values in its filled bad-karma spaces."""
     line_points: list[tuple[int, ...]]
@@ -389,6 +397,15 @@ class NamasteState:
     finished: int
     """The bitmask of the seats that filled all their circles or all their bad-karma spaces (the end
     condition: the game ends with the round in which the first of them did)."""
+
+    def sheet(self, seat: Seat) -> tuple[int, ...]:
+        """The 25 circles of ``seat`` (0 = empty)."""
+        return tuple(self.entries[seat].to_bytes(NCELLS, "little"))
+
+    @property
+    def sheets(self) -> list[tuple[int, ...]]:
+        """Every seat's circles (:meth:`sheet`)."""
+        return [tuple(code.to_bytes(NCELLS, "little")) for code in self.entries]
 
     @property
     def phase(self) -> str:
@@ -430,7 +447,7 @@ def sheet_problem(sheet: Sequence[int]) -> str | None:
 
 
 def score_points(state: NamasteState, seat: Seat) -> int:
-    return sum(state.line_points[seat]) + truth_points(state.sheets[seat]) - sum(state.karma[seat])
+    return sum(state.line_points[seat]) + truth_points(state.sheet(seat)) - sum(state.karma[seat])
 
 
 def _all_points(state: NamasteState) -> list[JSONValue]:
@@ -470,7 +487,7 @@ def assemble(
     state = NamasteState(
         players=players,
         options=options,
-        sheets=sheet_tuples,
+        entries=[int.from_bytes(bytes(sheet), "little") for sheet in sheet_tuples],
         karma=[tuple(k) for k in karma],
         line_points=[tuple(p) for p in line_points],
         claimed=tuple(claimed),
@@ -567,14 +584,12 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
             )
         events.append(entries_event(info[6], entries))
     completed: list[tuple[Seat, int]] = []
-    sheets, fits, filled = state.sheets, state.fits, state.filled
+    codes, fits, filled = state.entries, state.fits, state.filled
     for s, action in pending.items():  # in the order of the decisions: the state does not depend on it
         if isinstance(action, Write):
             value = action.value
             cell = action.cell
-            sheet = list(sheets[s])
-            sheet[cell] = value
-            sheets[s] = tuple(sheet)
+            codes[s] |= _PLACE[cell][value]
             fits[s] &= _KEEP[cell][value]
             filled[s] = mine = filled[s] | _CELL_BIT[cell]
             row_line, row_mask, column_line, column_mask = _CELL_LINES[cell]
@@ -593,7 +608,7 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
             completed.sort()  # the line events in seat order, each seat's row before its column
         claimed = list(state.claimed)
         for s, line in completed:
-            pink = sheets[s][PINK[line]]
+            pink = codes[s] >> _BYTE_SHIFT[PINK[line]] & 255
             first = not state.claimed[line]
             points = pink if first else half_up(pink)
             row = list(state.line_points[s])
@@ -643,7 +658,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return NamasteState(
             players=players,
             options=dict(options),
-            sheets=[_EMPTY_SHEET] * players,
+            entries=[0] * players,
             karma=[()] * players,
             line_points=[_NO_LINES] * players,
             claimed=(False,) * len(LINES),
@@ -682,7 +697,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new = NamasteState.__new__(NamasteState)
         new.players = state.players
         new.options = state.options
-        new.sheets = state.sheets[:]
+        new.entries = state.entries[:]
         new.karma = state.karma[:]
         new.line_points = state.line_points[:]
         new.claimed = state.claimed
@@ -707,7 +722,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         seats = []
         for s in range(state.players):
             points = tuple(state.line_points[s][k] for k in range(len(LINES)) if _complete(state, s, k))
-            seats.append(SeatPosition(state.sheets[s], state.karma[s], points))
+            seats.append(SeatPosition(state.sheet(s), state.karma[s], points))
         return format_position(
             Position(
                 players=state.players,
@@ -910,7 +925,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
                 return f"the dice give {allowed} for {who}, not {action.value}"
             if not 0 <= action.cell < NCELLS:
                 return f"no circle {action.cell}"
-            return entry_problem(state.sheets[seat], action.value, action.cell)
+            return entry_problem(state.sheet(seat), action.value, action.cell)
         if isinstance(action, Karma):
             if seat != state.active:
                 return "only the player who rolled takes bad karma; you may pass"
