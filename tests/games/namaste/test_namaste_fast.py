@@ -34,7 +34,7 @@ def _plain_legal(state: NamasteState, seat: int) -> list[str]:
 
 
 def _texts(actions: object) -> list[str]:
-    assert isinstance(actions, list)
+    assert isinstance(actions, (list, tuple))
     return [GAME.format_action(a) for a in actions]
 
 

@@ -254,7 +254,8 @@ _PAIR_PICKS: tuple[tuple[tuple[Picker, ...], ...], ...] = tuple(
 _PASS_TAIL: tuple[Action, ...] = (PASS,)
 _KARMA_TAIL: tuple[Action, ...] = (KARMA,)
 """What follows the writes in the legal actions: a fellow's pass, or the bad karma of the player who
-rolled while a space is free (nothing once all four are filled)."""
+rolled while a space is free (nothing once all four are filled); alone, the legal actions of a seat with
+no circle for the dice (the tuples are shared: nobody may change what legal_actions returns)."""
 _CELL_OF = attrgetter("cell")
 _NO_LINES = (0,) * len(LINES)
 _SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >> s & 1) for m in range(16))
@@ -374,8 +375,6 @@ class NamasteState:
     """Per symbol line: somebody completed it on an earlier roll (now worth half)."""
     starter: Seat
     active: Seat
-    asked: tuple[Seat, ...]
-    """The seats asked to decide on the current roll."""
     pending: dict[Seat, Action]
     """Decisions already taken on the current roll (hidden from others until the roll resolves)."""
     turns: int
@@ -406,6 +405,16 @@ class NamasteState:
     def sheets(self) -> list[tuple[int, ...]]:
         """Every seat's circles (:meth:`sheet`)."""
         return [tuple(code.to_bytes(NCELLS, "little")) for code in self.entries]
+
+    @property
+    def asked(self) -> tuple[Seat, ...]:
+        """The seats asked to decide on the current roll (those still to decide and those that did)."""
+        if self.roll is None:
+            return ()
+        seats = self.waiting
+        for s in self.pending:
+            seats |= 1 << s
+        return _SEAT_TUPLES[seats]
 
     @property
     def phase(self) -> str:
@@ -493,7 +502,6 @@ def assemble(
         claimed=tuple(claimed),
         starter=starter,
         active=active,
-        asked=(),
         pending={},
         turns=turns,
         ending=ending,
@@ -530,7 +538,6 @@ def _set_roll(state: NamasteState, info: RollInfo) -> None:
         if fits[s] & fellow:
             waiting |= bit
     state.waiting = waiting
-    state.asked = _SEAT_TUPLES[waiting]
 
 
 def _roll_event(state: NamasteState, info: RollInfo) -> Event:
@@ -619,7 +626,6 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 events.append(line_event(s, LINE_NAMES[line], points, first))
         state.claimed = tuple(claimed)
     state.pending = {}
-    state.asked = ()
     state.roll = None
     state.turns += 1
     finished = state.finished
@@ -664,7 +670,6 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             claimed=(False,) * len(LINES),
             starter=0,
             active=0,
-            asked=(),
             pending={},
             turns=0,
             ending=False,
@@ -703,7 +708,6 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new.claimed = state.claimed
         new.starter = state.starter
         new.active = state.active
-        new.asked = state.asked
         new.pending = state.pending.copy()
         new.turns = state.turns
         new.ending = state.ending
@@ -873,7 +877,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             m = fits >> shift & _CELLS_MASK
             if m:
                 return [*chunk[0][m & 511], *chunk[1][m >> 9 & 255], *chunk[2][m >> 17], *tail]
-            return [KARMA] if tail is _KARMA_TAIL else [PASS]
+            return _KARMA_TAIL if tail is _KARMA_TAIL else _PASS_TAIL
         values = info[4] if seat == state.active else info[2]
         if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
@@ -906,7 +910,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
                 return out
         # No circle for any total: a fellow passes, the player who rolled takes bad karma (or passes
         # when no space is left).
-        return [KARMA] if tail is _KARMA_TAIL else [PASS]
+        return _KARMA_TAIL if tail is _KARMA_TAIL else _PASS_TAIL
 
     def illegal_reason(self, state: NamasteState, seat: Seat, action: Action) -> str | None:
         if state.phase == CHOOSE:
@@ -965,8 +969,18 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             white: int = action.white  # type: ignore[union-attr]
             if state.queue:
                 _roll(state, white)
-            else:  # _roll's common case, inlined
-                _set_roll(state, _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])])
+                return
+            # _roll's common case and _set_roll, inlined: ask the active seat and every fellow who can
+            # write the white dice's total
+            state.roll = info = _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])]
+            fellow = info[3]
+            fits = state.fits
+            active = state.active
+            waiting = 1 << active
+            for s, bit in _FELLOWS[state.players][active]:
+                if fits[s] & fellow:
+                    waiting |= bit
+            state.waiting = waiting
             return
         state.pending[seat] = action
         state.waiting = waiting = state.waiting & _NOT_SEAT[seat]
