@@ -264,9 +264,18 @@ _SEAT_TEXT = tuple(str(s) for s in range(4))
 
 Chunks = tuple[tuple[tuple[Write, ...], ...], ...]
 """The writes of one value by chunk and bits (a row of :data:`_CHUNKS`)."""
-OneTotal = tuple[int, Chunks] | None
-"""A roll's single total for some seats as ``(shift of its field of fits, its writes by chunk)``, or None
-when those seats have two totals or more."""
+OneTotal = (
+    tuple[
+        int,
+        tuple[tuple[Write, ...], ...],
+        tuple[tuple[Write, ...], ...],
+        tuple[tuple[Write, ...], ...],
+    ]
+    | None
+)
+"""A roll's single total for some seats as the shift of its field of ``fits`` and its writes in each
+chunk (the three parts of its row of :data:`_CHUNKS`), or None when those seats have two totals or
+more."""
 RollInfo = tuple[
     tuple[int, ...],
     int,
@@ -314,7 +323,10 @@ def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
 
 
 def _one_total(values: tuple[int, ...]) -> OneTotal:
-    return (NCELLS * values[0], _CHUNKS[values[0]]) if len(values) == 1 else None
+    if len(values) != 1:
+        return None
+    first, second, third = _CHUNKS[values[0]]
+    return (NCELLS * values[0], first, second, third)
 
 
 _DRAW = (1, 6**2, 6**3, 6**4)
@@ -865,19 +877,19 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             return ROLLS if seat == state.active and state.waiting else ()
         if seat < 0 or not state.waiting >> seat & 1:
             return ()
-        fits = state.fits[seat]
         if seat == state.active:
             one = info[10]
             tail = _KARMA_TAIL if len(state.karma[seat]) < KARMA_SPACES else ()
         else:
             one = info[9]
             tail = _PASS_TAIL
+        fits = state.fits[seat]
         if one is not None:  # one total (no 1/7 die among the dice that count): the common case
-            shift, chunk = one
+            shift, first, second, third = one
             m = fits >> shift & _CELLS_MASK
             if m:
-                return [*chunk[0][m & 511], *chunk[1][m >> 9 & 255], *chunk[2][m >> 17], *tail]
-            return _KARMA_TAIL if tail is _KARMA_TAIL else _PASS_TAIL
+                return [*first[m & 511], *second[m >> 9 & 255], *third[m >> 17], *tail]
+            return tail or _PASS_TAIL  # no circle: bad karma, or a pass (a fellow's, or with no space)
         values = info[4] if seat == state.active else info[2]
         if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
