@@ -875,7 +875,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         info = state.roll
         if info is None:  # the active seat rolls, unless the game is over
             return ROLLS if seat == state.active and state.waiting else ()
-        if seat < 0 or not state.waiting >> seat & 1:
+        if seat not in _SEATS[state.waiting]:
             return ()
         if seat == state.active:
             one = info[10]
