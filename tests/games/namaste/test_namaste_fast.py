@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from coven.games.namaste import GAME, KARMA, PASS, NamasteState
+from coven.core import Event
+from coven.games.namaste import GAME, KARMA, PASS, NamasteState, Write
 from coven.games.namaste.notation import Action
 from coven.games.namaste.rules import _CELL_LINES, _NEVER
 from coven.games.namaste.sheet import CELL_NAMES, KARMA_SPACES, LINES, LINES_OF_CELL, legal_cells
@@ -34,7 +35,7 @@ def _plain_legal(state: NamasteState, seat: int) -> list[str]:
 
 
 def _texts(actions: object) -> list[str]:
-    assert isinstance(actions, list)
+    assert isinstance(actions, (list, tuple))
     return [GAME.format_action(a) for a in actions]
 
 
@@ -142,3 +143,90 @@ def test_the_lines_through_each_circle_are_the_sheets_lines() -> None:
         assert found == list(LINES_OF_CELL[cell])
         for k in found:
             assert (row_mask if k == row else column_mask) == sum(1 << c for c in LINES[k])
+
+
+def test_the_sheets_kept_as_bytes_are_the_entries_written_one_by_one() -> None:
+    """Each sheet is kept as one integer of a byte per circle: read back (``state.sheets``), it is the
+    sheet made plainly from the ``entries`` events, write by write; the seats asked on a roll (a property
+    of the waiting seats and those that decided) stay those the roll asked until it resolves."""
+    rng = random.Random(21)
+    writes = 0
+    for game in range(12):
+        players = 2 + game % 3
+        state = GAME.new_game(players, {}, seed=300 + game)
+        plain = [[0] * 25 for _ in range(players)]
+        asked: tuple[int, ...] = ()
+        while GAME.to_act(state):
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            events = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+            if events[0].kind == "roll":
+                asked = tuple(sorted(GAME.to_act(state)))
+            for event in events:
+                if event.kind == "entries":
+                    for who, text in event.data["entries"].items():  # type: ignore[union-attr]
+                        action = GAME.parse_action(str(text))
+                        if isinstance(action, Write):
+                            plain[int(who)][action.cell] = action.value
+                            writes += 1
+            assert state.asked == (asked if state.phase == "decide" else ())
+            assert state.sheets == [tuple(sheet) for sheet in plain]
+            assert [state.sheet(s) for s in range(players)] == state.sheets
+    assert writes > 400
+
+
+def _resolved(seats_order: str, game: int) -> list[Event]:
+    """Every event of a seeded game whose seats decide each roll in ascending or descending order, each
+    seat choosing as it would in the other order (legal actions do not depend on the others' choices)."""
+    rng = random.Random(game)
+    state = GAME.new_game(2 + game % 3, {}, seed=500 + game)
+    out: list[Event] = []
+    while GAME.to_act(state):
+        if state.phase != "decide":
+            seat = min(GAME.to_act(state))
+            legal = GAME.legal_actions(state, seat)
+            out += GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+            continue
+        choices = {}
+        for seat in sorted(GAME.to_act(state)):
+            legal = GAME.legal_actions(state, seat)
+            choices[seat] = legal[rng.randrange(len(legal))]
+        for seat in sorted(choices, reverse=seats_order == "descending"):
+            events = GAME.apply(state, seat, choices[seat])
+        out += [e for e in events if e.kind not in {"decided", "waiting"}]  # the resolution
+    return out
+
+
+def test_the_events_of_a_roll_do_not_depend_on_the_order_of_the_decisions() -> None:
+    """The resolution walks the decisions in the order they came; its events (entries, completed lines
+    in seat order, the end triggered by the lowest seat) are those of the seats in seat order."""
+    kinds: set[str] = set()
+    for game in range(20):
+        ascending = _resolved("ascending", game)
+        assert _resolved("descending", game) == ascending
+        kinds.update(e.kind for e in ascending)
+    assert {"entries", "line", "end_triggered", "game_over"} <= kinds
+
+
+def test_lines_completed_on_one_roll_are_told_in_seat_order_whatever_the_order_of_decisions() -> None:
+    missing_b5 = ". / 5 7 . / . . . . . / . . . . . . . / . . . . . / . . . / ."
+    state = GAME.position([missing_b5, missing_b5, missing_b5], dice="4 5 + 2")
+    events: list[Event] = []
+    for seat, text in ((2, "9@b5"), (1, "9@b5"), (0, "11@b5")):  # 4 + 5 for the others, + 2 for seat 0
+        events += GAME.apply(state, seat, GAME.parse_action(text))
+    lines = [(e.data["seat"], e.data["points"]) for e in events if e.kind == "line"]
+    assert lines == [(0, 7), (1, 7), (2, 7)]
+
+
+def test_the_end_condition_of_a_hand_written_position_is_read_from_its_sheets() -> None:
+    """A position where seats already filled every bad-karma space or every circle but the game is not
+    yet ending (written by hand) ends with the next resolved roll, naming the lowest such seat."""
+    full = "1 / 2 3 4 / 3 4 5 6 7 / 4 5 6 7 8 9 10 / 7 8 9 10 11 / 11 12 13 / 14"
+    empty = ". / . . . / . . . . . / . . . . . . . / . . . . . / . . . / ."
+    state = GAME.position([empty, full, empty], karma=[[], [], [1, 2, 3, 4]], active=0, dice="2 + 3")
+    assert not state.ending and state.finished == 0b110
+    events: list[Event] = []
+    for seat in sorted(GAME.to_act(state)):
+        events += GAME.apply(state, seat, GAME.legal_actions(state, seat)[-1])
+    ends = [e for e in events if e.kind == "end_triggered"]
+    assert state.ending and len(ends) == 1 and ends[0].data["seat"] == 1

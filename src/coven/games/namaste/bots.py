@@ -554,7 +554,7 @@ TRUTH_SHARE = tuple(
 def greedy_move(state: NamasteState, seat: Seat, legal: Sequence[Action]) -> Action:
     """``greedy``'s choice (:class:`GreedyBot`'s rule, the same answers) read off a world's state: the
     playouts' policy, cheaper than building a view for every decision."""
-    sheet = state.sheets[seat]
+    sheet = state.sheet(seat)
     if state.phase == CHOOSE:
         targets = sorted(NATURAL[c] for c in range(NCELLS) if not sheet[c])
         want = targets[len(targets) // 2] if targets else 14.0

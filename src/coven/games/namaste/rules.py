@@ -37,17 +37,19 @@ Choices where rulebook and rulings are silent:
   that round, before their next turn). Should one ever have neither a space nor a legal circle, they
   may pass.
 
-Representation (the hot path of search and simulation): sheets, bad karma and line points are tuples
-(a clone shares them); per seat the state keeps the bitmask of its filled circles and one integer
-``fits`` of 29 fields of 25 bits, field v holding the circles that can take the value v now (bit c set
-when lo < v < hi, see :func:`coven.games.namaste.sheet.bounds_of`). Writing V in circle c is one AND
-with a precomputed mask (c taken out of every field, the circles left of and above c out of the fields
-V and up, those right of and below it out of the fields V and down); whether a seat can write one of a
-roll's totals is one AND with those totals' fields, and its legal writes are read from those fields
-five circles at a time from tables (one total, or the two totals six apart of a roll with one 1/7
-die). A roll is one draw of the chance source and one lookup in a table of every roll (its totals,
-their fields and its text). ``waiting`` is the bitmask of the seats the game waits for. The events
-that depend only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
+Representation (the hot path of search and simulation): each sheet is one integer of a byte per circle
+(``entries``: a write is one OR; the tuple of 25 circles is made only when read), bad karma and line
+points are tuples (a clone shares them); per seat the state keeps the bitmask of its filled circles and
+one integer ``fits`` of 29 fields of 25 bits, field v holding the circles that can take the value v now
+(bit c set when lo < v < hi, see :func:`coven.games.namaste.sheet.bounds_of`). Writing V in circle c is
+one AND with a precomputed mask (c taken out of every field, the circles left of and above c out of the
+fields V and up, those right of and below it out of the fields V and down); whether a seat can write one
+of a roll's totals is one AND with those totals' fields, and its legal writes are read from those fields
+five circles at a time from tables (one total, or the two totals six apart of a roll with one 1/7 die).
+A roll is one draw of the chance source and one lookup in a table of every roll (its totals, their
+fields and its text). ``waiting`` is the bitmask of the seats the game waits for, ``finished`` that of
+the seats that filled every circle or every bad-karma space (the end condition). The events that depend
+only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
 :meth:`NamasteGame.advance` takes the same steps (:func:`_roll`, :func:`_resolve`) and makes no event.
 """
 
@@ -182,7 +184,6 @@ _CELL_LINES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_lines(c) for c 
 """``_CELL_LINES[c]``: the symbol row through circle c and its mask, then the symbol column and its mask
 (:data:`_NEVER` where c is on no such line): a line is complete when the filled circles cover its mask."""
 _FULL = (1 << NCELLS) - 1
-_EMPTY_SHEET = (0,) * NCELLS
 _CELLS_MASK = (1 << NCELLS) - 1
 """One field of ``fits``: a bit per circle."""
 _EMPTY_FITS = sum(_CELLS_MASK << (NCELLS * v) for v in range(1, MAX_VALUE + 1))
@@ -253,7 +254,8 @@ _PAIR_PICKS: tuple[tuple[tuple[Picker, ...], ...], ...] = tuple(
 _PASS_TAIL: tuple[Action, ...] = (PASS,)
 _KARMA_TAIL: tuple[Action, ...] = (KARMA,)
 """What follows the writes in the legal actions: a fellow's pass, or the bad karma of the player who
-rolled while a space is free (nothing once all four are filled)."""
+rolled while a space is free (nothing once all four are filled); alone, the legal actions of a seat with
+no circle for the dice (the tuples are shared: nobody may change what legal_actions returns)."""
 _CELL_OF = attrgetter("cell")
 _NO_LINES = (0,) * len(LINES)
 _SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >> s & 1) for m in range(16))
@@ -262,9 +264,18 @@ _SEAT_TEXT = tuple(str(s) for s in range(4))
 
 Chunks = tuple[tuple[tuple[Write, ...], ...], ...]
 """The writes of one value by chunk and bits (a row of :data:`_CHUNKS`)."""
-OneTotal = tuple[int, Chunks] | None
-"""A roll's single total for some seats as ``(shift of its field of fits, its writes by chunk)``, or None
-when those seats have two totals or more."""
+OneTotal = (
+    tuple[
+        int,
+        tuple[tuple[Write, ...], ...],
+        tuple[tuple[Write, ...], ...],
+        tuple[tuple[Write, ...], ...],
+    ]
+    | None
+)
+"""A roll's single total for some seats as the shift of its field of ``fits`` and its writes in each
+chunk (the three parts of its row of :data:`_CHUNKS`), or None when those seats have two totals or
+more."""
 RollInfo = tuple[
     tuple[int, ...],
     int,
@@ -312,7 +323,10 @@ def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
 
 
 def _one_total(values: tuple[int, ...]) -> OneTotal:
-    return (NCELLS * values[0], _CHUNKS[values[0]]) if len(values) == 1 else None
+    if len(values) != 1:
+        return None
+    first, second, third = _CHUNKS[values[0]]
+    return (NCELLS * values[0], first, second, third)
 
 
 _DRAW = (1, 6**2, 6**3, 6**4)
@@ -349,6 +363,12 @@ _FELLOWS: tuple[tuple[tuple[tuple[Seat, int], ...], ...], ...] = tuple(
 _NOT_SEAT: tuple[int, ...] = tuple(~(1 << s) for s in range(4))
 """``waiting & _NOT_SEAT[seat]``: ``seat`` has decided."""
 _CELL_BIT: tuple[int, ...] = tuple(1 << c for c in range(NCELLS))
+_BYTE_SHIFT: tuple[int, ...] = tuple(8 * c for c in range(NCELLS))
+"""Where circle c's byte lies in :attr:`NamasteState.entries`."""
+_PLACE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(v << (8 * c) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
+)
+"""``entries | _PLACE[c][v]``: v written in the empty circle c."""
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -356,8 +376,9 @@ _CELL_BIT: tuple[int, ...] = tuple(1 << c for c in range(NCELLS))
 class NamasteState:
     players: int
     options: Options
-    sheets: list[tuple[int, ...]]
-    """Per seat, 25 circles (0 = empty)."""
+    entries: list[int]
+    """Per seat, its 25 circles as one integer of a byte per circle (byte c is circle c, 0 = empty): a
+    write is one OR (:data:`_PLACE`), the sheet's tuple is made when read (:meth:`sheet`)."""
     karma: list[tuple[int, ...]]
     """Per seat, the values in its filled bad-karma spaces."""
     line_points: list[tuple[int, ...]]
@@ -366,8 +387,6 @@ class NamasteState:
     """Per symbol line: somebody completed it on an earlier roll (now worth half)."""
     starter: Seat
     active: Seat
-    asked: tuple[Seat, ...]
-    """The seats asked to decide on the current roll."""
     pending: dict[Seat, Action]
     """Decisions already taken on the current roll (hidden from others until the roll resolves)."""
     turns: int
@@ -386,6 +405,28 @@ class NamasteState:
     """The current roll's table entry (None before the roll)."""
     waiting: int
     """The bitmask of the seats the game waits for (``to_act``)."""
+    finished: int
+    """The bitmask of the seats that filled all their circles or all their bad-karma spaces (the end
+    condition: the game ends with the round in which the first of them did)."""
+
+    def sheet(self, seat: Seat) -> tuple[int, ...]:
+        """The 25 circles of ``seat`` (0 = empty)."""
+        return tuple(self.entries[seat].to_bytes(NCELLS, "little"))
+
+    @property
+    def sheets(self) -> list[tuple[int, ...]]:
+        """Every seat's circles (:meth:`sheet`)."""
+        return [tuple(code.to_bytes(NCELLS, "little")) for code in self.entries]
+
+    @property
+    def asked(self) -> tuple[Seat, ...]:
+        """The seats asked to decide on the current roll (those still to decide and those that did)."""
+        if self.roll is None:
+            return ()
+        seats = self.waiting
+        for s in self.pending:
+            seats |= 1 << s
+        return _SEAT_TUPLES[seats]
 
     @property
     def phase(self) -> str:
@@ -427,7 +468,7 @@ def sheet_problem(sheet: Sequence[int]) -> str | None:
 
 
 def score_points(state: NamasteState, seat: Seat) -> int:
-    return sum(state.line_points[seat]) + truth_points(state.sheets[seat]) - sum(state.karma[seat])
+    return sum(state.line_points[seat]) + truth_points(state.sheet(seat)) - sum(state.karma[seat])
 
 
 def _all_points(state: NamasteState) -> list[JSONValue]:
@@ -467,13 +508,12 @@ def assemble(
     state = NamasteState(
         players=players,
         options=options,
-        sheets=sheet_tuples,
+        entries=[int.from_bytes(bytes(sheet), "little") for sheet in sheet_tuples],
         karma=[tuple(k) for k in karma],
         line_points=[tuple(p) for p in line_points],
         claimed=tuple(claimed),
         starter=starter,
         active=active,
-        asked=(),
         pending={},
         turns=turns,
         ending=ending,
@@ -483,6 +523,7 @@ def assemble(
         fits=[_fits_of(sheet) for sheet in sheet_tuples],
         roll=None,
         waiting=0 if phase == OVER else 1 << active,
+        finished=sum(1 << s for s in range(players) if all(sheet_tuples[s]) or len(karma[s]) >= KARMA_SPACES),
     )
     if phase == DECIDE:
         if dice is None:
@@ -509,7 +550,6 @@ def _set_roll(state: NamasteState, info: RollInfo) -> None:
         if fits[s] & fellow:
             waiting |= bit
     state.waiting = waiting
-    state.asked = _SEAT_TUPLES[waiting]
 
 
 def _roll_event(state: NamasteState, info: RollInfo) -> Event:
@@ -550,10 +590,9 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
     info = state.roll
     assert info is not None
     pending = state.pending
-    asked = state.asked
     if events is not None:
         entries: dict[str, JSONValue] = {}
-        for s in asked:
+        for s in state.asked:
             action = pending[s]
             entries[_SEAT_TEXT[s]] = (
                 WRITE_TEXT[action.value][action.cell]
@@ -564,15 +603,12 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
             )
         events.append(entries_event(info[6], entries))
     completed: list[tuple[Seat, int]] = []
-    sheets, fits, filled = state.sheets, state.fits, state.filled
-    for s in asked:
-        action = pending[s]
+    codes, fits, filled = state.entries, state.fits, state.filled
+    for s, action in pending.items():  # in the order of the decisions: the state does not depend on it
         if isinstance(action, Write):
             value = action.value
             cell = action.cell
-            sheet = list(sheets[s])
-            sheet[cell] = value
-            sheets[s] = tuple(sheet)
+            codes[s] |= _PLACE[cell][value]
             fits[s] &= _KEEP[cell][value]
             filled[s] = mine = filled[s] | _CELL_BIT[cell]
             row_line, row_mask, column_line, column_mask = _CELL_LINES[cell]
@@ -580,12 +616,18 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 completed.append((s, row_line))
             if mine & column_mask == column_mask:
                 completed.append((s, column_line))
+            if mine == _FULL:
+                state.finished |= 1 << s
         elif isinstance(action, Karma):
-            state.karma[s] = (*state.karma[s], 1 if info[1] == WILD else info[1])
+            state.karma[s] = karma = (*state.karma[s], 1 if info[1] == WILD else info[1])
+            if len(karma) >= KARMA_SPACES:
+                state.finished |= 1 << s
     if completed:
+        if events is not None:
+            completed.sort()  # the line events in seat order, each seat's row before its column
         claimed = list(state.claimed)
         for s, line in completed:
-            pink = sheets[s][PINK[line]]
+            pink = codes[s] >> _BYTE_SHIFT[PINK[line]] & 255
             first = not state.claimed[line]
             points = pink if first else half_up(pink)
             row = list(state.line_points[s])
@@ -596,19 +638,14 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 events.append(line_event(s, LINE_NAMES[line], points, first))
         state.claimed = tuple(claimed)
     state.pending = {}
-    state.asked = ()
     state.roll = None
     state.turns += 1
-    players = state.players
-    karma = state.karma
-    if not state.ending and (_FULL in filled or max(map(len, karma)) >= KARMA_SPACES):
-        for s in range(players):
-            if filled[s] == _FULL or len(karma[s]) >= KARMA_SPACES:
-                state.ending = True
-                if events is not None:
-                    events.append(end_triggered_event(s))
-                break
-    state.active = active = (state.active + 1) % players
+    finished = state.finished
+    if finished and not state.ending:
+        state.ending = True
+        if events is not None:
+            events.append(end_triggered_event((finished & -finished).bit_length() - 1))  # the lowest seat
+    state.active = active = (state.active + 1) % state.players
     if state.ending and active == state.starter:
         state.waiting = 0  # the phase is over
         if events is not None:
@@ -639,13 +676,12 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return NamasteState(
             players=players,
             options=dict(options),
-            sheets=[_EMPTY_SHEET] * players,
+            entries=[0] * players,
             karma=[()] * players,
             line_points=[_NO_LINES] * players,
             claimed=(False,) * len(LINES),
             starter=0,
             active=0,
-            asked=(),
             pending={},
             turns=0,
             ending=False,
@@ -655,6 +691,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             fits=[_EMPTY_FITS] * players,
             roll=None,
             waiting=1,
+            finished=0,
         )
 
     def bounds(self, players: int, options: Options) -> Bounds:
@@ -677,13 +714,12 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new = NamasteState.__new__(NamasteState)
         new.players = state.players
         new.options = state.options
-        new.sheets = state.sheets[:]
+        new.entries = state.entries[:]
         new.karma = state.karma[:]
         new.line_points = state.line_points[:]
         new.claimed = state.claimed
         new.starter = state.starter
         new.active = state.active
-        new.asked = state.asked
         new.pending = state.pending.copy()
         new.turns = state.turns
         new.ending = state.ending
@@ -693,6 +729,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new.fits = state.fits[:]
         new.roll = state.roll
         new.waiting = state.waiting
+        new.finished = state.finished
         return new
 
     # -------------------------------------------------------------------------------- positions
@@ -701,7 +738,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         seats = []
         for s in range(state.players):
             points = tuple(state.line_points[s][k] for k in range(len(LINES)) if _complete(state, s, k))
-            seats.append(SeatPosition(state.sheets[s], state.karma[s], points))
+            seats.append(SeatPosition(state.sheet(s), state.karma[s], points))
         return format_position(
             Position(
                 players=state.players,
@@ -838,21 +875,21 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         info = state.roll
         if info is None:  # the active seat rolls, unless the game is over
             return ROLLS if seat == state.active and state.waiting else ()
-        if seat < 0 or not state.waiting >> seat & 1:
+        if seat not in _SEATS[state.waiting]:
             return ()
-        fits = state.fits[seat]
         if seat == state.active:
             one = info[10]
             tail = _KARMA_TAIL if len(state.karma[seat]) < KARMA_SPACES else ()
         else:
             one = info[9]
             tail = _PASS_TAIL
+        fits = state.fits[seat]
         if one is not None:  # one total (no 1/7 die among the dice that count): the common case
-            shift, chunk = one
+            shift, first, second, third = one
             m = fits >> shift & _CELLS_MASK
             if m:
-                return [*chunk[0][m & 511], *chunk[1][m >> 9 & 255], *chunk[2][m >> 17], *tail]
-            return [KARMA] if tail is _KARMA_TAIL else [PASS]
+                return [*first[m & 511], *second[m >> 9 & 255], *third[m >> 17], *tail]
+            return tail or _PASS_TAIL  # no circle: bad karma, or a pass (a fellow's, or with no space)
         values = info[4] if seat == state.active else info[2]
         if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
@@ -885,7 +922,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
                 return out
         # No circle for any total: a fellow passes, the player who rolled takes bad karma (or passes
         # when no space is left).
-        return [KARMA] if tail is _KARMA_TAIL else [PASS]
+        return _KARMA_TAIL if tail is _KARMA_TAIL else _PASS_TAIL
 
     def illegal_reason(self, state: NamasteState, seat: Seat, action: Action) -> str | None:
         if state.phase == CHOOSE:
@@ -904,7 +941,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
                 return f"the dice give {allowed} for {who}, not {action.value}"
             if not 0 <= action.cell < NCELLS:
                 return f"no circle {action.cell}"
-            return entry_problem(state.sheets[seat], action.value, action.cell)
+            return entry_problem(state.sheet(seat), action.value, action.cell)
         if isinstance(action, Karma):
             if seat != state.active:
                 return "only the player who rolled takes bad karma; you may pass"
@@ -944,8 +981,18 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             white: int = action.white  # type: ignore[union-attr]
             if state.queue:
                 _roll(state, white)
-            else:  # _roll's common case, inlined
-                _set_roll(state, _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])])
+                return
+            # _roll's common case and _set_roll, inlined: ask the active seat and every fellow who can
+            # write the white dice's total
+            state.roll = info = _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])]
+            fellow = info[3]
+            fits = state.fits
+            active = state.active
+            waiting = 1 << active
+            for s, bit in _FELLOWS[state.players][active]:
+                if fits[s] & fellow:
+                    waiting |= bit
+            state.waiting = waiting
             return
         state.pending[seat] = action
         state.waiting = waiting = state.waiting & _NOT_SEAT[seat]

@@ -47,6 +47,7 @@ class NamasteView:
 def view_of(state: NamasteState, seat: Seat | None) -> NamasteView:
     """Everything ``seat`` knows: the whole table, and of the current roll's decisions only its own."""
     mine = state.pending.get(seat) if seat is not None else None
+    asked = state.asked
     return NamasteView(
         seat=seat,
         players=state.players,
@@ -60,8 +61,8 @@ def view_of(state: NamasteState, seat: Seat | None) -> NamasteView:
         karma=tuple(state.karma),
         line_points=tuple(state.line_points),
         claimed=tuple(state.claimed),
-        asked=state.asked,
-        to_decide=tuple(s for s in state.asked if s not in state.pending),
+        asked=asked,
+        to_decide=tuple(s for s in asked if s not in state.pending),
         my_choice=format_action(mine) if mine is not None else "",
         turns=state.turns,
         ending=state.ending,
