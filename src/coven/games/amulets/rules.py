@@ -53,7 +53,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import overload
 
 from coven.core import (
@@ -114,12 +114,22 @@ class AmuletsState:
     """The deal's chance source. Amulets draws nothing after the deal, so a clone shares it."""
     limit: int
     """Questions asked in total after which the askers must cast (from ``options``)."""
+    written: list[Line] | None = field(default=None, compare=False, repr=False)
+    """The first lines of ``record`` with their answers written, as :attr:`lines` last read them (the
+    record only grows, so each line is answered once per state; a clone starts without)."""
 
     @property
     def lines(self) -> list[Line]:
         """The spell book as plain tuples ``(kind, seat, fields, answers)``, every line answered (the
-        answers are written here, each time: the rules' record keeps none of them)."""
-        return [line if line[3] else self.answered(line) for line in self.record]
+        answers are written here, when the book is read: the rules' record keeps none of them)."""
+        written = self.written
+        if written is None:
+            written = self.written = []
+        record = self.record
+        if len(written) < len(record):
+            answered = self.answered
+            written.extend(line if line[3] else answered(line) for line in record[len(written) :])
+        return written[:]
 
     def answered(self, line: Line) -> Line:
         """A line of the record with its answers written (the rules leave them out: see ``advance``)."""
