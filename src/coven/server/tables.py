@@ -424,6 +424,7 @@ class TableService:
         except Exception:
             log.warning("could not release the leases of %s; they run out on their own", self.node)
         self.owned.clear()
+        await asyncio.to_thread(self.commits.close)
         await asyncio.to_thread(self.store.dispose)
 
     # ------------------------------------------------------------ ownership
