@@ -166,6 +166,19 @@ def test_a_lease_has_one_holder_until_it_runs_out(store: Store) -> None:
     assert store.orphaned_ids() == ["l2"]
 
 
+def test_a_table_created_with_an_owner_is_leased_to_it_from_the_start(store: Store) -> None:
+    import time
+
+    store.create_table(_people("o1", 2), "a", 30)
+    store.create_table(_people("o2", 2), "a", 0.05)
+    store.create_table(_people("o3", 2))  # no owner: an orphan at once
+    assert store.acquire_leases("b", ["o1"], 30) == set()  # a holds it
+    assert store.orphaned_ids() == ["o3"]
+    time.sleep(0.1)
+    assert sorted(store.orphaned_ids()) == ["o2", "o3"]  # o2's short lease ran out
+    assert store.renew_leases("a", 30) == {"o1", "o2"}  # not adopted meanwhile: still a's
+
+
 def test_finished_tables_have_no_lease(store: Store) -> None:
     store.create_table(_people("f1", 2))
     store.acquire_leases("a", ["f1"], 30)

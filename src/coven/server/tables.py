@@ -563,10 +563,9 @@ class TableService:
             pace=pace,
             pace_seconds=pace_seconds if pace != "none" else 0,
         )
-        await asyncio.to_thread(self.store.create_table, stored)
-        self.owned |= await asyncio.to_thread(
-            self.store.acquire_leases, self.node, [stored.id], self.settings.lease_seconds
-        )
+        # stored with this process's lease on it: one transaction (one sync to disk) for both
+        await asyncio.to_thread(self.store.create_table, stored, self.node, self.settings.lease_seconds)
+        self.owned.add(stored.id)
         table = self._runtime(stored, game, state)
         self.tables[table.id] = table
         self._start_driver(table)

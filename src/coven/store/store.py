@@ -208,8 +208,11 @@ class Store:
         self.engine.dispose()
 
     # ---------------------------------------------------------------- writes
-    def create_table(self, table: StoredTable) -> None:
+    def create_table(self, table: StoredTable, owner: str | None = None, lease_seconds: float = 0.0) -> None:
+        """Store a new table; with ``owner``, that process holds its lease for ``lease_seconds`` from the
+        start (in the same transaction: what :meth:`acquire_leases` would give it, one commit less)."""
         now = _now()
+        until = now + timedelta(seconds=lease_seconds) if owner is not None else None
         with self._write_lock, self.engine.begin() as conn:
             conn.execute(
                 insert(TableRow).values(
@@ -224,6 +227,8 @@ class Store:
                     updated_at=now,
                     pace=table.pace,
                     pace_seconds=table.pace_seconds,
+                    owner=owner,
+                    lease_until=until,
                 )
             )
             if table.seats:
@@ -333,10 +338,11 @@ class Store:
         """
         with self._write_lock, self.engine.begin() as conn:
             locked = conn.execute(
-                select(TableRow.id).where(TableRow.id == table_id).with_for_update()
+                select(TableRow.status).where(TableRow.id == table_id).with_for_update()
             ).first()
             if locked is None:
                 return False, "unknown"
+            status = str(locked[0])  # nobody changes it before this transaction ends: the row is locked
             changed = (
                 conn.execute(
                     update(SeatRow)
@@ -345,19 +351,20 @@ class Store:
                 ).rowcount
                 == 1
             )
-            waiting = conn.execute(
-                select(func.count())
-                .select_from(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.claimed.is_(False))
-            ).scalar_one()
-            if waiting == 0:
-                conn.execute(
-                    update(TableRow)
-                    .where(TableRow.id == table_id, TableRow.status == "waiting")
-                    .values(status="playing", updated_at=_now())
+            if status == "waiting":  # the last person's claim starts the table (one statement)
+                open_seats = (
+                    select(SeatRow.seat)
+                    .where(SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.claimed.is_(False))
+                    .exists()
                 )
-            status = conn.execute(select(TableRow.status).where(TableRow.id == table_id)).scalar_one()
-        return changed, str(status)
+                started = conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.status == "waiting", ~open_seats)
+                    .values(status="playing", updated_at=_now())
+                ).rowcount
+                if started == 1:
+                    status = "playing"
+        return changed, status
 
     def set_stand_in(self, table_id: str, seat: int, stand_in: bool) -> bool:
         """Let a bot stand in for a person's seat, or give the seat back; True if it changed."""
