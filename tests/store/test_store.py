@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from coven.store import ConflictError, Store, StoredSeat, StoredTable, hash_token
 
@@ -142,6 +142,36 @@ def test_the_last_two_seats_claimed_at_once_from_two_processes_start_the_table_o
     finally:
         for s in stores:
             s.dispose()
+
+
+def _statements_through_sqlalchemy(store: Store) -> list[str]:
+    seen: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+    return seen
+
+
+def test_the_usual_claim_runs_on_the_driver(store: Store) -> None:
+    store.create_table(_people("d", 2))
+    through_sqlalchemy = _statements_through_sqlalchemy(store)
+    assert store.claim_seat("d", 0) == (True, "waiting")
+    assert store.claim_seat("d", 0) == (False, "waiting")  # claimed already: nothing changes
+    assert store.claim_seat("d", 1) == (True, "playing")  # the last person's claim starts the table
+    assert store.claim_seat("d", 1) == (False, "playing")
+    assert store.claim_seat("nowhere", 0) == (False, "unknown")
+    assert through_sqlalchemy == [], "claims go straight to the driver"
+    loaded = store.load_table("d", False)
+    assert loaded is not None and loaded.status == "playing" and all(s.claimed for s in loaded.seats)
+
+
+def test_a_claim_falls_back_to_sqlalchemy_when_the_driver_fails(store: Store) -> None:
+    store.create_table(_people("f", 2))
+    through_sqlalchemy = _statements_through_sqlalchemy(store)
+    store._claim[1].sql = "UPDATE no_such_table SET x = 1"  # the driver fails after the lock
+    assert store.claim_seat("f", 0) == (True, "waiting")
+    assert store.claim_seat("f", 1) == (True, "playing")
+    assert through_sqlalchemy, "the claims went through SQLAlchemy"
+    loaded = store.load_table("f", False)
+    assert loaded is not None and loaded.status == "playing" and all(s.claimed for s in loaded.seats)
 
 
 def test_claiming_a_seat_of_an_unknown_table_changes_nothing(store: Store) -> None:
