@@ -202,6 +202,17 @@ def test_a_table_is_created_on_the_driver_as_sqlalchemy_would_create_it(store: S
         store.create_table(fast)
 
 
+def test_the_chat_is_read_on_the_driver_oldest_first(store: Store) -> None:
+    store.create_table(_people("c", 2))
+    said = [store.add_chat("c", i % 2, i, f"line {i} é") for i in range(5)]
+    through_sqlalchemy = _statements_through_sqlalchemy(store)
+    assert store.chat("c") == said and store.chat("c", 2) == said[-2:] and store.chat("nowhere") == []
+    assert through_sqlalchemy == []
+    store._chat.sql = "SELECT no_such_column FROM no_such_table"  # the driver fails: SQLAlchemy reads
+    assert store.chat("c") == said and store.chat("c", 2) == said[-2:]
+    assert through_sqlalchemy
+
+
 def test_claiming_a_seat_of_an_unknown_table_changes_nothing(store: Store) -> None:
     assert store.claim_seat("nowhere", 0) == (False, "unknown")
 

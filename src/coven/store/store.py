@@ -98,6 +98,13 @@ _NEW_SEATS = insert(SeatRow).values(
         for name in ("table_id", "seat", "kind", "name", "bot", "token_hash", "claimed", "stand_in")
     }
 )
+_CHAT = (
+    select(ChatRow.id, ChatRow.seat, ChatRow.number, ChatRow.text)
+    .where(ChatRow.table_id == bindparam("t"))
+    .order_by(ChatRow.id.desc())
+)
+"""The lines said at a table, newest first (read when a person joins: every hello; the reader stops at
+the lines it wants)."""
 _LOG = insert(ActionRow).values(
     table_id=bindparam("table_id"),
     number=bindparam("number"),
@@ -221,6 +228,7 @@ class Store:
         self._claim = tuple(_DriverStatement(st, self.engine.dialect) for st in _CLAIM)
         self._new_table = _DriverStatement(_NEW_TABLE, self.engine.dialect)
         self._new_seats = _DriverStatement(_NEW_SEATS, self.engine.dialect)
+        self._chat = _DriverStatement(_CHAT, self.engine.dialect)
         self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -485,14 +493,18 @@ class Store:
         raise ConflictError(f"table {table_id}'s chat is too busy")
 
     def chat(self, table_id: str, limit: int = 200) -> list[ChatLine]:
-        """The last ``limit`` lines said at the table, oldest first."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(ChatRow.id, ChatRow.seat, ChatRow.number, ChatRow.text)
-                .where(ChatRow.table_id == table_id)
-                .order_by(ChatRow.id.desc())
-                .limit(limit)
-            ).all()
+        """The last ``limit`` lines said at the table, oldest first (read on the driver's cursor, see
+        :meth:`_on_driver`)."""
+        params = {"t": table_id}
+
+        def read(cursor: Any) -> list[Any]:
+            cursor.execute(self._chat.sql, self._chat.rows([params])[0])
+            return list(cursor.fetchmany(limit)) if limit > 0 else []
+
+        rows = self._on_driver(read)
+        if rows is None:
+            with self.engine.connect() as conn:
+                rows = list(conn.execute(_CHAT.limit(limit), params).all())
         return [ChatLine(int(i), int(s), int(n), str(t)) for i, s, n, t in reversed(rows)]
 
     # ----------------------------------------------------------------- reads
