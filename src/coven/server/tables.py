@@ -1064,8 +1064,13 @@ class TableService:
                 wait = look if wait is None else min(wait, look)
             # Always yield to the loop, and never poll faster than _MIN_WAKE: a deadline that passed
             # without anything to do (the table moved on meanwhile) must not spin this task.
+            # (asyncio.timeout, not wait_for: no task of its own for each wait, and a table of people whose
+            # game limits its decisions wakes this on every move)
+            if table.wake.is_set():
+                await asyncio.sleep(0)  # (a set event's wait would not yield)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.wake.wait(), None if wait is None else max(wait, _MIN_WAKE))
+                async with asyncio.timeout(None if wait is None else max(wait, _MIN_WAKE)):
+                    await table.wake.wait()
             table.wake.clear()
             try:
                 await self._enforce_pace(table)
