@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.exc import IntegrityError
 
 from coven.store import ConflictError, Store, StoredSeat, StoredTable, hash_token
 
@@ -144,6 +146,73 @@ def test_the_last_two_seats_claimed_at_once_from_two_processes_start_the_table_o
             s.dispose()
 
 
+def _statements_through_sqlalchemy(store: Store) -> list[str]:
+    seen: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+    return seen
+
+
+def test_the_usual_claim_runs_on_the_driver(store: Store) -> None:
+    store.create_table(_people("d", 2))
+    through_sqlalchemy = _statements_through_sqlalchemy(store)
+    assert store.claim_seat("d", 0) == (True, "waiting")
+    assert store.claim_seat("d", 0) == (False, "waiting")  # claimed already: nothing changes
+    assert store.claim_seat("d", 1) == (True, "playing")  # the last person's claim starts the table
+    assert store.claim_seat("d", 1) == (False, "playing")
+    assert store.claim_seat("nowhere", 0) == (False, "unknown")
+    assert through_sqlalchemy == [], "claims go straight to the driver"
+    loaded = store.load_table("d", False)
+    assert loaded is not None and loaded.status == "playing" and all(s.claimed for s in loaded.seats)
+
+
+def test_a_claim_falls_back_to_sqlalchemy_when_the_driver_fails(store: Store) -> None:
+    store.create_table(_people("f", 2))
+    through_sqlalchemy = _statements_through_sqlalchemy(store)
+    store._claim[1].sql = "UPDATE no_such_table SET x = 1"  # the driver fails after the lock
+    assert store.claim_seat("f", 0) == (True, "waiting")
+    assert store.claim_seat("f", 1) == (True, "playing")
+    assert through_sqlalchemy, "the claims went through SQLAlchemy"
+    loaded = store.load_table("f", False)
+    assert loaded is not None and loaded.status == "playing" and all(s.claimed for s in loaded.seats)
+
+
+def test_a_table_is_created_on_the_driver_as_sqlalchemy_would_create_it(store: Store) -> None:
+    through_sqlalchemy = _statements_through_sqlalchemy(store)
+    fast = StoredTable(
+        "fast", "toy", 3, {"a": True, "b": 2, "c": "x"}, 2**62, "waiting", 0, datetime.now(UTC),
+        (
+            StoredSeat(0, "human", "Ann", None, hash_token("t"), False),
+            StoredSeat(1, "bot", "b", "random", None, True),
+            StoredSeat(2, "human", "Bo", None, hash_token("u"), False),
+        ),
+        pace="clock", pace_seconds=60,
+    )  # fmt: skip
+    store.create_table(fast, "node", 30)
+    assert through_sqlalchemy == [], "a new table goes straight to the driver"
+    store._new_seats.sql = "INSERT INTO no_such_table VALUES (1)"  # the driver fails after the table's row
+    store.create_table(dataclasses.replace(fast, id="slow"), "node", 30)
+    assert through_sqlalchemy, "this one went through SQLAlchemy"
+    loaded = {t: store.load_table(t) for t in ("fast", "slow")}
+    assert all(table is not None for table in loaded.values())
+    assert dataclasses.replace(loaded["slow"], id="fast") == loaded["fast"]  # type: ignore[type-var]
+    assert loaded["fast"] is not None and loaded["fast"].options == fast.options
+    assert loaded["fast"].seats == fast.seats and loaded["fast"].seed == 2**62
+    assert store.acquire_leases("other", ["fast", "slow"], 30) == set()  # both leased to "node"
+    with pytest.raises(IntegrityError):  # an id taken: refused, through SQLAlchemy, as before
+        store.create_table(fast)
+
+
+def test_the_chat_is_read_on_the_driver_oldest_first(store: Store) -> None:
+    store.create_table(_people("c", 2))
+    said = [store.add_chat("c", i % 2, i, f"line {i} é") for i in range(5)]
+    through_sqlalchemy = _statements_through_sqlalchemy(store)
+    assert store.chat("c") == said and store.chat("c", 2) == said[-2:] and store.chat("nowhere") == []
+    assert through_sqlalchemy == []
+    store._chat.sql = "SELECT no_such_column FROM no_such_table"  # the driver fails: SQLAlchemy reads
+    assert store.chat("c") == said and store.chat("c", 2) == said[-2:]
+    assert through_sqlalchemy
+
+
 def test_claiming_a_seat_of_an_unknown_table_changes_nothing(store: Store) -> None:
     assert store.claim_seat("nowhere", 0) == (False, "unknown")
 
@@ -164,6 +233,16 @@ def test_a_lease_has_one_holder_until_it_runs_out(store: Store) -> None:
     assert store.renew_leases("a", 30) == {"l2"}  # a learns that it lost l1
     store.release_leases("a")
     assert store.orphaned_ids() == ["l2"]
+
+
+def test_a_table_created_with_an_owner_is_leased_to_it_from_the_start(store: Store) -> None:
+    store.create_table(_people("o1", 2), "a", 30)
+    store.create_table(_people("o2", 2), "a", 0)  # a lease that runs out at once
+    store.create_table(_people("o3", 2))  # no owner: an orphan at once
+    assert store.acquire_leases("b", ["o1"], 30) == set()  # a holds it
+    assert sorted(store.orphaned_ids()) == ["o2", "o3"]
+    assert store.renew_leases("a", 30) == {"o1", "o2"}  # nobody adopted o2 meanwhile: still a's
+    assert store.orphaned_ids() == ["o3"]
 
 
 def test_finished_tables_have_no_lease(store: Store) -> None:

@@ -101,6 +101,19 @@ class LoggedStep:
     """The seats the game waited for when this step was taken (a simultaneous decision: several)."""
 
 
+@dataclass(slots=True)
+class _Shown:
+    """What a table shows at one action number, each part made once for every seat that asks: who acts,
+    the pace, the result, and each seat's snapshot and ``update`` frame."""
+
+    number: int
+    turn: tuple[list[Seat], list[Seat]] | None = None
+    pace: dict[str, Any] | None = None
+    result: Any = _MISSING
+    snapshots: dict[Seat | None, dict[str, Any]] = field(default_factory=dict)
+    updates: dict[Seat | None, str] = field(default_factory=dict)
+
+
 @dataclass(eq=False)
 class Table:
     id: str
@@ -131,7 +144,8 @@ class Table:
     """When the table last changed for its people (a step sent out, the start): a move's time is
     measured from here (see :meth:`Game.stamp_time`)."""
     driver: asyncio.Task[None] | None = None
-    _cache: dict[tuple[int, Seat | None, str], Any] = field(default_factory=dict)
+    _now: _Shown | None = None
+    """What the table shows at its current number, each part made once (see :meth:`forget`)."""
 
     @property
     def last_mover(self) -> Seat:
@@ -140,15 +154,16 @@ class Table:
         return self.steps[-1].actor if self.steps else self.players - 1
 
     # ------------------------------------------------------------ what a seat sees
-    def _cached(self, seat: Seat | None, what: str, build: Callable[[], Any]) -> Any:
-        key = (self.number, seat, what)
-        value = self._cache.get(key, _MISSING)
-        if value is _MISSING:
-            if self._cache and next(iter(self._cache))[0] != self.number:
-                self._cache = {}  # only the current number is ever asked for: let the old ones go
-            value = build()
-            self._cache[key] = value
-        return value
+    def _shown(self) -> _Shown:
+        """The parts shown at the current number (a new number starts afresh: the old ones go)."""
+        now = self._now
+        if now is None or now.number != self.number:
+            now = self._now = _Shown(self.number)
+        return now
+
+    def forget(self) -> None:
+        """Drop what was made for the current number (the seats or the status changed under it)."""
+        self._now = None
 
     def result(self) -> dict[str, Any] | None:
         if self.status != "over":
@@ -187,10 +202,10 @@ class Table:
     def turn(self) -> tuple[list[Seat], list[Seat]]:
         """Who must act and who may (sorted), computed once per number for every seat that asks."""
 
-        def build() -> tuple[list[Seat], list[Seat]]:
-            return sorted(self.game.to_act(self.state)), sorted(self.game.may_act(self.state))
-
-        turn: tuple[list[Seat], list[Seat]] = self._cached(None, "turn", build)
+        now = self._shown()
+        turn = now.turn
+        if turn is None:
+            turn = now.turn = (sorted(self.game.to_act(self.state)), sorted(self.game.may_act(self.state)))
         return turn
 
     def legal(self, seat: Seat | None, cap: int) -> dict[str, Any] | None:
@@ -220,19 +235,23 @@ class Table:
     def snapshot(self, seat: Seat | None, cap: int) -> dict[str, Any]:
         """The current ``view``/``legal``/turn fields for ``seat`` (cached per number)."""
 
-        def build() -> dict[str, Any]:
+        now = self._shown()
+        snap = now.snapshots.get(seat)
+        if snap is None:
             to_act, may_act = self.turn()
-            return {
+            if now.pace is None:
+                now.pace = self.pace_json()  # the same for every seat
+            if now.result is _MISSING:
+                now.result = self.result()
+            snap = now.snapshots[seat] = {
                 "status": self.status,
                 "view": self.game.view(self.state, seat),  # written as its JSON form by dumps
                 "to_act": to_act,
                 "may_act": may_act,
-                "pace": self._cached(None, "pace", self.pace_json),  # the same for every seat
+                "pace": now.pace,
                 "legal": self.legal(seat, cap),
-                "result": self._cached(None, "result", self.result),
+                "result": now.result,
             }
-
-        snap: dict[str, Any] = self._cached(seat, "snapshot", build)
         return snap
 
     def decided_together(self, seat: Seat, number: int) -> bool:
@@ -255,13 +274,13 @@ class Table:
     def update_text(self, seat: Seat | None, cap: int) -> str:
         """The ``update`` message of the latest step for ``seat`` (serialised once per seat)."""
 
-        def build() -> str:
+        now = self._shown()
+        text = now.updates.get(seat)
+        if text is None:
             step = self.steps[-1]
             message = {"type": "update", **self.step_json(step, seat), **self.snapshot(seat, cap)}
             message["number"] = self.number
-            return dumps(message)
-
-        text: str = self._cached(seat, "update", build)
+            text = now.updates[seat] = dumps(message)
         return text
 
     def sync_message(self, seat: Seat | None, last: int | None, cap: int) -> dict[str, Any]:
@@ -424,6 +443,7 @@ class TableService:
         except Exception:
             log.warning("could not release the leases of %s; they run out on their own", self.node)
         self.owned.clear()
+        await asyncio.to_thread(self.commits.close)
         await asyncio.to_thread(self.store.dispose)
 
     # ------------------------------------------------------------ ownership
@@ -543,10 +563,9 @@ class TableService:
             pace=pace,
             pace_seconds=pace_seconds if pace != "none" else 0,
         )
-        await asyncio.to_thread(self.store.create_table, stored)
-        self.owned |= await asyncio.to_thread(
-            self.store.acquire_leases, self.node, [stored.id], self.settings.lease_seconds
-        )
+        # stored with this process's lease on it: one transaction (one sync to disk) for both
+        await asyncio.to_thread(self.store.create_table, stored, self.node, self.settings.lease_seconds)
+        self.owned.add(stored.id)
         table = self._runtime(stored, game, state)
         self.tables[table.id] = table
         self._start_driver(table)
@@ -640,7 +659,7 @@ class TableService:
             table.seats[seat] = StoredSeat(old.seat, old.kind, old.name, old.bot, old.token_hash, True)
             started = table.status == "waiting" and status == "playing"
             table.status = status
-            table._cache.clear()
+            table.forget()
             table.broadcast(table.table_message())
             if started:  # every listener needs its legal actions now: a catch-up sync with none missed
                 self._sync_all(table)
@@ -900,7 +919,7 @@ class TableService:
         table.seats = list(stored.seats)
         self._sync_stand_ins(table)
         table.status = stored.status
-        table._cache.clear()
+        table.forget()
         table.broadcast(table.table_message())
         if started:
             self._sync_all(table)
@@ -1002,7 +1021,7 @@ class TableService:
             await asyncio.to_thread(self.store.set_stand_in, table.id, seat, on)
             table.seats[seat] = dataclasses.replace(table.seats[seat], stand_in=on)
             self._sync_stand_ins(table)
-            table._cache.clear()
+            table.forget()
             table.broadcast(table.table_message())
         table.wake.set()
         await self._publish({"kind": "seats", "table": table.id})
@@ -1045,8 +1064,13 @@ class TableService:
                 wait = look if wait is None else min(wait, look)
             # Always yield to the loop, and never poll faster than _MIN_WAKE: a deadline that passed
             # without anything to do (the table moved on meanwhile) must not spin this task.
+            # (asyncio.timeout, not wait_for: no task of its own for each wait, and a table of people whose
+            # game limits its decisions wakes this on every move)
+            if table.wake.is_set():
+                await asyncio.sleep(0)  # (a set event's wait would not yield)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.wake.wait(), None if wait is None else max(wait, _MIN_WAKE))
+                async with asyncio.timeout(None if wait is None else max(wait, _MIN_WAKE)):
+                    await table.wake.wait()
             table.wake.clear()
             try:
                 await self._enforce_pace(table)
