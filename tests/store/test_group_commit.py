@@ -116,3 +116,45 @@ def test_a_driver_failure_falls_back_to_sqlalchemy(store: Store) -> None:
     assert store.append_actions([PendingStep("t", 1, 0, "a", "over")]) == [True]
     assert store.actions_after("t", 0) == [(1, 0, "a")]
     assert store.progress(["t"]) == {"t": (1, "over")}
+
+
+class _Fatal(BaseException):
+    """What no ``except Exception`` catches: it kills the commit thread."""
+
+
+def test_a_dying_commit_thread_fails_its_steps_and_the_next_step_gets_a_new_thread(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    store.create_table(_table("d0"))
+    commits = GroupCommit(store)
+    real = store.append_actions
+    calls = 0
+
+    def append_actions(steps: list[PendingStep]) -> list[bool]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise _Fatal("the thread dies")
+        return real(steps)
+
+    monkeypatch.setattr(store, "append_actions", append_actions)
+    monkeypatch.setattr(threading, "excepthook", lambda args: None)  # the dying thread's report
+
+    async def play() -> tuple[BaseException | None, BaseException | None]:
+        first = await asyncio.wait_for(
+            asyncio.gather(commits.append(PendingStep("d0", 1, 0, "a", "playing")), return_exceptions=True),
+            timeout=10,
+        )
+        second = await asyncio.wait_for(
+            asyncio.gather(commits.append(PendingStep("d0", 1, 0, "b", "playing")), return_exceptions=True),
+            timeout=10,
+        )
+        return first[0], second[0]
+
+    first, second = asyncio.run(play())
+    assert isinstance(first, _Fatal)  # answered, not left waiting
+    assert second is None
+    assert store.actions_after("d0", 0) == [(1, 0, "b")]
+    commits.close()

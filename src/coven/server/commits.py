@@ -47,8 +47,7 @@ class GroupCommit:
         with self._ready:
             self._pending.append((step, future))
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="coven-group-commit", daemon=True)
-                self._thread.start()
+                self._start()
             elif len(self._pending) == 1:  # the thread may be waiting for work (else it finds this later)
                 self._ready.notify()
         await future
@@ -67,7 +66,23 @@ class GroupCommit:
             self._closed = False
 
     # ------------------------------------------------------------ the commit thread
+    def _start(self) -> None:
+        """Start the commit thread (with ``_ready`` held)."""
+        self._thread = threading.Thread(target=self._run, name="coven-group-commit", daemon=True)
+        self._thread.start()
+
     def _run(self) -> None:
+        try:
+            self._serve()
+        except BaseException:  # the thread dies (it should not); its batch has its answer, and
+            with self._ready:  # the steps queued after it go to a new thread: nobody waits for ever
+                if self._thread is threading.current_thread():
+                    self._thread = None
+                    if self._pending:
+                        self._start()
+            raise
+
+    def _serve(self) -> None:
         while True:
             with self._ready:
                 while not self._pending and not self._closed:
@@ -79,10 +94,12 @@ class GroupCommit:
             steps = [step for step, _ in batch]
             try:
                 done: list[bool] | BaseException = self._commit(steps)
-            except Exception as exc:
-                done = exc
-            else:
-                self.batches += 1
+            except BaseException as exc:
+                self._answer(batch, exc)
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            self.batches += 1
             self._answer(batch, done)
 
     def _commit(self, steps: list[PendingStep]) -> list[bool]:
