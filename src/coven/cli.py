@@ -337,17 +337,16 @@ def bench_playouts(game: AnyGame, players: int, seconds: float, seed: int = 0) -
     processes on the machine take does not count); player decisions counted."""
     rng = random.Random(seed)
     rand = rng.random
-    to_act, legal_actions, apply = game.to_act, game.legal_actions, game.advance
+    first_to_act, legal_actions, apply = game.first_to_act, game.legal_actions, game.advance
     games = decisions = 0
     started = time.process_time()
     deadline = started + seconds
     while True:
         state = game.new_game(players, None, rng.getrandbits(32))
         while True:
-            seats = to_act(state)
-            if not seats:
+            seat = first_to_act(state)
+            if seat is None:
                 break
-            seat = min(seats)
             legal = legal_actions(state, seat)
             apply(state, seat, legal[int(rand() * len(legal))])
             decisions += 1

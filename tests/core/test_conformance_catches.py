@@ -93,6 +93,13 @@ class CarelessAdvance(ToyGame):
         state.played[seat].append(action.card)
 
 
+class TurnAfterTheEnd(ToyGame):
+    """Answers ``first_to_act`` with the turn, even once the game is over."""
+
+    def first_to_act(self, state: ToyState) -> Seat | None:
+        return int(state.turn)
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
@@ -107,6 +114,7 @@ class CarelessAdvance(ToyGame):
         (ForgetfulPosition(), "reads back to different views"),
         (LaxPositionReader(), "accepted the malformed"),
         (CarelessAdvance(), "advance \\(without events\\) reached another position"),
+        (TurnAfterTheEnd(), "first_to_act is not the lowest seat"),
     ],
     ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
 )

@@ -115,6 +115,13 @@ class Game(ABC, Generic[S, A, V]):
     def to_act(self, state: S) -> frozenset[Seat]:
         """The seats the game waits for; empty exactly when the game is over."""
 
+    def first_to_act(self, state: S) -> Seat | None:
+        """The lowest seat of :meth:`to_act`, None when the game is over: the one question of a loop that
+        takes one decision at a time (a random playout, as OpenSpiel's ``current_player``). Games with a
+        turn answer it without the set; the conformance suite checks it against :meth:`to_act`."""
+        seats = self.to_act(state)
+        return min(seats) if seats else None
+
     def may_act(self, state: S) -> frozenset[Seat]:
         """Seats that may act now without having to (disjoint from :meth:`to_act`)."""
         return frozenset()

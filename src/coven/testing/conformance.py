@@ -195,6 +195,10 @@ def _check_advanced(game: AnyGame, quiet: Any, state: Any, where: str) -> None:
         game.scores(state),
     ):
         raise _fail(where, "advance (without events) reached another turn or other scores than apply")
+    for each in (state, quiet):
+        seats = game.to_act(each)
+        if game.first_to_act(each) != (min(seats) if seats else None):
+            raise _fail(where, f"first_to_act is not the lowest seat of to_act {sorted(seats)}")
 
 
 def _check_position(game: AnyGame, state: Any, rng: random.Random, before: list[Any], where: str) -> None:

@@ -420,6 +420,9 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
     def to_act(self, state: AmuletsState) -> frozenset[Seat]:
         return _NOBODY if state.over else _ALONE[state.turn]
 
+    def first_to_act(self, state: AmuletsState) -> Seat | None:
+        return None if state.over else state.turn
+
     def may_act(self, state: AmuletsState) -> frozenset[Seat]:
         if state.over:
             return _NOBODY

@@ -244,6 +244,10 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
     def to_act(self, state: BrujasState) -> frozenset[Seat]:
         return SOLO[state.turn]
 
+    def first_to_act(self, state: BrujasState) -> Seat | None:
+        turn = state.turn
+        return None if turn == NOBODY else turn
+
     def legal_actions(self, state: BrujasState, seat: Seat) -> Sequence[Action]:
         if seat != state.turn:
             return ()

@@ -582,6 +582,12 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             mover = state.mover = self.current_seat(state)
         return _TO_ACT[mover]
 
+    def first_to_act(self, state: CommandmentsState) -> Seat | None:
+        mover = state.mover
+        if mover < -1:
+            mover = state.mover = self.current_seat(state)
+        return None if mover == -1 else mover
+
     def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
         if seat == state.mover and state.phase == MOVE and seat >= 0:  # the novice to move: the hot path
             return _NOVICE_ACTIONS

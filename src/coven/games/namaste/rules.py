@@ -259,6 +259,8 @@ no circle for the dice (the tuples are shared: nobody may change what legal_acti
 _CELL_OF = attrgetter("cell")
 _NO_LINES = (0,) * len(LINES)
 _SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >> s & 1) for m in range(16))
+_FIRST: tuple[Seat | None, ...] = tuple(min(seats) if seats else None for seats in _SEATS)
+"""The lowest waiting seat by the mask of waiting seats (None for nobody)."""
 """``_SEATS[mask]``: the seats of a bitmask, as ``to_act`` returns them."""
 _SEAT_TEXT = tuple(str(s) for s in range(4))
 
@@ -861,6 +863,9 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     # ------------------------------------------------------------------------------------ turns
     def to_act(self, state: NamasteState) -> frozenset[Seat]:
         return _SEATS[state.waiting]
+
+    def first_to_act(self, state: NamasteState) -> Seat | None:
+        return _FIRST[state.waiting]
 
     def is_over(self, state: NamasteState) -> bool:
         return state.phase == OVER
