@@ -159,9 +159,9 @@ class Deck:
     index: dict[str, int]
     artefact: tuple[int, ...]
     action: tuple[int, ...]
-    judging: dict[tuple[int, int], SlotJudging] = field(default_factory=dict, compare=False, repr=False)
+    judging: dict[int, SlotJudging] = field(default_factory=dict, compare=False, repr=False)
     """The rules' cache of how each card is judged in each slot on a move of the family, by the card's
-    position and the slot (see :func:`coven.games.commandments.rules.packed_slot`)."""
+    position times 3 plus the slot (see :func:`coven.games.commandments.rules.packed_slot`)."""
     verdicts: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     """The rules' cache of each action card's verdicts on the performances of the moves they offer, by
     the card's position (an action card looks at the performance alone): for this deck only, as a

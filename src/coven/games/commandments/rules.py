@@ -79,7 +79,7 @@ import dataclasses
 import math
 import random
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import add
 from typing import Any, Final, cast
@@ -596,17 +596,17 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             mover = state.mover = self.current_seat(state)
         if seat != mover or mover < 0:
             return ()
-        if state.phase == MOVE:
+        phase = state.phase
+        if phase == MOVE:
             return _NOVICE_ACTIONS
-        ritual = state.rituals[-1]
-        if state.phase == ORDAIN:
-            hand = ritual.hand
+        if phase == PLACE:
+            return _PLACEMENTS
+        if phase == ORDAIN:
+            hand = state.rituals[-1].hand
             if len(hand) == 4 and max(hand) < _BUILTIN_CARDS:  # the box's (a custom deck's come after)
                 return ordainments(hand)
-            ids = [state.deck.cards[c].id for c in ritual.hand]
+            ids = [state.deck.cards[c].id for c in hand]
             return [_ordain(d, t) for d in ids for t in ids if t != d]
-        if state.phase == PLACE:
-            return _PLACEMENTS
         return [Judge(m) for m in _judge_choices(self.action_slots(state))]
 
     def action_slots(self, state: CommandmentsState) -> list[Card]:
@@ -667,57 +667,69 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return dataclasses.replace(action, seconds=whole)
 
     # ------------------------------------------------------------------------------------- apply
-    def _apply_other(
-        self, state: CommandmentsState, seat: Seat, action: Action, events: bool = True
+    def _apply_ordain(
+        self, state: CommandmentsState, seat: Seat, action: Ordain, events: bool
     ) -> list[Event]:
-        """Any action but a novice's move (and :attr:`CommandmentsState.mover` after it); its events when
-        ``events`` is true, else none."""
+        """She discards one card and names the taboo (and :attr:`CommandmentsState.mover` after it); the
+        events when ``events`` is true, else none."""
         ritual = state.rituals[-1]
-        deck = state.deck
-        cards = deck.cards
-        if isinstance(action, Ordain):
-            # her hand's cards by id (ids are unique in a deck, and the checked path holds her to her hand)
-            ritual.discard = discard = deck.index[action.discard]
-            taboo = deck.index[action.taboo]
-            slots = [taboo]
-            for c in ritual.hand:  # the other two cards of her hand, in hand order
-                if c not in (discard, taboo):
-                    slots.append(c)
-            ritual.slots = slots
-            state.judging = judging_plan(state)
-            state.phase = PLACE
-            state.mover = ritual.priestess  # she places the artefacts
-            if not events:
-                return []
-            types: list[JSONValue] = [cards[slots[0]].type, cards[slots[1]].type, cards[slots[2]].type]
-            return ordained_events(seat, types, action.discard)
-        if isinstance(action, Place):
-            state.board = list(action.areas)
-            ritual.placement = tuple(action.areas)
-            state.phase = MOVE
-            players = state.players  # the mover: current_seat, inlined
-            state.mover = (ritual.priestess + 1 + state.turn % (players - 1)) % players
-            known = _PLACED.get(id(action))
-            if known is not None:  # one of the placements legal_actions offers: made once
-                codes, event = known
-                state.codes = codes[:]  # the state's own: the moves change it in place
-                return [event] if events else []
-            state.codes = codes_of(action.areas)
-            return [public("placed", action=format_action(action))] if events else []
-        if isinstance(action, Forfeit):
-            for novice in novice_order(state.players, ritual.priestess):
-                if novice != seat:
-                    state.karma[novice] += FORFEIT_BONUS
-                    ritual.gains[novice] += FORFEIT_BONUS
-            state.flips += 1
-            ritual.log.append((seat, None, -1, (), 0, state.flips))
-            out = [forfeit_event(seat, FORFEIT_BONUS, state.flips)] if events else []
-            self._after_flip(state)
-            if events and ritual.ended:
-                out += self._closing_events(state, ritual)
-            state.mover = self.current_seat(state)
-            return out
-        assert isinstance(action, Judge)
+        index = state.deck.index
+        # her hand's cards by id (ids are unique in a deck, and the checked path holds her to her hand)
+        ritual.discard = discard = index[action.discard]
+        taboo = index[action.taboo]
+        slots = [taboo]
+        for c in ritual.hand:  # the other two cards of her hand, in hand order
+            if c not in (discard, taboo):
+                slots.append(c)
+        ritual.slots = slots
+        state.judging = judging_plan(state)
+        state.phase = PLACE
+        state.mover = ritual.priestess  # she places the artefacts
+        if not events:
+            return []
+        cards = state.deck.cards
+        types: list[JSONValue] = [cards[slots[0]].type, cards[slots[1]].type, cards[slots[2]].type]
+        return ordained_events(seat, types, action.discard)
+
+    def _apply_place(self, state: CommandmentsState, seat: Seat, action: Place, events: bool) -> list[Event]:
+        """She places the artefacts (and :attr:`CommandmentsState.mover` after it)."""
+        ritual = state.rituals[-1]
+        areas = action.areas
+        state.board = list(areas)
+        ritual.placement = tuple(areas)
+        state.phase = MOVE
+        players = state.players  # the mover: current_seat, inlined
+        state.mover = (ritual.priestess + 1 + state.turn % (players - 1)) % players
+        known = _PLACED.get(id(action))
+        if known is not None:  # one of the placements legal_actions offers: made once
+            codes, event = known
+            state.codes = codes[:]  # the state's own: the moves change it in place
+            return [event] if events else []
+        state.codes = codes_of(areas)
+        return [public("placed", action=format_action(action))] if events else []
+
+    def _apply_forfeit(
+        self, state: CommandmentsState, seat: Seat, action: Forfeit, events: bool
+    ) -> list[Event]:
+        """A novice forfeits (and :attr:`CommandmentsState.mover` after it)."""
+        ritual = state.rituals[-1]
+        for novice in novice_order(state.players, ritual.priestess):
+            if novice != seat:
+                state.karma[novice] += FORFEIT_BONUS
+                ritual.gains[novice] += FORFEIT_BONUS
+        state.flips += 1
+        ritual.log.append((seat, None, -1, (), 0, state.flips))
+        out = [forfeit_event(seat, FORFEIT_BONUS, state.flips)] if events else []
+        self._after_flip(state)
+        if events and ritual.ended:
+            out += self._closing_events(state, ritual)
+        state.mover = self.current_seat(state)
+        return out
+
+    def _apply_judge(self, state: CommandmentsState, seat: Seat, action: Judge, events: bool) -> list[Event]:
+        """She judges her action cards on the pending move (and :attr:`CommandmentsState.mover` after it)."""
+        ritual = state.rituals[-1]
+        cards = state.deck.cards
         move = state.pending
         assert move is not None
         board = list(state.board)
@@ -847,12 +859,15 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     def _apply(self, state: CommandmentsState, seat: Seat, action: Action, events: bool) -> list[Event]:
         """Any action but a move of the family judged by the engine alone (its events when ``events``
-        is true, else none), and :attr:`CommandmentsState.mover` after it."""
-        if isinstance(action, Move):
-            out = self._any_move(state, seat, action, events)
-            state.mover = self.current_seat(state)
-            return out
-        return self._apply_other(state, seat, action, events)  # keeps state.mover
+        is true, else none), and :attr:`CommandmentsState.mover` after it: the method of its kind
+        (:data:`_APPLY`, by the action's class)."""
+        return _APPLY[type(action)](self, state, seat, action, events)
+
+    def _apply_move(self, state: CommandmentsState, seat: Seat, action: Move, events: bool) -> list[Event]:
+        """A novice's move by :meth:`_any_move` (and :attr:`CommandmentsState.mover` after it)."""
+        out = self._any_move(state, seat, action, events)
+        state.mover = self.current_seat(state)
+        return out
 
     def _any_move(self, state: CommandmentsState, seat: int, move: Move, events: bool = True) -> list[Event]:
         """A novice's move, whatever it is and whoever judges it. When a card reads the board, its
@@ -1057,6 +1072,17 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return options.get("reveal") != "never"
 
 
+_APPLY: Final[dict[type, Callable[[CommandmentsGame, CommandmentsState, Seat, Any, bool], list[Event]]]] = {
+    Ordain: CommandmentsGame._apply_ordain,
+    Place: CommandmentsGame._apply_place,
+    Move: CommandmentsGame._apply_move,
+    Forfeit: CommandmentsGame._apply_forfeit,
+    Judge: CommandmentsGame._apply_judge,
+}
+"""How :meth:`CommandmentsGame._apply` applies each kind of action, by its class (the action classes
+are final: :data:`ACTION_CLASSES`)."""
+
+
 def _judge_choices(slots: Sequence[Card]) -> list[tuple[int, ...]]:
     """A yes or no per action card: at most 4 choices (two action cards)."""
     choices: list[tuple[int, ...]] = [()]
@@ -1204,7 +1230,7 @@ def packed_slot(deck: Deck, card: int, slot: int) -> SlotJudging:
     card), by the card itself. The packed values of the three slots of a move add up to its total
     (:func:`karma_total`) times 8 plus its markers' bits (see :data:`MARKS`), a total below 0
     included (``x >> 3`` and ``x & 7``)."""
-    found = deck.judging.get((card, slot))
+    found = deck.judging.get(card * 3 + slot)
     if found is None:
         the = deck.cards[card]
         scale = -8 if slot == TABOO else 8
@@ -1219,7 +1245,7 @@ def packed_slot(deck: Deck, card: int, slot: int) -> SlotJudging:
             if made is None:  # a custom card: its karma, packed
                 made = (_packed(deck.karma[card] or _judged_on_codes(the), scale, bit), True)
             found = (_ZERO_TABLE, False, made[0], made[1])
-        deck.judging[(card, slot)] = found
+        deck.judging[card * 3 + slot] = found
     return found
 
 
@@ -1252,27 +1278,34 @@ def judging_plan(state: CommandmentsState) -> Judging:
     if len(slots) != 3 or (state.options["judge"] == "priestess" and _by_priestess(state)):
         return ()
     judging = deck.judging
+    c0, c1, c2 = slots
+    taboo = judging.get(c0 * 3) or packed_slot(deck, c0, 0)
+    first = judging.get(c1 * 3 + 1) or packed_slot(deck, c1, 1)
+    second = judging.get(c2 * 3 + 2) or packed_slot(deck, c2, 2)
     by_performance: tuple[int, ...] | None = None
     arts: list[tuple[int, ...]] = []
     fns: list[BoardFn | None] = []
     copy = False
-    for slot, card in enumerate(slots):
-        table, performance, fn, before = judging.get((card, slot)) or packed_slot(deck, card, slot)
+    for table, performance, fn, before in (taboo, first, second):
         if fn is not None:
             fns.append(fn)
-            copy = copy or before
+            if before:
+                copy = True
         elif performance:
             by_performance = table if by_performance is None else tuple(map(add, by_performance, table))
         else:
             arts.append(table)
-    arts += [_ZERO_TABLE] * (2 - len(arts))
-    fns += [None] * (2 - len(fns))
-    if len(arts) != 2 or len(fns) != 2:  # a ritual's slots hold two artefact cards at most
+    if len(arts) > 2 or len(fns) > 2:  # a ritual's slots hold two artefact cards at most
         return ()
-    players = state.players
-    turns = (players - 1) * _ROUNDS[players]
-    following = _FOLLOWERS[players][ritual.priestess]
+    arts += _NO_TABLES
+    fns += _NO_FUNCTIONS
+    turns, following = _SEATING[state.players][ritual.priestess]
     return (by_performance or _ZERO_TABLE, arts[0], arts[1], fns[0], fns[1], copy, turns, following)
+
+
+_NO_TABLES: Final[tuple[tuple[int, ...], ...]] = (_ZERO_TABLE, _ZERO_TABLE)
+_NO_FUNCTIONS: Final[tuple[None, None]] = (None, None)
+"""What :func:`judging_plan` pads its two artefact tables and two functions with."""
 
 
 def _followers(players: int, priestess: int) -> Followers:
@@ -1285,6 +1318,12 @@ _EXPERT_KARMA: Final = KARMA_EVENTS[1::2]
 """The shared karma events by seat, without and with the expert variant (:data:`KARMA_EVENTS`)."""
 _FOLLOWERS: Final = tuple(tuple(_followers(players, p) for p in range(players)) for players in range(8))
 """The :data:`Followers` of a ritual by the player count and her seat."""
+_SEATING: Final = tuple(
+    tuple(((players - 1) * _ROUNDS[players], _FOLLOWERS[players][p]) for p in range(players))
+    for players in range(8)
+)
+"""A ritual's turns and :data:`Followers` (the end of its :func:`judging_plan`) by the player count and her
+seat."""
 
 
 _NOVICE_ACTIONS: Final[tuple[Action, ...]] = (FORFEIT, *MOVE_FAMILY)
