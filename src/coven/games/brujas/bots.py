@@ -60,8 +60,10 @@ now. A budget of 25,000 steps (greedy's steps are dearer than random ones). Meas
 ``coven simulate brujas -p 5 -b best,greedy,greedy,greedy,greedy --seed S`` (same deals and bot seeds):
 tuning seed 101, games 0-39: 23.4 wins (58.5%; the check won 52.8% of games 0-59 there), decision CPU p95
 609 ms (max 724 ms, loaded machine); the check over every root choice, with half the search budget and twice
-the check's, won 13.8 of games 0-27 (49.4%), so it was dropped. Validation (untuned seeds 1 and 2) in the
-commit log.
+the check's, won 13.8 of games 0-27 (49.4%), so it was dropped. Untuned seeds, 200 games each: seed 1 106.6
+-> 112.6 wins (53.3% -> 56.3%), seed 2 99.7 -> 110.0 (49.8% -> 55.0%); together 51.6% -> 55.6%, about 1.6
+standard errors: better, but the target of 60% is not met. Decision CPU p95 637 ms at both seeds (max 992
+ms).
 
 Witch face down: in no variant does a player choose to play a card face down. In the basic game and in Devils
 in Conflict every card is played face up; in "Witches refrain from speaking" (``silent``) a card goes face
