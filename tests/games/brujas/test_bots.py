@@ -11,11 +11,15 @@ from coven.bots.arena import run_tournament
 from coven.games.brujas import GAME, BrujasState
 from coven.games.brujas.bots import (
     CHECK,
+    MODEL,
     GreedyCheck,
+    GreedyModel,
     ISMCTSBot,
     greedy_action,
     greedy_kind,
     greedy_playout,
+    greedy_policy,
+    modelled_rollout,
     quick_take,
     quick_witch,
     rewards_of,
@@ -191,12 +195,12 @@ def test_best_plays_the_candidate_the_check_rates_best() -> None:
     state = GAME.new_game(5, {}, 21)
     (seat,) = GAME.to_act(state)
     view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
-    bot = ISMCTSBot(GAME, seat, 5, iterations=200)
+    bot = ISMCTSBot(GAME, seat, 5, iterations=200, model=None)
     choice = bot.act(view, legal, True)
     means = bot.check_means
     assert len(means) == CHECK.shortlist
     assert choice == max(means, key=lambda a: means[a])
-    unchecked = ISMCTSBot(GAME, seat, 5, iterations=200, check=None)
+    unchecked = ISMCTSBot(GAME, seat, 5, iterations=200, check=None, model=None)
     searched = unchecked.act(view, legal, True)
     assert searched in means  # the search's own choice is always checked
     assert unchecked.root_visits == bot.root_visits
@@ -224,3 +228,76 @@ def test_the_check_stays_out_of_devils_in_conflict() -> None:
     allowed = ISMCTSBot(GAME, seat, 5, iterations=100, check=GreedyCheck(conflict=True, steps=2000))
     allowed.act(view, legal, True)
     assert allowed.check_means
+
+
+class _Recorder:
+    """The game, recording every action applied with the state it was applied to."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[BrujasState, int, Hashable]] = []
+
+    def apply_unchecked(self, s: BrujasState, seat: int, action: Hashable) -> object:
+        self.seen.append((GAME.clone(s), seat, action))
+        return GAME.apply_unchecked(s, seat, action)  # type: ignore[arg-type]
+
+
+def test_the_modelled_rollout_is_greedy_but_for_the_observer() -> None:
+    state = GAME.new_game(5, {}, 12)
+    twin = GAME.clone(state)
+    recorder = _Recorder()
+    steps = modelled_rollout(2)(recorder, state, 1000, random.Random(4))
+    assert steps == len(recorder.seen) == 88 and GAME.is_over(state)
+    mine = 0
+    for before, seat, action in recorder.seen:
+        legal = GAME.legal_actions(before, seat)
+        assert action in legal
+        if seat != 2:
+            assert action == greedy_action(before, seat, legal)
+            assert greedy_policy(before, seat, legal, True, random.Random(0)) == action
+        elif len(legal) > 1 and action != greedy_action(before, seat, legal):
+            mine += 1
+    assert mine  # the observer plays its own (random) rollout, not greedy
+    # Nobody observing: exactly greedy's playout.
+    modelled_rollout(-1)(GAME, state := GAME.clone(twin), 1000, random.Random(4))
+    greedy_playout(GAME, twin, 1000)
+    assert format_position(state) == format_position(twin)
+
+
+def test_the_greedy_model_searches_the_seats_own_choices_only() -> None:
+    state = GAME.new_game(5, {}, 21)
+    (seat,) = GAME.to_act(state)
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    model = GreedyModel(steps=3000)
+    bot = ISMCTSBot(GAME, seat, 5, check=None, model=model)
+    plan = bot.plan
+    choice = bot.act(view, legal, True)
+    assert choice in legal and set(bot.root_visits) <= set(legal)
+    assert bot.plan is plan  # the modelled plan is for this decision only
+    again = ISMCTSBot(GAME, seat, 5, check=None, model=model)
+    assert again.act(view, legal, True) == choice and again.root_visits == bot.root_visits
+    # At four players the model waits: the search is the plain one.
+    four = GAME.new_game(4, {}, 21)
+    (seat4,) = GAME.to_act(four)
+    view4, legal4 = GAME.view(four, seat4), GAME.legal_actions(four, seat4)
+    modelled = ISMCTSBot(GAME, seat4, 5, iterations=100, check=None, model=model)
+    plain = ISMCTSBot(GAME, seat4, 5, iterations=100, check=None, model=None)
+    assert modelled.act(view4, legal4, True) == plain.act(view4, legal4, True)
+    assert modelled.root_visits == plain.root_visits
+
+
+def test_the_greedy_model_replaces_the_check() -> None:
+    state = GAME.new_game(5, {}, 21)
+    (seat,) = GAME.to_act(state)
+    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+    assert MODEL is not None and MODEL.players == 5 and CHECK.players == 5
+    default = ISMCTSBot(GAME, seat, 5, iterations=100)
+    alone = ISMCTSBot(GAME, seat, 5, iterations=100, check=None)
+    assert default.act(view, legal, True) == alone.act(view, legal, True)
+    assert default.check_means == {} and default.root_visits == alone.root_visits
+    conflict = GAME.new_game(5, {"conflict": True}, 21)
+    (seat,) = GAME.to_act(conflict)
+    view, legal = GAME.view(conflict, seat), GAME.legal_actions(conflict, seat)
+    default = ISMCTSBot(GAME, seat, 5, iterations=100)
+    plain = ISMCTSBot(GAME, seat, 5, iterations=100, check=None, model=None)
+    assert not MODEL.conflict and default.act(view, legal, True) == plain.act(view, legal, True)
+    assert default.root_visits == plain.root_visits  # Devils in Conflict: neither model nor check

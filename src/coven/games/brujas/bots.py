@@ -49,6 +49,22 @@ best,greedy,greedy,greedy,greedy --seed S`` (same deals and bot seeds): tuning s
 games 0-59 of ``coven simulate brujas -p 4 -b best,greedy,greedy,greedy --seed 1`` 42.1 wins without it, 35.5
 with it (70.1% -> 59.2%), so below 5 players the search decides alone (its play there is unchanged).
 
+The greedy model (issue 15, :class:`GreedyModel`), at 5 players only and not in Devils in Conflict, replaces
+the check there: the search models the other seats as ``greedy`` players. Their decisions, in the tree and
+in the playouts, are greedy's on the sampled world (:func:`greedy_policy`, :func:`modelled_rollout`), so
+only the seat's own decisions are tree nodes; its own playout moves stay those of :func:`rollout`. The
+worlds still come from the exact sampler (the model does not weight them), and greedy's rules read only what
+each seat may know, so the model uses nothing the seat cannot see; it is a bet on how the others play, right
+against ``greedy`` and the levels built on it, and a rough guess of any player who grabs what helps them
+now. A budget of 25,000 steps (greedy's steps are dearer than random ones). Measured with the games of
+``coven simulate brujas -p 5 -b best,greedy,greedy,greedy,greedy --seed S`` (same deals and bot seeds):
+tuning seed 101, games 0-39: 23.4 wins (58.5%; the check won 52.8% of games 0-59 there), decision CPU p95
+609 ms (max 724 ms, loaded machine); the check over every root choice, with half the search budget and twice
+the check's, won 13.8 of games 0-27 (49.4%), so it was dropped. Untuned seeds, 200 games each: seed 1 106.6
+-> 112.6 wins (53.3% -> 56.3%), seed 2 99.7 -> 110.0 (49.8% -> 55.0%); together 51.6% -> 55.6%, about 1.6
+standard errors: better, but the target of 60% is not met. Decision CPU p95 637 ms at both seeds (max 992
+ms).
+
 Witch face down: in no variant does a player choose to play a card face down. In the basic game and in Devils
 in Conflict every card is played face up; in "Witches refrain from speaking" (``silent``) a card goes face
 down exactly when its player cannot follow (or, before the Lead is set, cannot match the first card), by rule
@@ -70,7 +86,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from coven.bots.reference import ReferencePlan, reference_factory
-from coven.bots.search import SearchBot, SearchPlan
+from coven.bots.search import Playout, SearchBot, SearchPlan
 from coven.core import Game, Seat
 from coven.core.bot import Bot, BotFactory, RandomBot
 from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KIND, KINDS, LOW, NUMBER, NUMBER40
@@ -554,6 +570,69 @@ def rollout(game: Any, s: BrujasState, limit: int, rng: random.Random) -> int:
     return steps
 
 
+def greedy_policy(
+    s: Any, seat: Seat, legal: Sequence[Hashable], required: bool, rng: random.Random
+) -> Hashable:
+    """``greedy``'s choice as a search policy (through :func:`greedy_kind`): the modelled opponents'
+    decisions inside the tree (:class:`GreedyModel`)."""
+    if len(legal) == 1:
+        return legal[0]
+    if s.phase == WITCH:
+        return DOWN if greedy_kind(s, seat, 0) else UP
+    m = 0
+    for a in legal:
+        m |= BIT[KIND_OF[a]]
+    k = greedy_kind(s, seat, m)
+    return (PLAY_ACTION if s.phase == PLAY else TAKE_ACTION)[k]
+
+
+def modelled_rollout(observer: int) -> Playout:
+    """A playout where every seat but ``observer`` plays ``greedy`` (:func:`greedy_kind`) and the
+    observer plays :func:`rollout`'s random plays and cheap picks and witch moves."""
+
+    def playout(game: Any, s: BrujasState, limit: int, rng: random.Random) -> int:
+        apply = game.apply_unchecked
+        steps = 0
+        while steps < limit:
+            phase = s.phase
+            seat = s.turn
+            mine = seat == observer
+            if phase == PLAY:
+                h = s.hands[seat]
+                m = h & s.follow or h & LOW
+                if not m & (m - 1):
+                    k = m.bit_length() - 1
+                elif mine:
+                    j = int(rng.random() * m.bit_count())
+                    while j:
+                        m &= m - 1
+                        j -= 1
+                    k = (m & -m).bit_length() - 1
+                else:
+                    k = greedy_kind(s, seat, m)
+                apply(s, seat, PLAY_ACTION[k])
+            elif phase == TAKE:
+                m = s.pool & LOW
+                if not m & (m - 1):
+                    k = m.bit_length() - 1
+                elif mine:
+                    k = quick_take_kind(s, seat, m)
+                else:
+                    k = greedy_kind(s, seat, m)
+                apply(s, seat, TAKE_ACTION[k])
+            elif phase == WITCH:
+                if mine:
+                    apply(s, seat, quick_witch(s, seat, WITCH_CHOICES[s.rank[COLOUR[s.trick[s.win_index]]]]))
+                else:
+                    apply(s, seat, DOWN if greedy_kind(s, seat, 0) else UP)
+            else:
+                break
+            steps += 1
+        return steps
+
+    return playout
+
+
 SEARCH_PLAN = SearchPlan(
     iterations=2_000,
     steps=80_000,
@@ -590,10 +669,29 @@ class GreedyCheck:
 CHECK = GreedyCheck()
 
 
+@dataclass(frozen=True)
+class GreedyModel:
+    """How ``best``'s search models the other seats as ``greedy`` players: their decisions, in the tree
+    and in the playouts, are ``greedy``'s on the sampled world (:func:`greedy_policy`,
+    :func:`modelled_rollout`); only the seat's own decisions are tree nodes."""
+
+    players: int = 5
+    """The model is used at this many players or more."""
+    conflict: bool = False
+    """Whether it is used in Devils in Conflict (greedy's slow path there)."""
+    steps: int = 25_000
+    """The search's step budget when the model is used (greedy's steps cost about 8 random ones)."""
+    min_iterations: int = 100
+
+
+MODEL: GreedyModel | None = GreedyModel()
+
+
 class ISMCTSBot(SearchBot):
-    """``best``: the generic IS-MCTS (:mod:`coven.bots.search`) with Brujas' rollouts and rewards, its
-    favourite choices checked by greedy playouts (:class:`GreedyCheck`); ``iterations`` fixes the
-    count instead of the step budget (tests)."""
+    """``best``: the generic IS-MCTS (:mod:`coven.bots.search`) with Brujas' rollouts and rewards; at 5
+    players, the others modelled as ``greedy`` (:class:`GreedyModel`); where the model is off and the
+    check on, its favourite choices checked by greedy playouts (:class:`GreedyCheck`); ``iterations``
+    fixes the count instead of the step budget (tests)."""
 
     def __init__(
         self,
@@ -602,25 +700,53 @@ class ISMCTSBot(SearchBot):
         seed: int,
         iterations: int | None = None,
         check: GreedyCheck | None = CHECK,
+        model: GreedyModel | None = MODEL,
     ) -> None:
         plan = SEARCH_PLAN if iterations is None else replace(SEARCH_PLAN, iterations=iterations, steps=None)
         super().__init__(game, seat, seed, plan)
         self.check = check
+        self.model = model
+        self.modelled_plan = (
+            None
+            if model is None
+            else replace(
+                plan,
+                steps=model.steps if plan.steps is not None else None,
+                min_iterations=model.min_iterations,
+                opponents_in_tree=False,
+                policy=greedy_policy,
+                playout=modelled_rollout(seat),
+            )
+        )
         self.check_means: dict[Hashable, float] = {}
         """After a checked decision: each candidate's mean reward over the check's worlds."""
 
     def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
         self.check_means = {}
-        choice = super().act(view, legal, required)
+        model = self.model
+        modelled = (
+            model is not None
+            and self.modelled_plan is not None
+            and view.players >= model.players
+            and (model.conflict or not view.options.get("conflict"))
+        )
         check = self.check
+        checked = (
+            not modelled
+            and check is not None
+            and view.players >= check.players
+            and (check.conflict or not view.options.get("conflict"))
+            and check.shortlist >= 2
+        )
+        plan = self.plan
+        if modelled and self.modelled_plan is not None:
+            self.plan = self.modelled_plan
+        try:
+            choice = super().act(view, legal, required)
+        finally:
+            self.plan = plan
         visits = self.root_visits
-        if (
-            check is None
-            or view.players < check.players
-            or (view.options.get("conflict") and not check.conflict)
-            or check.shortlist < 2
-            or len(visits) < 2
-        ):
+        if not checked or check is None or len(visits) < 2:
             return choice
         if choice is None:
             return None
