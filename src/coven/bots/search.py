@@ -339,30 +339,29 @@ class SearchBot:
         """Play on with the policy (at most ``playout_depth`` decisions); the actions applied."""
         game, plan, rng = self.game, self.plan, self.rng
         policy = plan.policy
-        to_act, legal_actions, apply = game.to_act, game.legal_actions, game.advance
+        first_to_act, legal_actions, apply = game.first_to_act, game.legal_actions, game.advance
         if plan.playout_depth is not None:
             limit = min(limit, plan.playout_depth)
         if plan.playout is not None:
             return plan.playout(game, state, limit, rng)
         steps = 0
         while steps < limit:
-            seats = to_act(state)
-            if not seats:
+            seat = first_to_act(state)
+            if seat is None:
                 break
             if plan.optional_in_playouts:
                 acted = False
-                for seat in sorted(game.may_act(state)):
-                    legal = legal_actions(state, seat)
+                for other in sorted(game.may_act(state)):
+                    legal = legal_actions(state, other)
                     if legal:
-                        action = policy(state, seat, legal, False, rng)
+                        action = policy(state, other, legal, False, rng)
                         if action is not None:
-                            apply(state, seat, action)
+                            apply(state, other, action)
                             steps += 1
                             acted = True
                             break
                 if acted:
                     continue
-            seat = min(seats)
             legal = legal_actions(state, seat)
             if not legal:
                 break
