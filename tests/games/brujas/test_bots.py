@@ -10,19 +10,15 @@ import pytest
 from coven.bots.arena import run_tournament
 from coven.games.brujas import GAME, BrujasState
 from coven.games.brujas.bots import (
-    CHECK,
     MODEL,
-    GreedyCheck,
     GreedyModel,
     ISMCTSBot,
     greedy_action,
     greedy_kind,
-    greedy_playout,
     greedy_policy,
     modelled_rollout,
     quick_take,
     quick_witch,
-    rewards_of,
 )
 from coven.games.brujas.cards import KIND
 from coven.games.brujas.notation import UP, format_position, parse_position
@@ -59,8 +55,8 @@ def test_greedy_is_legal_and_deterministic() -> None:
 
 def test_best_is_legal_and_deterministic_with_a_small_budget() -> None:
     def bots() -> list[object]:
-        small = GreedyCheck(players=3, steps=0, min_worlds=3)
-        return [ISMCTSBot(GAME, 0, 3, iterations=30, check=small), *(make("greedy", s, 3) for s in (1, 2))]
+        small = GreedyModel(players=3, min_iterations=10)
+        return [ISMCTSBot(GAME, 0, 3, iterations=30, model=small), *(make("greedy", s, 3) for s in (1, 2))]
 
     first = play_out(bots(), 4, players=3)
     assert first == play_out(bots(), 4, players=3)
@@ -135,7 +131,7 @@ def _random_positions(players: int, options: dict[str, bool], seed: int) -> list
     ],
 )
 def test_the_fast_greedy_chooses_as_greedy(players: int, options: dict[str, bool]) -> None:
-    # greedy_kind (the check's playouts) makes greedy_action's choice at every decision of 6 games.
+    # greedy_kind (the model's opponents) makes greedy_action's choice at every decision of 6 games.
     checked = 0
     for seed in range(6):
         for state in _random_positions(players, options, seed):
@@ -153,10 +149,10 @@ def test_the_fast_greedy_chooses_as_greedy(players: int, options: dict[str, bool
     assert checked > 100
 
 
-def test_a_greedy_playout_is_greedy_at_every_seat() -> None:
+def test_a_modelled_rollout_nobody_observes_is_greedy_at_every_seat() -> None:
     state = GAME.new_game(5, {}, 12)
     twin = GAME.clone(state)
-    steps = greedy_playout(GAME, state, 1000)
+    steps = modelled_rollout(-1)(GAME, state, 1000, random.Random(4))
     count = 0
     while not GAME.is_over(twin):
         (seat,) = GAME.to_act(twin)
@@ -165,69 +161,6 @@ def test_a_greedy_playout_is_greedy_at_every_seat() -> None:
         count += 1
     assert steps == count == 88
     assert format_position(state) == format_position(twin)
-
-
-def test_the_check_plays_each_candidate_out_on_the_same_worlds() -> None:
-    state = GAME.new_game(5, {}, 21)
-    (seat,) = GAME.to_act(state)
-    view = GAME.view(state, seat)
-    shortlist = list(GAME.legal_actions(state, seat))[:3]
-    bot = ISMCTSBot(GAME, seat, 5)
-    bot.rng = random.Random(0)
-    means = bot.playouts(view, shortlist, GreedyCheck(min_worlds=4, max_worlds=4, steps=0))
-    rng = random.Random(0)
-    totals = [0.0] * 3
-    for _ in range(4):
-        world = GAME.world_from_view(view, rng)
-        for i, action in enumerate(shortlist):
-            s = GAME.clone(world)
-            GAME.apply(s, seat, action)
-            while not GAME.is_over(s):
-                (who,) = GAME.to_act(s)
-                legal = GAME.legal_actions(s, who)
-                GAME.apply(s, who, legal[0] if len(legal) == 1 else greedy_action(s, who, legal))
-            totals[i] += rewards_of(s)[seat]
-    assert means == pytest.approx([t / 4 for t in totals])
-    assert len(set(means)) > 1  # the candidates differ, so the check has something to choose
-
-
-def test_best_plays_the_candidate_the_check_rates_best() -> None:
-    state = GAME.new_game(5, {}, 21)
-    (seat,) = GAME.to_act(state)
-    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
-    bot = ISMCTSBot(GAME, seat, 5, iterations=200, model=None)
-    choice = bot.act(view, legal, True)
-    means = bot.check_means
-    assert len(means) == CHECK.shortlist
-    assert choice == max(means, key=lambda a: means[a])
-    unchecked = ISMCTSBot(GAME, seat, 5, iterations=200, check=None, model=None)
-    searched = unchecked.act(view, legal, True)
-    assert searched in means  # the search's own choice is always checked
-    assert unchecked.root_visits == bot.root_visits
-
-
-def test_the_check_waits_for_its_player_count() -> None:
-    state = GAME.new_game(4, {}, 21)
-    (seat,) = GAME.to_act(state)
-    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
-    bot = ISMCTSBot(GAME, seat, 5, iterations=100)
-    bot.act(view, legal, True)
-    assert CHECK.players == 5 and bot.check_means == {}
-    four = ISMCTSBot(GAME, seat, 5, iterations=100, check=GreedyCheck(players=4))
-    four.act(view, legal, True)
-    assert len(four.check_means) == min(CHECK.shortlist, len(four.root_visits))
-
-
-def test_the_check_stays_out_of_devils_in_conflict() -> None:
-    state = GAME.new_game(5, {"conflict": True}, 21)
-    (seat,) = GAME.to_act(state)
-    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
-    bot = ISMCTSBot(GAME, seat, 5, iterations=100)
-    bot.act(view, legal, True)
-    assert bot.check_means == {}
-    allowed = ISMCTSBot(GAME, seat, 5, iterations=100, check=GreedyCheck(conflict=True, steps=2000))
-    allowed.act(view, legal, True)
-    assert allowed.check_means
 
 
 class _Recorder:
@@ -243,7 +176,6 @@ class _Recorder:
 
 def test_the_modelled_rollout_is_greedy_but_for_the_observer() -> None:
     state = GAME.new_game(5, {}, 12)
-    twin = GAME.clone(state)
     recorder = _Recorder()
     steps = modelled_rollout(2)(recorder, state, 1000, random.Random(4))
     assert steps == len(recorder.seen) == 88 and GAME.is_over(state)
@@ -257,10 +189,6 @@ def test_the_modelled_rollout_is_greedy_but_for_the_observer() -> None:
         elif len(legal) > 1 and action != greedy_action(before, seat, legal):
             mine += 1
     assert mine  # the observer plays its own (random) rollout, not greedy
-    # Nobody observing: exactly greedy's playout.
-    modelled_rollout(-1)(GAME, state := GAME.clone(twin), 1000, random.Random(4))
-    greedy_playout(GAME, twin, 1000)
-    assert format_position(state) == format_position(twin)
 
 
 def test_the_greedy_model_searches_the_seats_own_choices_only() -> None:
@@ -268,36 +196,27 @@ def test_the_greedy_model_searches_the_seats_own_choices_only() -> None:
     (seat,) = GAME.to_act(state)
     view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
     model = GreedyModel(steps=3000)
-    bot = ISMCTSBot(GAME, seat, 5, check=None, model=model)
+    bot = ISMCTSBot(GAME, seat, 5, model=model)
     plan = bot.plan
     choice = bot.act(view, legal, True)
     assert choice in legal and set(bot.root_visits) <= set(legal)
     assert bot.plan is plan  # the modelled plan is for this decision only
-    again = ISMCTSBot(GAME, seat, 5, check=None, model=model)
+    again = ISMCTSBot(GAME, seat, 5, model=model)
     assert again.act(view, legal, True) == choice and again.root_visits == bot.root_visits
     # At four players the model waits: the search is the plain one.
     four = GAME.new_game(4, {}, 21)
     (seat4,) = GAME.to_act(four)
     view4, legal4 = GAME.view(four, seat4), GAME.legal_actions(four, seat4)
-    modelled = ISMCTSBot(GAME, seat4, 5, iterations=100, check=None, model=model)
-    plain = ISMCTSBot(GAME, seat4, 5, iterations=100, check=None, model=None)
+    modelled = ISMCTSBot(GAME, seat4, 5, iterations=100, model=model)
+    plain = ISMCTSBot(GAME, seat4, 5, iterations=100, model=None)
     assert modelled.act(view4, legal4, True) == plain.act(view4, legal4, True)
     assert modelled.root_visits == plain.root_visits
-
-
-def test_the_greedy_model_replaces_the_check() -> None:
-    state = GAME.new_game(5, {}, 21)
-    (seat,) = GAME.to_act(state)
-    view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
-    assert MODEL is not None and MODEL.players == 5 and CHECK.players == 5
-    default = ISMCTSBot(GAME, seat, 5, iterations=100)
-    alone = ISMCTSBot(GAME, seat, 5, iterations=100, check=None)
-    assert default.act(view, legal, True) == alone.act(view, legal, True)
-    assert default.check_means == {} and default.root_visits == alone.root_visits
+    # Devils in Conflict: the default plays the plain search (greedy's slow path there).
     conflict = GAME.new_game(5, {"conflict": True}, 21)
     (seat,) = GAME.to_act(conflict)
     view, legal = GAME.view(conflict, seat), GAME.legal_actions(conflict, seat)
     default = ISMCTSBot(GAME, seat, 5, iterations=100)
-    plain = ISMCTSBot(GAME, seat, 5, iterations=100, check=None, model=None)
-    assert not MODEL.conflict and default.act(view, legal, True) == plain.act(view, legal, True)
-    assert default.root_visits == plain.root_visits  # Devils in Conflict: neither model nor check
+    plain = ISMCTSBot(GAME, seat, 5, iterations=100, model=None)
+    assert MODEL is not None and not MODEL.conflict
+    assert default.act(view, legal, True) == plain.act(view, legal, True)
+    assert default.root_visits == plain.root_visits

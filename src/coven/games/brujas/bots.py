@@ -34,23 +34,23 @@ card, win a trick cheaply when it can, else dump the weakest; 10% random) won 45
 opponents playing that policy instead of being modelled in the tree 42.1%: none of it beyond the noise
 (about 3.5 points at 200 games, 5 at 100), so none was kept.
 
-The check (issue 15, :class:`GreedyCheck`), at 5 players only and not in Devils in Conflict: after the search,
-``best`` takes its most visited root choices (its own choice and the next three) and plays each out to the end
-on the same sampled worlds (common random numbers) with ``greedy`` at every seat, itself included
-(:func:`greedy_playout`, through :func:`greedy_kind`: greedy's very choices, tested equal; a whole 5-player
-game in 2.1 ms of CPU against 5.2 ms through :func:`greedy_action`); it plays the candidate with the best mean
-reward (:func:`rewards_of`; ties to the search's order). ``greedy`` opponents are modelled exactly in these
-playouts (given the world), where the search's random rollouts model nobody. The worlds come from the same
-sampler as the search's. Measured with the games of ``coven simulate brujas -p 5 -b
-best,greedy,greedy,greedy,greedy --seed S`` (same deals and bot seeds): tuning seed 101, games 0-59: 28.0 ->
-31.7 wins; untuned seeds, 200 games each: seed 1 93.4 -> 106.6 (46.7% -> 53.3%), seed 2 100.4 -> 99.7 (50.2%
--> 49.8%); together 48.5% -> 51.6%, about one standard error: the target of 60% is not met. Decision CPU p95
-515-574 ms with the check (305 ms without, above), max 839 ms, on a loaded machine. At 4 players it hurt:
-games 0-59 of ``coven simulate brujas -p 4 -b best,greedy,greedy,greedy --seed 1`` 42.1 wins without it, 35.5
-with it (70.1% -> 59.2%), so below 5 players the search decides alone (its play there is unchanged).
+The check (issue 15, before the model; replaced by it and removed): at 5 players only, after the search,
+``best`` took its most visited root choices (its own choice and the next three) and played each out to the end
+on the same sampled worlds (common random numbers) with ``greedy`` at every seat, itself included (through
+:func:`greedy_kind`: greedy's very choices, tested equal; a whole 5-player game in 2.1 ms of CPU against 5.2
+ms through :func:`greedy_action`); it played the candidate with the best mean reward (:func:`rewards_of`; ties
+to the search's order). ``greedy`` opponents are modelled exactly in these playouts (given the world), where
+the search's random rollouts model nobody. The worlds come from the same sampler as the search's. Measured
+with the games of ``coven simulate brujas -p 5 -b best,greedy,greedy,greedy,greedy --seed S`` (same deals and
+bot seeds): tuning seed 101, games 0-59: 28.0 -> 31.7 wins; untuned seeds, 200 games each: seed 1 93.4 ->
+106.6 (46.7% -> 53.3%), seed 2 100.4 -> 99.7 (50.2% -> 49.8%); together 48.5% -> 51.6%, about one standard
+error: the target of 60% is not met. Decision CPU p95 515-574 ms with the check (305 ms without, above), max
+839 ms, on a loaded machine. At 4 players it hurt: games 0-59 of ``coven simulate brujas -p 4 -b
+best,greedy,greedy,greedy --seed 1`` 42.1 wins without it, 35.5 with it (70.1% -> 59.2%), so below 5 players
+the search decides alone (its play there is unchanged).
 
-The greedy model (issue 15, :class:`GreedyModel`), at 5 players only and not in Devils in Conflict, replaces
-the check there: the search models the other seats as ``greedy`` players. Their decisions, in the tree and
+The greedy model (issue 15, :class:`GreedyModel`), at 5 players only and not in Devils in Conflict, replaced
+the check: the search models the other seats as ``greedy`` players. Their decisions, in the tree and
 in the playouts, are greedy's on the sampled world (:func:`greedy_policy`, :func:`modelled_rollout`), so
 only the seat's own decisions are tree nodes; its own playout moves stay those of :func:`rollout`. The
 worlds still come from the exact sampler (the model does not weight them), and greedy's rules read only what
@@ -69,7 +69,7 @@ Witch face down: in no variant does a player choose to play a card face down. In
 in Conflict every card is played face up; in "Witches refrain from speaking" (``silent``) a card goes face
 down exactly when its player cannot follow (or, before the Lead is set, cannot match the first card), by rule
 (:meth:`BrujasGame.apply_unchecked`), and then any card of the hand is legal: the choice there is which card
-to give away hidden, and ``best`` makes it like any other play (search and check).
+to give away hidden, and ``best`` makes it like any other play.
 
 ``beginner`` and ``casual`` (:mod:`coven.bots.levels`): ``greedy`` with random slips, a uniformly random
 legal choice instead of greedy's on 90% (beginner) and 10% (casual) of the decisions (``LEVEL_SLIP``).
@@ -416,30 +416,6 @@ def greedy_kind(s: BrujasState, seat: int, m: int) -> int:
     return min(kinds, key=lambda k: strength(k) * 0.5 + max(pick(o, k) for o in others))
 
 
-def greedy_playout(game: Any, s: BrujasState, limit: int) -> int:
-    """Every seat plays ``greedy`` on the world ``s`` (at most ``limit`` actions); the actions applied."""
-    apply = game.apply_unchecked
-    steps = 0
-    while steps < limit:
-        phase = s.phase
-        seat = s.turn
-        if phase == PLAY:
-            h = s.hands[seat]
-            m = h & s.follow or h & LOW
-            k = greedy_kind(s, seat, m) if m & (m - 1) else m.bit_length() - 1
-            apply(s, seat, PLAY_ACTION[k])
-        elif phase == TAKE:
-            m = s.pool & LOW
-            k = greedy_kind(s, seat, m) if m & (m - 1) else m.bit_length() - 1
-            apply(s, seat, TAKE_ACTION[k])
-        elif phase == WITCH:
-            apply(s, seat, DOWN if greedy_kind(s, seat, 0) else UP)
-        else:
-            break
-        steps += 1
-    return steps
-
-
 # ---------------------------------------------------------------------------- cheap rollout policy
 def quick_take(s: BrujasState, seat: int, legal: Sequence[Action]) -> Action:
     """The rollout pick: colours by (cards held + 1) x witch value, plus numbers it would lead."""
@@ -648,28 +624,6 @@ the same time; deterministic given the seed."""
 
 
 @dataclass(frozen=True)
-class GreedyCheck:
-    """How ``best`` checks the search's favourite choices by playing them out with ``greedy`` at every
-    seat on shared sampled worlds (perfect-information Monte Carlo on top of the search)."""
-
-    players: int = 5
-    """The check runs at this many players or more (below, the search decides alone)."""
-    conflict: bool = False
-    """Whether it runs in Devils in Conflict, where greedy's playouts take the slow path (its witch
-    score reads the other piles): the default budget there cost 1.43 s CPU at p95 (5 games of
-    ``coven simulate brujas -p 5 -b best,greedy,greedy,greedy,greedy --seed 3 -o conflict=true``)."""
-    shortlist: int = 4
-    """The search's most visited root choices that are checked (its own choice among them)."""
-    steps: int = 12_000
-    """Simulated actions for the check (every candidate on every world), spread over worlds."""
-    min_worlds: int = 8
-    max_worlds: int = 200
-
-
-CHECK = GreedyCheck()
-
-
-@dataclass(frozen=True)
 class GreedyModel:
     """How ``best``'s search models the other seats as ``greedy`` players: their decisions, in the tree
     and in the playouts, are ``greedy``'s on the sampled world (:func:`greedy_policy`,
@@ -689,9 +643,8 @@ MODEL: GreedyModel | None = GreedyModel()
 
 class ISMCTSBot(SearchBot):
     """``best``: the generic IS-MCTS (:mod:`coven.bots.search`) with Brujas' rollouts and rewards; at 5
-    players, the others modelled as ``greedy`` (:class:`GreedyModel`); where the model is off and the
-    check on, its favourite choices checked by greedy playouts (:class:`GreedyCheck`); ``iterations``
-    fixes the count instead of the step budget (tests)."""
+    players, the others modelled as ``greedy`` (:class:`GreedyModel`; ``model=None``: never);
+    ``iterations`` fixes the count instead of the step budget (tests)."""
 
     def __init__(
         self,
@@ -699,12 +652,10 @@ class ISMCTSBot(SearchBot):
         seat: Seat,
         seed: int,
         iterations: int | None = None,
-        check: GreedyCheck | None = CHECK,
         model: GreedyModel | None = MODEL,
     ) -> None:
         plan = SEARCH_PLAN if iterations is None else replace(SEARCH_PLAN, iterations=iterations, steps=None)
         super().__init__(game, seat, seed, plan)
-        self.check = check
         self.model = model
         self.modelled_plan = (
             None
@@ -718,60 +669,21 @@ class ISMCTSBot(SearchBot):
                 playout=modelled_rollout(seat),
             )
         )
-        self.check_means: dict[Hashable, float] = {}
-        """After a checked decision: each candidate's mean reward over the check's worlds."""
 
     def act(self, view: Any, legal: Sequence[Hashable], required: bool) -> Hashable | None:
-        self.check_means = {}
-        model = self.model
-        modelled = (
-            model is not None
-            and self.modelled_plan is not None
-            and view.players >= model.players
-            and (model.conflict or not view.options.get("conflict"))
-        )
-        check = self.check
-        checked = (
-            not modelled
-            and check is not None
-            and view.players >= check.players
-            and (check.conflict or not view.options.get("conflict"))
-            and check.shortlist >= 2
-        )
-        plan = self.plan
-        if modelled and self.modelled_plan is not None:
-            self.plan = self.modelled_plan
+        model, modelled_plan = self.model, self.modelled_plan
+        if (
+            model is None
+            or modelled_plan is None
+            or view.players < model.players
+            or (view.options.get("conflict") and not model.conflict)
+        ):
+            return super().act(view, legal, required)
+        plan, self.plan = self.plan, modelled_plan
         try:
-            choice = super().act(view, legal, required)
+            return super().act(view, legal, required)
         finally:
             self.plan = plan
-        visits = self.root_visits
-        if not checked or check is None or len(visits) < 2:
-            return choice
-        if choice is None:
-            return None
-        others = sorted((a for a in visits if a != choice), key=lambda a: -visits[a])
-        shortlist = [choice, *others[: check.shortlist - 1]]
-        means = self.playouts(view, shortlist, check)
-        self.check_means = dict(zip(shortlist, means, strict=True))
-        best = max(range(len(shortlist)), key=lambda i: (means[i], -i))
-        return self._intern(shortlist[best], legal)
-
-    def playouts(self, view: Any, shortlist: Sequence[Hashable], check: GreedyCheck) -> list[float]:
-        """Each candidate's mean reward when every seat then plays ``greedy``, on the same worlds."""
-        game, seat, rng = self.game, self.seat, self.rng
-        totals = [0.0] * len(shortlist)
-        used = worlds = 0
-        last = len(shortlist) - 1
-        while worlds < check.min_worlds or (used < check.steps and worlds < check.max_worlds):
-            world = game.world_from_view(view, rng)
-            for i, action in enumerate(shortlist):
-                s = world if i == last else game.clone(world)
-                game.advance(s, seat, action)
-                used += 1 + greedy_playout(game, s, 1 << 30)
-                totals[i] += rewards_of(s)[seat]
-            worlds += 1
-        return [t / worlds for t in totals]
 
 
 def _best(game: Game[Any, Any, Any], seat: Seat, seed: int) -> ISMCTSBot:
