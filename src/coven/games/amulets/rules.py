@@ -42,10 +42,10 @@ The hot path (``to_act``, ``legal_actions``, ``apply_unchecked``, ``clone``) rea
 and copies a few lists (a clone shares the deal's :class:`~coven.core.chance.Chance`: nothing draws from
 it after the deal). The spell book is kept as plain tuples (``record``) with the answers (a question's, a
 cast's checks) left unwritten: they follow from the secrets and the placement, and the rules only need to
-know whether a cast succeeded, so ``lines`` writes them each time someone reads the book (its
-:class:`Entry` values are made then too: ``book``, the view). The rules of a question or a cast are in
-``advance`` (playouts call it: it makes no event); ``apply_unchecked`` reads its events off what
-``advance`` did.
+know whether a cast succeeded, so ``lines`` writes them when someone reads the book, once per line and
+state (``written`` keeps them; its :class:`Entry` values are made when read: ``book``, the view). The
+rules of a question or a cast are in ``advance`` (playouts call it: it makes no event);
+``apply_unchecked`` reads its events off what ``advance`` did.
 """
 
 from __future__ import annotations
