@@ -4,7 +4,7 @@ no check)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -100,6 +100,15 @@ class TurnAfterTheEnd(ToyGame):
         return int(state.turn)
 
 
+class SharedViewsMixedUp(ToyGame):
+    """Builds several seats' views at once, but gives every seat the first one's."""
+
+    def views(self, state: ToyState, seats: Iterable[Seat | None]) -> dict[Seat | None, ToyView]:
+        wanted = list(seats)
+        first = self.view(state, wanted[0])
+        return {seat: first for seat in wanted}
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
@@ -115,6 +124,7 @@ class TurnAfterTheEnd(ToyGame):
         (LaxPositionReader(), "accepted the malformed"),
         (CarelessAdvance(), "advance \\(without events\\) reached another position"),
         (TurnAfterTheEnd(), "first_to_act is not the lowest seat"),
+        (SharedViewsMixedUp(), "views of several seats at once differ"),
     ],
     ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
 )

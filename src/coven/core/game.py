@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
@@ -183,6 +183,13 @@ class Game(ABC, Generic[S, A, V]):
     @abstractmethod
     def view(self, state: S, seat: Seat | None) -> V:
         """Everything ``seat`` knows (perfect recall); ``None`` is a spectator."""
+
+    def views(self, state: S, seats: Iterable[Seat | None]) -> dict[Seat | None, V]:
+        """Each of ``seats``' :meth:`view` of one state (``None``: the spectator), equal to asking one seat
+        at a time. The server asks this for every seat at the table after each move: a game whose seats
+        share most of what they see (the table, the scores, the past) overrides it to build the shared
+        part once. The conformance suite checks the two agree."""
+        return {seat: self.view(state, seat) for seat in seats}
 
     def world_from_view(self, view: V, rng: random.Random) -> S:
         """A full state consistent with ``view``, hidden parts and future chance drawn from ``rng``

@@ -203,40 +203,33 @@ def _check_text(text: str) -> None:
 _MsgSafeInt = Annotated[int, msgspec.Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
 
 
-class _PlainAct(msgspec.Struct, forbid_unknown_fields=True):
-    """The usual ``act`` (a notation, no ``action_json``), with :class:`Act`'s constraints: a frame that
-    fits it is decoded in one C call. Anything else, errors included, takes the general path, which
-    says what is wrong; the two agree on every frame that fits (tests pin it)."""
+class PlainAct(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The usual ``act`` (a notation, no ``action_json``), with :class:`Act`'s constraints and fields: a
+    frame that fits it is decoded and checked in one C call, and handled as it is (no model built from
+    it: every move comes this way). Anything else, errors included, takes the general path, which says
+    what is wrong; the two agree on every frame that fits (tests pin it)."""
 
     type: Literal["act"]
     number: _MsgSafeInt
     action: Annotated[str, msgspec.Meta(max_length=MAX_ACTION_CHARS)]
+    action_json: None = None
     id: Annotated[str, msgspec.Meta(max_length=MAX_ID_CHARS)] | _MsgSafeInt | None = None
     token: Annotated[str, msgspec.Meta(max_length=MAX_TOKEN_CHARS)] | None = None
     animation_ms: Annotated[int, msgspec.Meta(ge=0, le=MAX_ANIMATION_MS)] = 0
 
 
-_PLAIN_ACT = msgspec.json.Decoder(_PlainAct)
+_PLAIN_ACT = msgspec.json.Decoder(PlainAct)
 
 
-def _plain_act(text: str) -> Act | None:
+def _plain_act(text: str) -> PlainAct | None:
     """``text`` as the usual ``act``, or None when it is anything else (or not valid at all)."""
     try:
-        plain = _PLAIN_ACT.decode(text)
+        return _PLAIN_ACT.decode(text)
     except (msgspec.DecodeError, UnicodeEncodeError):  # a ValidationError is a DecodeError
         return None  # not JSON, not this shape, or text that is not Unicode (a lone surrogate): in general
-    return Act.model_construct(
-        type="act",
-        number=plain.number,
-        action=plain.action,
-        action_json=None,
-        id=plain.id,
-        token=plain.token,
-        animation_ms=plain.animation_ms,
-    )
 
 
-def parse_client_message(text: str) -> Hello | Act | Sync | Ping | Chat:
+def parse_client_message(text: str) -> Hello | Act | PlainAct | Sync | Ping | Chat:
     """One client frame, parsed; total: returns a typed message or raises ProtocolError (bad_json |
     bad_message) whose text is short, whatever ``text`` is."""
     act = _plain_act(text)  # the hot path: every move

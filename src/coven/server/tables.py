@@ -110,6 +110,7 @@ class _Shown:
     turn: tuple[list[Seat], list[Seat]] | None = None
     pace: dict[str, Any] | None = None
     result: Any = _MISSING
+    views: dict[Seat | None, Any] = field(default_factory=dict)
     snapshots: dict[Seat | None, dict[str, Any]] = field(default_factory=dict)
     updates: dict[Seat | None, str] = field(default_factory=dict)
 
@@ -243,9 +244,15 @@ class Table:
                 now.pace = self.pace_json()  # the same for every seat
             if now.result is _MISSING:
                 now.result = self.result()
+            view = now.views.get(seat, _MISSING)
+            if view is _MISSING:  # the views of every seat watching, made together (they share the table)
+                wanted = {listener.seat for listener in self.listeners} - now.views.keys()
+                wanted.add(seat)
+                now.views.update(self.game.views(self.state, wanted))
+                view = now.views[seat]
             snap = now.snapshots[seat] = {
                 "status": self.status,
-                "view": self.game.view(self.state, seat),  # written as its JSON form by dumps
+                "view": view,  # written as its JSON form by dumps
                 "to_act": to_act,
                 "may_act": may_act,
                 "pace": now.pace,

@@ -27,6 +27,7 @@ from coven.server.messages import (
     ErrorCode,
     Hello,
     Ping,
+    PlainAct,
     ProtocolError,
     Sync,
     clean_chat,
@@ -188,7 +189,9 @@ async def _keepalive(conn: Connection, interval: float) -> None:
         conn.send_text('{"type":"ping"}')
 
 
-async def _receive(conn: Connection, timeout: float | None) -> Hello | Act | Sync | Ping | Chat | None:
+async def _receive(
+    conn: Connection, timeout: float | None
+) -> Hello | Act | PlainAct | Sync | Ping | Chat | None:
     """The next well-formed message, or None after a refused frame (the error is already queued)."""
     settings = conn.settings
     if timeout is not None:
@@ -321,7 +324,7 @@ async def _chat(conn: Connection, table: Table, service: TableService, message: 
     await service.say(table, conn.seat, text)
 
 
-async def _act(conn: Connection, table: Table, service: TableService, message: Act) -> None:
+async def _act(conn: Connection, table: Table, service: TableService, message: Act | PlainAct) -> None:
     seat = conn.seat
     if seat is None:
         conn.send_text(error_message(ErrorCode.SPECTATOR, "spectators cannot act", table.number, message.id))

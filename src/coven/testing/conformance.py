@@ -86,6 +86,10 @@ def _check_step(
     if to_act & may_act:
         raise _fail(where, f"to_act {sorted(to_act)} and may_act {sorted(may_act)} overlap")
     before = all_views(game, state)
+    seats: list[Seat | None] = [*range(players), None]
+    together = game.views(state, [*reversed(seats), 0])  # any order, a seat twice: the same answer
+    if together != dict(zip(seats, before, strict=True)):
+        raise _fail(where, "views of several seats at once differ from each seat's view")
 
     # Views round-trip through JSON.
     for seat, view in zip([*range(players), None], before, strict=True):

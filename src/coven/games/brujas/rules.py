@@ -42,7 +42,7 @@ actions and positions as text in :mod:`~coven.games.brujas.notation`, sampled wo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import permutations
 
 from coven.core import Bounds, Event, Game, Options, Seat
@@ -105,6 +105,7 @@ from coven.games.brujas.view import (
     game_over,
     reveal,
     view_of,
+    views_of,
 )
 
 __all__ = [
@@ -423,6 +424,9 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
     # ---------------------------------------------------------------------------------- information
     def view(self, state: BrujasState, seat: Seat | None) -> BrujasView:
         return view_of(state, seat)
+
+    def views(self, state: BrujasState, seats: Iterable[Seat | None]) -> dict[Seat | None, BrujasView]:
+        return views_of(state, seats)
 
     # -------------------------------------------------------------------------------------- outcome
     def scores(self, state: BrujasState) -> tuple[float, ...]:

@@ -10,7 +10,7 @@ cards, the game's end) are made by :func:`reveal` and :func:`game_over`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -143,33 +143,77 @@ def shown_scores(
 
 def view_of(state: BrujasState, seat: Seat | None) -> BrujasView:
     """Everything ``seat`` knows (``None``: a spectator): its hand, the face-up table, every past trick."""
-    s = state
-    n = s.n
-    trick: list[str] = []
-    down: list[bool] = []
-    hidden_phase = s.phase in (PLAY, WITCH)
-    for i, k in enumerate(s.trick):
-        face_down = hidden_phase and bool(s.down >> i & 1)
-        down.append(face_down)
-        trick.append("?" if face_down and (s.leader + i) % n != seat else NAME[k])
+    return _seat_view(state, _table(state), seat)
+
+
+def views_of(state: BrujasState, seats: Iterable[Seat | None]) -> dict[Seat | None, BrujasView]:
+    """The views of several seats of one state: what they all see (the table, the piles, the past, the
+    scores) is made once, then each seat gets its hand and its trick (cards face down show as ``"?"``)."""
+    table = _table(state)
+    return {seat: _seat_view(state, table, seat) for seat in seats}
+
+
+_Table = tuple[
+    tuple[int, ...],
+    tuple[str, ...],
+    tuple[int, ...],
+    tuple[tuple[str, ...], ...],
+    int,
+    tuple[bool, ...],
+    str,
+    str,
+    int | None,
+    int | None,
+    str,
+    tuple[str, ...],
+    tuple[PastTrick, ...],
+    tuple[float, ...],
+]
+
+
+def _seat_view(s: BrujasState, t: _Table, seat: Seat | None) -> BrujasView:
+    # by position, in the fields' order: a view is made for every seat after every move (the server) and
+    # in the bots' playouts, and keywords cost more
     return BrujasView(
-        seat=seat,
-        players=n,
-        options=dict(s.options),
-        hand=names_of(s.hands[seat]) if seat is not None else (),
-        hand_sizes=tuple(h.bit_count() for h in s.hands),
-        witches=tuple(COLOURS[c] for c in s.witches),
-        score_values=s.values,
-        piles=tuple(names_of(p) for p in s.piles),
-        leader=s.leader,
-        trick=tuple(trick),
-        face_down=tuple(down),
-        lead=LEAD_NAME[s.lead] if s.trick else "",
-        phase=PHASE_NAME[s.phase],
-        to_act=None if s.phase == OVER else s.turn,
-        winner=s.winner if s.phase in (WITCH, TAKE) else None,
-        moved=("up", "down")[s.moved] if s.phase == TAKE else "",
-        taken=tuple(NAME[k] for k in s.picks) if s.phase == TAKE else (),
-        past=past_tricks(tuple(s.history)),
-        scores=shown_scores(tuple(s.piles), tuple(s.rank), s.values, s.conflict),
+        seat, s.n, dict(s.options), _hand(s, seat), t[0], t[1], t[2], t[3], t[4], _trick(s, seat),
+        t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13],
+    )  # fmt: skip
+
+
+def _table(s: BrujasState) -> _Table:
+    """What every seat sees alike, in the order of the view's fields: hand sizes, witches, score values,
+    piles, leader, (here the seat's own trick) which trick cards lie face down, the lead, the phase, who
+    acts, the trick's winner, the witch move, the cards taken, the past tricks, the scores."""
+    phase = s.phase
+    hidden = phase in (PLAY, WITCH)
+    return (
+        tuple(h.bit_count() for h in s.hands),
+        tuple(COLOURS[c] for c in s.witches),
+        s.values,
+        tuple(names_of(p) for p in s.piles),
+        s.leader,
+        tuple(hidden and bool(s.down >> i & 1) for i in range(len(s.trick))),
+        LEAD_NAME[s.lead] if s.trick else "",
+        PHASE_NAME[phase],
+        None if phase == OVER else s.turn,
+        s.winner if phase in (WITCH, TAKE) else None,
+        ("up", "down")[s.moved] if phase == TAKE else "",
+        tuple(NAME[k] for k in s.picks) if phase == TAKE else (),
+        past_tricks(tuple(s.history)),
+        shown_scores(tuple(s.piles), tuple(s.rank), s.values, s.conflict),
+    )
+
+
+def _hand(s: BrujasState, seat: Seat | None) -> tuple[str, ...]:
+    return names_of(s.hands[seat]) if seat is not None else ()
+
+
+def _trick(s: BrujasState, seat: Seat | None) -> tuple[str, ...]:
+    """The current trick as ``seat`` sees it: a card face down is ``"?"`` but to its player (only while
+    the witch has not moved: then the trick is turned up)."""
+    if not (s.down and s.phase in (PLAY, WITCH)):
+        return tuple(NAME[k] for k in s.trick)
+    n, leader, down = s.n, s.leader, s.down
+    return tuple(
+        "?" if down >> i & 1 and (leader + i) % n != seat else NAME[k] for i, k in enumerate(s.trick)
     )
