@@ -352,3 +352,27 @@ def test_the_record_leaves_answers_unwritten_and_the_book_writes_the_spirits_ans
         written = GAME.write_position(state)
         assert GAME.write_position(GAME.read_position(written)) == written
     assert questions > 50
+
+
+def test_a_clone_keeps_the_answered_book_and_neither_reaches_the_other() -> None:
+    """A clone starts with a copy of its original's answered lines (the server clones before each move and
+    shows every seat the new state: only the new line is answered). Moves on either side never show in
+    the other's book, and each book is the one a fresh reading of its record gives."""
+    import random
+
+    rng = random.Random(3)
+    for seed in range(12):
+        state = GAME.new_game(4, None, seed=seed)
+        while not GAME.is_over(state):
+            before = state.lines  # answered (and kept) now
+            twin = GAME.clone(state)
+            assert twin.written == state.written and twin.written is not state.written
+            seat = GAME.first_to_act(state)
+            assert seat is not None
+            legal = GAME.legal_actions(twin, seat)
+            GAME.apply(twin, seat, legal[rng.randrange(len(legal))])
+            assert state.lines == before  # the original's book did not move
+            fresh = GAME.clone(twin)
+            fresh.written = None
+            assert twin.lines == fresh.lines and len(twin.lines) >= len(before)
+            state = twin

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -86,7 +86,7 @@ from coven.games.amulets.board import (
     placement_problem,
 )
 from coven.games.amulets.notation import Action, Ask, Cast
-from coven.games.amulets.view import AmuletsView, Entry, Line, entry_of, line_event, view_of
+from coven.games.amulets.view import AmuletsView, Entry, Line, entry_of, line_event, view_of, views_of
 
 HARD_QUESTION_LIMIT = 60
 
@@ -116,7 +116,7 @@ class AmuletsState:
     """Questions asked in total after which the askers must cast (from ``options``)."""
     written: list[Line] | None = field(default=None, compare=False, repr=False)
     """The first lines of ``record`` with their answers written, as :attr:`lines` last read them (the
-    record only grows, so each line is answered once per state; a clone starts without)."""
+    record only grows, so each line is answered once; a clone starts with a copy of its original's)."""
 
     @property
     def lines(self) -> list[Line]:
@@ -383,6 +383,9 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
             state.questions,
             state.chance,
             state.limit,
+            # the book as far as it was answered: the clone's record begins with the same lines (a server
+            # clones before each move and shows the new state to every seat: only the new line is answered)
+            None if state.written is None else state.written[:],
         )
 
     # -------------------------------------------------------------- positions
@@ -505,6 +508,9 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
     # ------------------------------------------------------------ information
     def view(self, state: AmuletsState, seat: Seat | None) -> AmuletsView:
         return view_of(state, seat)
+
+    def views(self, state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | None, AmuletsView]:
+        return views_of(state, seats)
 
     # ---------------------------------------------------------------- outcome
     def scores(self, state: AmuletsState) -> tuple[float, ...]:

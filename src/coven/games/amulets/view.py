@@ -9,7 +9,7 @@ With the table option ``assistant`` the view also carries what the exact deducti
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -193,23 +193,34 @@ class AmuletsView:
 
 def view_of(state: AmuletsState, seat: Seat | None) -> AmuletsView:
     """Everything ``seat`` knows in ``state`` (``None``: a spectator, who knows no secret)."""
-    mine = seat is not None and 0 <= seat < state.players
-    view = AmuletsView(
-        seat=seat,
-        players=state.players,
-        options=dict(state.options),
-        field=state.fields[seat] if mine and seat is not None else -1,
-        amulet=state.amulets[seat] if mine and seat is not None else -1,
-        turn=state.turn,
-        out=tuple(state.out),
-        winner=state.winner,
-        over=state.over,
-        book=tuple(map(entry_of, state.lines)),
-        questions=state.questions,
-    )
-    if state.options.get("assistant"):
-        view = dataclasses.replace(view, assistant=assistant_of(view))
-    return view
+    return views_of(state, (seat,))[seat]
+
+
+def views_of(state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | None, AmuletsView]:
+    """The views of several seats of one state: the spell book and the table, the same for all, are made
+    once; each seat adds its own secret (and, with the assistant, its own conclusions)."""
+    out, book = tuple(state.out), tuple(map(entry_of, state.lines))
+    assistant = bool(state.options.get("assistant"))
+    views: dict[Seat | None, AmuletsView] = {}
+    for seat in seats:
+        mine = seat is not None and 0 <= seat < state.players
+        view = AmuletsView(
+            seat=seat,
+            players=state.players,
+            options=dict(state.options),
+            field=state.fields[seat] if mine and seat is not None else -1,
+            amulet=state.amulets[seat] if mine and seat is not None else -1,
+            turn=state.turn,
+            out=out,
+            winner=state.winner,
+            over=state.over,
+            book=book,
+            questions=state.questions,
+        )
+        if assistant:
+            view = dataclasses.replace(view, assistant=assistant_of(view))
+        views[seat] = view
+    return views
 
 
 def knowledge_of(view: AmuletsView) -> Knowledge:
