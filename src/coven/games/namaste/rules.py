@@ -56,7 +56,7 @@ only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 
 from coven.core import (
@@ -119,11 +119,13 @@ from coven.games.namaste.view import (
     DECIDED_WRITE,
     WAITING,
     NamasteView,
+    Shown,
     end_triggered_event,
     entries_event,
     game_over_event,
     line_event,
     roll_event,
+    view_json,
     view_of,
 )
 
@@ -271,13 +273,14 @@ OneTotal = (
         int,
         tuple[tuple[Write, ...], ...],
         tuple[tuple[Write, ...], ...],
-        tuple[tuple[Write, ...], ...],
+        tuple[tuple[Action, ...], ...],
     ]
     | None
 )
 """A roll's single total for some seats as the shift of its field of ``fits`` and its writes in each
-chunk (the three parts of its row of :data:`_CHUNKS`), or None when those seats have two totals or
-more."""
+chunk (the three parts of its row of :data:`_CHUNKS`, the last one's each followed by the tail of those
+seats' legal actions: a fellow's pass, the bad karma of the player who rolled), or None when those seats
+have two totals or more."""
 RollInfo = tuple[
     tuple[int, ...],
     int,
@@ -319,16 +322,16 @@ def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
         dice_text(white, turquoise),
         list(white),
         [None] * 64,
-        _one_total(fellow),
-        _one_total(mine),
+        _one_total(fellow, _PASS_TAIL),
+        _one_total(mine, _KARMA_TAIL),
     )
 
 
-def _one_total(values: tuple[int, ...]) -> OneTotal:
+def _one_total(values: tuple[int, ...], tail: tuple[Action, ...]) -> OneTotal:
     if len(values) != 1:
         return None
     first, second, third = _CHUNKS[values[0]]
-    return (NCELLS * values[0], first, second, third)
+    return (NCELLS * values[0], first, second, tuple(writes + tail for writes in third))
 
 
 _DRAW = (1, 6**2, 6**3, 6**4)
@@ -410,6 +413,9 @@ class NamasteState:
     finished: int
     """The bitmask of the seats that filled all their circles or all their bad-karma spaces (the end
     condition: the game ends with the round in which the first of them did)."""
+    shown: Shown | None = field(default=None, compare=False, repr=False)
+    """The views of this position as :func:`coven.games.namaste.view.view_of` last made them, with the
+    position they show (no part of the state: a clone starts without; see :data:`Shown`)."""
 
     def sheet(self, seat: Seat) -> tuple[int, ...]:
         """The 25 circles of ``seat`` (0 = empty)."""
@@ -732,6 +738,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new.roll = state.roll
         new.waiting = state.waiting
         new.finished = state.finished
+        new.shown = None
         return new
 
     # -------------------------------------------------------------------------------- positions
@@ -883,18 +890,23 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         if seat not in _SEATS[state.waiting]:
             return ()
         if seat == state.active:
-            one = info[10]
-            tail = _KARMA_TAIL if len(state.karma[seat]) < KARMA_SPACES else ()
+            if len(state.karma[seat]) < KARMA_SPACES:
+                one = info[10]
+                tail = _KARMA_TAIL
+            else:  # no bad-karma space left (rare): the general reading below, with no tail
+                one = None
+                tail = ()
         else:
             one = info[9]
             tail = _PASS_TAIL
         fits = state.fits[seat]
         if one is not None:  # one total (no 1/7 die among the dice that count): the common case
+            # The writes of each chunk are shared tuples, the last chunk's followed by the tail (alone
+            # when no circle takes the total): a tuple added to an empty one is returned as it is, so
+            # a seat whose circles for the total lie in one chunk gets a shared tuple, built once.
             shift, first, second, third = one
             m = fits >> shift & _CELLS_MASK
-            if m:
-                return [*first[m & 511], *second[m >> 9 & 255], *third[m >> 17], *tail]
-            return tail or _PASS_TAIL  # no circle: bad karma, or a pass (a fellow's, or with no space)
+            return first[m & 511] + second[m >> 9 & 255] + third[m >> 17]
         values = info[4] if seat == state.active else info[2]
         if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
@@ -1007,6 +1019,9 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     # ------------------------------------------------------------------------------ information
     def view(self, state: NamasteState, seat: Seat | None) -> NamasteView:
         return view_of(state, seat)
+
+    def view_to_json(self, view: NamasteView) -> JSONValue:
+        return view_json(view)
 
     # ---------------------------------------------------------------------------------- outcome
     def scores(self, state: NamasteState) -> tuple[float, ...]:
