@@ -374,6 +374,13 @@ _PLACE: tuple[tuple[int, ...], ...] = tuple(
     tuple(v << (8 * c) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
 )
 """``entries | _PLACE[c][v]``: v written in the empty circle c."""
+_WRITE_EFFECT: tuple[tuple[tuple[int, int, int, int, int, int, int], ...], ...] = tuple(
+    tuple((_PLACE[c][v], _KEEP[c][v], _CELL_BIT[c], *_CELL_LINES[c]) for v in range(MAX_VALUE + 1))
+    for c in range(NCELLS)
+)
+"""``_WRITE_EFFECT[c][v]``: what writing v in circle c does, read by one lookup: its byte in ``entries``
+(:data:`_PLACE`), the mask that keeps the fits (:data:`_KEEP`), its bit in ``filled``, and its symbol
+row and column with their masks (:data:`_CELL_LINES`)."""
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -614,12 +621,12 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
     codes, fits, filled = state.entries, state.fits, state.filled
     for s, action in pending.items():  # in the order of the decisions: the state does not depend on it
         if isinstance(action, Write):
-            value = action.value
-            cell = action.cell
-            codes[s] |= _PLACE[cell][value]
-            fits[s] &= _KEEP[cell][value]
-            filled[s] = mine = filled[s] | _CELL_BIT[cell]
-            row_line, row_mask, column_line, column_mask = _CELL_LINES[cell]
+            place, keep, bit, row_line, row_mask, column_line, column_mask = _WRITE_EFFECT[action.cell][
+                action.value
+            ]
+            codes[s] |= place
+            fits[s] &= keep
+            filled[s] = mine = filled[s] | bit
             if mine & row_mask == row_mask:
                 completed.append((s, row_line))
             if mine & column_mask == column_mask:
