@@ -45,12 +45,17 @@ one integer ``fits`` of 29 fields of 25 bits, field v holding the circles that c
 one AND with a precomputed mask (c taken out of every field, the circles left of and above c out of the
 fields V and up, those right of and below it out of the fields V and down); whether a seat can write one
 of a roll's totals is one AND with those totals' fields, and its legal writes are read from those fields
-five circles at a time from tables (one total, or the two totals six apart of a roll with one 1/7 die).
-A roll is one draw of the chance source and one lookup in a table of every roll (its totals, their
-fields and its text). ``waiting`` is the bitmask of the seats the game waits for, ``finished`` that of
+a chunk of circles at a time from tables (one total: three chunks of shared tuples added, the last
+holding the pass or the bad karma; the two totals six apart of a roll with one 1/7 die: five circles at
+a time). A write's effects on these integers are one lookup (:data:`_WRITE_EFFECT`). A roll is one
+draw of the chance source and one lookup in a table of every roll (its totals, their fields and its
+text). ``waiting`` is the bitmask of the seats the game waits for, ``finished`` that of
 the seats that filled every circle or every bad-karma space (the end condition). The events that depend
 only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
 :meth:`NamasteGame.advance` takes the same steps (:func:`_roll`, :func:`_resolve`) and makes no event.
+The views read the public part of a position once (``shown``, see
+:func:`coven.games.namaste.view.view_of`), and their JSON is written directly
+(:func:`~coven.games.namaste.view.view_json`).
 """
 
 from __future__ import annotations
