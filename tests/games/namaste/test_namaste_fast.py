@@ -230,3 +230,30 @@ def test_the_end_condition_of_a_hand_written_position_is_read_from_its_sheets() 
         events += GAME.apply(state, seat, GAME.legal_actions(state, seat)[-1])
     ends = [e for e in events if e.kind == "end_triggered"]
     assert state.ending and len(ends) == 1 and ends[0].data["seat"] == 1
+
+
+def test_the_masks_a_write_leaves_are_those_read_plainly_from_the_sheet() -> None:
+    """A write's effect is one lookup (_WRITE_EFFECT: its byte, the mask that keeps the fits, its bit,
+    its lines): along seeded games, every seat's fits are those computed from its sheet circle by
+    circle (the values each empty circle can take between its nearest neighbours), its filled circles
+    those holding a value, its line points those of the lines its sheet completes."""
+    from coven.games.namaste.rules import _fits_of
+
+    rng = random.Random(4)
+    writes = 0
+    for game in range(12):
+        players = 2 + game % 3
+        state = GAME.new_game(players, {}, seed=700 + game)
+        while GAME.to_act(state):
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            action = legal[rng.randrange(len(legal))]
+            writes += isinstance(action, Write)
+            GAME.advance(state, seat, action)
+            for s in range(players):
+                sheet = state.sheet(s)
+                assert state.fits[s] == _fits_of(sheet)
+                assert state.filled[s] == sum(1 << c for c in range(25) if sheet[c])
+                complete = {k for k in range(len(LINES)) if all(sheet[c] for c in LINES[k])}
+                assert {k for k in range(len(LINES)) if state.line_points[s][k]} == complete
+    assert writes > 400

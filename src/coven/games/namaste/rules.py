@@ -45,18 +45,23 @@ one integer ``fits`` of 29 fields of 25 bits, field v holding the circles that c
 one AND with a precomputed mask (c taken out of every field, the circles left of and above c out of the
 fields V and up, those right of and below it out of the fields V and down); whether a seat can write one
 of a roll's totals is one AND with those totals' fields, and its legal writes are read from those fields
-five circles at a time from tables (one total, or the two totals six apart of a roll with one 1/7 die).
-A roll is one draw of the chance source and one lookup in a table of every roll (its totals, their
-fields and its text). ``waiting`` is the bitmask of the seats the game waits for, ``finished`` that of
+a chunk of circles at a time from tables (one total: three chunks of shared tuples added, the last
+holding the pass or the bad karma; the two totals six apart of a roll with one 1/7 die: five circles at
+a time). A write's effects on these integers are one lookup (:data:`_WRITE_EFFECT`). A roll is one
+draw of the chance source and one lookup in a table of every roll (its totals, their fields and its
+text). ``waiting`` is the bitmask of the seats the game waits for, ``finished`` that of
 the seats that filled every circle or every bad-karma space (the end condition). The events that depend
 only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
 :meth:`NamasteGame.advance` takes the same steps (:func:`_roll`, :func:`_resolve`) and makes no event.
+The views read the public part of a position once (``shown``, see
+:func:`coven.games.namaste.view.view_of`), and their JSON is written directly
+(:func:`~coven.games.namaste.view.view_json`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 
 from coven.core import (
@@ -119,11 +124,13 @@ from coven.games.namaste.view import (
     DECIDED_WRITE,
     WAITING,
     NamasteView,
+    Shown,
     end_triggered_event,
     entries_event,
     game_over_event,
     line_event,
     roll_event,
+    view_json,
     view_of,
 )
 
@@ -271,13 +278,14 @@ OneTotal = (
         int,
         tuple[tuple[Write, ...], ...],
         tuple[tuple[Write, ...], ...],
-        tuple[tuple[Write, ...], ...],
+        tuple[tuple[Action, ...], ...],
     ]
     | None
 )
 """A roll's single total for some seats as the shift of its field of ``fits`` and its writes in each
-chunk (the three parts of its row of :data:`_CHUNKS`), or None when those seats have two totals or
-more."""
+chunk (the three parts of its row of :data:`_CHUNKS`, the last one's each followed by the tail of those
+seats' legal actions: a fellow's pass, the bad karma of the player who rolled), or None when those seats
+have two totals or more."""
 RollInfo = tuple[
     tuple[int, ...],
     int,
@@ -319,16 +327,16 @@ def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
         dice_text(white, turquoise),
         list(white),
         [None] * 64,
-        _one_total(fellow),
-        _one_total(mine),
+        _one_total(fellow, _PASS_TAIL),
+        _one_total(mine, _KARMA_TAIL),
     )
 
 
-def _one_total(values: tuple[int, ...]) -> OneTotal:
+def _one_total(values: tuple[int, ...], tail: tuple[Action, ...]) -> OneTotal:
     if len(values) != 1:
         return None
     first, second, third = _CHUNKS[values[0]]
-    return (NCELLS * values[0], first, second, third)
+    return (NCELLS * values[0], first, second, tuple(writes + tail for writes in third))
 
 
 _DRAW = (1, 6**2, 6**3, 6**4)
@@ -371,6 +379,13 @@ _PLACE: tuple[tuple[int, ...], ...] = tuple(
     tuple(v << (8 * c) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
 )
 """``entries | _PLACE[c][v]``: v written in the empty circle c."""
+_WRITE_EFFECT: tuple[tuple[tuple[int, int, int, int, int, int, int], ...], ...] = tuple(
+    tuple((_PLACE[c][v], _KEEP[c][v], _CELL_BIT[c], *_CELL_LINES[c]) for v in range(MAX_VALUE + 1))
+    for c in range(NCELLS)
+)
+"""``_WRITE_EFFECT[c][v]``: what writing v in circle c does, read by one lookup: its byte in ``entries``
+(:data:`_PLACE`), the mask that keeps the fits (:data:`_KEEP`), its bit in ``filled``, and its symbol
+row and column with their masks (:data:`_CELL_LINES`)."""
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -410,6 +425,9 @@ class NamasteState:
     finished: int
     """The bitmask of the seats that filled all their circles or all their bad-karma spaces (the end
     condition: the game ends with the round in which the first of them did)."""
+    shown: Shown | None = field(default=None, compare=False, repr=False)
+    """The views of this position as :func:`coven.games.namaste.view.view_of` last made them, with the
+    position they show (no part of the state: a clone starts without; see :data:`Shown`)."""
 
     def sheet(self, seat: Seat) -> tuple[int, ...]:
         """The 25 circles of ``seat`` (0 = empty)."""
@@ -608,12 +626,12 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
     codes, fits, filled = state.entries, state.fits, state.filled
     for s, action in pending.items():  # in the order of the decisions: the state does not depend on it
         if isinstance(action, Write):
-            value = action.value
-            cell = action.cell
-            codes[s] |= _PLACE[cell][value]
-            fits[s] &= _KEEP[cell][value]
-            filled[s] = mine = filled[s] | _CELL_BIT[cell]
-            row_line, row_mask, column_line, column_mask = _CELL_LINES[cell]
+            place, keep, bit, row_line, row_mask, column_line, column_mask = _WRITE_EFFECT[action.cell][
+                action.value
+            ]
+            codes[s] |= place
+            fits[s] &= keep
+            filled[s] = mine = filled[s] | bit
             if mine & row_mask == row_mask:
                 completed.append((s, row_line))
             if mine & column_mask == column_mask:
@@ -732,6 +750,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new.roll = state.roll
         new.waiting = state.waiting
         new.finished = state.finished
+        new.shown = None
         return new
 
     # -------------------------------------------------------------------------------- positions
@@ -883,18 +902,23 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         if seat not in _SEATS[state.waiting]:
             return ()
         if seat == state.active:
-            one = info[10]
-            tail = _KARMA_TAIL if len(state.karma[seat]) < KARMA_SPACES else ()
+            if len(state.karma[seat]) < KARMA_SPACES:
+                one = info[10]
+                tail = _KARMA_TAIL
+            else:  # no bad-karma space left (rare): the general reading below, with no tail
+                one = None
+                tail = ()
         else:
             one = info[9]
             tail = _PASS_TAIL
         fits = state.fits[seat]
         if one is not None:  # one total (no 1/7 die among the dice that count): the common case
+            # The writes of each chunk are shared tuples, the last chunk's followed by the tail (alone
+            # when no circle takes the total): a tuple added to an empty one is returned as it is, so
+            # a seat whose circles for the total lie in one chunk gets a shared tuple, built once.
             shift, first, second, third = one
             m = fits >> shift & _CELLS_MASK
-            if m:
-                return [*first[m & 511], *second[m >> 9 & 255], *third[m >> 17], *tail]
-            return tail or _PASS_TAIL  # no circle: bad karma, or a pass (a fellow's, or with no space)
+            return first[m & 511] + second[m >> 9 & 255] + third[m >> 17]
         values = info[4] if seat == state.active else info[2]
         if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
@@ -1007,6 +1031,9 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     # ------------------------------------------------------------------------------ information
     def view(self, state: NamasteState, seat: Seat | None) -> NamasteView:
         return view_of(state, seat)
+
+    def view_to_json(self, view: NamasteView) -> JSONValue:
+        return view_json(view)
 
     # ---------------------------------------------------------------------------------- outcome
     def scores(self, state: NamasteState) -> tuple[float, ...]:

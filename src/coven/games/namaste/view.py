@@ -9,8 +9,11 @@ and the dice not yet rolled.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import call
 from typing import TYPE_CHECKING
 
 from coven.core import Event, JSONValue, Seat
@@ -44,8 +47,9 @@ class NamasteView:
     ending: bool
 
 
-def view_of(state: NamasteState, seat: Seat | None) -> NamasteView:
-    """Everything ``seat`` knows: the whole table, and of the current roll's decisions only its own."""
+def plain_view(state: NamasteState, seat: Seat | None) -> NamasteView:
+    """Everything ``seat`` knows: the whole table, and of the current roll's decisions only its own (the
+    plain reading of :func:`view_of`, which tests hold it to)."""
     mine = state.pending.get(seat) if seat is not None else None
     asked = state.asked
     return NamasteView(
@@ -69,6 +73,97 @@ def view_of(state: NamasteState, seat: Seat | None) -> NamasteView:
     )
 
 
+Shown = tuple[int, int, object, tuple[object, ...]]
+"""What :attr:`NamasteState.shown` keeps: the position's ``turns``, ``waiting`` and ``roll``, then the
+values of the spectator's view of it, field by field."""
+_new = object.__new__
+_SETTERS = slot_setters(NamasteView)
+_FIELDS = tuple(NamasteView.__dataclass_fields__)
+_SET_SEAT = _SETTERS[_FIELDS.index("seat")]
+_SET_OPTIONS = _SETTERS[_FIELDS.index("options")]
+_SET_MY_CHOICE = _SETTERS[_FIELDS.index("my_choice")]
+_exhaust: Callable[[Iterable[object]], None] = deque[object](maxlen=0).extend
+"""Runs an iterator to its end (``itertools``' ``consume`` recipe): ``_exhaust(map(call, _SETTERS,
+repeat(view), values))`` fills every slot of ``view`` with one C-level loop."""
+
+
+def _public(state: NamasteState) -> tuple[object, ...]:
+    """The fields of the spectator's view (:func:`plain_view` with ``seat=None``), in order."""
+    asked = state.asked
+    pending = state.pending
+    return (
+        None,
+        state.players,
+        None,  # the options: each view gets its own dict (view_of)
+        state.starter,
+        state.active,
+        state.phase,
+        state.white,
+        state.turquoise,
+        tuple(state.sheets),
+        tuple(state.karma),
+        tuple(state.line_points),
+        tuple(state.claimed),
+        asked,
+        tuple([s for s in asked if s not in pending]),
+        "",  # the viewer's own decision (view_of)
+        state.turns,
+        state.ending,
+    )
+
+
+def view_of(state: NamasteState, seat: Seat | None) -> NamasteView:
+    """:func:`plain_view`, its public part read once per position: the server asks every seat's view
+    after every move. The fields of the spectator's view (each sheet decoded once) are kept in
+    :attr:`NamasteState.shown` with the position they show, its rolls completed, seats waited for and
+    roll on the table: the rules change the rest of the state only when a roll resolves, which counts it
+    in ``turns`` (a decision changes ``waiting``, a roll ``roll``), so fields kept for the same three
+    still show the state. Each view shares those immutable values and gets its own options (a dict),
+    viewer and own decision; its slots are filled directly (see
+    :func:`coven.core.events.slot_setters`)."""
+    shown = state.shown
+    if shown is None or shown[0] != state.turns or shown[1] != state.waiting or shown[2] is not state.roll:
+        values = _public(state)
+        state.shown = (state.turns, state.waiting, state.roll, values)
+    else:
+        values = shown[3]
+    view: NamasteView = _new(NamasteView)
+    _exhaust(map(call, _SETTERS, repeat(view), values))
+    _SET_SEAT(view, seat)
+    _SET_OPTIONS(view, dict(state.options))
+    if seat is not None:
+        mine = state.pending.get(seat)
+        if mine is not None:
+            _SET_MY_CHOICE(view, format_action(mine))
+    return view
+
+
+def view_json(view: NamasteView) -> dict[str, JSONValue]:
+    """The view's JSON form as its codec writes it (:meth:`coven.core.Game.view_to_json`: tuples as
+    lists, fields in order; tests hold the two equal), written directly: the codec walks the types of
+    17 fields and four sheets of 25 circles on every view, and the server writes every seat's view after
+    every move."""
+    return {
+        "seat": view.seat,
+        "players": view.players,
+        "options": dict(view.options),
+        "starter": view.starter,
+        "active": view.active,
+        "phase": view.phase,
+        "white": list(view.white),
+        "turquoise": view.turquoise,
+        "sheets": list(map(list, view.sheets)),
+        "karma": list(map(list, view.karma)),
+        "line_points": list(map(list, view.line_points)),
+        "claimed": list(view.claimed),
+        "asked": list(view.asked),
+        "to_decide": list(view.to_decide),
+        "my_choice": view.my_choice,
+        "turns": view.turns,
+        "ending": view.ending,
+    }
+
+
 def options_of(seat: Seat, state_white: Sequence[int], turquoise: int, active: Seat) -> tuple[int, ...]:
     """The totals ``seat`` may write for this roll."""
     if seat == active:
@@ -86,7 +181,6 @@ def score_of(sheet: Sequence[int], karma: Sequence[int], line_points: Sequence[i
 # action's cost in a playout), and the two that depend only on a seat and its decision (``decided``,
 # ``waiting``) are made once, in the tables below: events are values (frozen, their data a read-only
 # ``Mapping``), so every roll may return the same one. The tests check they equal the plain values.
-_new = object.__new__
 _set_kind, _set_data, _set_audience = slot_setters(Event)
 _ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(4))
 
