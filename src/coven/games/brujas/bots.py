@@ -81,7 +81,7 @@ about 12%: greedy's rules of thumb gain little, so the beginner has to slip ofte
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -636,6 +636,10 @@ class GreedyModel:
     steps: int = 25_000
     """The search's step budget when the model is used (greedy's steps cost about 8 random ones)."""
     min_iterations: int = 100
+    penalty: float | None = 0.05
+    """Worlds read the others' plays as ``greedy``'s (:mod:`coven.games.brujas.reading`): a world's
+    weight is multiplied by this for every play greedy would not have made there (``None``: the exact
+    sampler's uniform worlds)."""
 
 
 MODEL: GreedyModel | None = GreedyModel()
@@ -657,6 +661,8 @@ class ISMCTSBot(SearchBot):
         plan = SEARCH_PLAN if iterations is None else replace(SEARCH_PLAN, iterations=iterations, steps=None)
         super().__init__(game, seat, seed, plan)
         self.model = model
+        self.reading_penalty: float | None = None
+        """The reading's penalty during a modelled decision (:meth:`search`)."""
         self.modelled_plan = (
             None
             if model is None
@@ -680,10 +686,25 @@ class ISMCTSBot(SearchBot):
         ):
             return super().act(view, legal, required)
         plan, self.plan = self.plan, modelled_plan
+        self.reading_penalty = model.penalty
         try:
             return super().act(view, legal, required)
         finally:
             self.plan = plan
+            self.reading_penalty = None
+
+    def world_source(self, view: Any) -> Callable[[], Any]:
+        """The exact sampler's worlds, or, when the model reads the others' plays (``penalty``), a
+        :class:`~coven.games.brujas.reading.WorldChain`'s: worlds weighted by how well greedy explains
+        the plays made so far."""
+        penalty = self.reading_penalty
+        if penalty is not None:
+            from coven.games.brujas.reading import WorldChain, readable
+
+            sampler = Sampler(view)
+            if readable(sampler):
+                return WorldChain(sampler, self.rng, penalty).world
+        return super().world_source(view)
 
 
 def _best(game: Game[Any, Any, Any], seat: Seat, seed: int) -> ISMCTSBot:
