@@ -65,6 +65,20 @@ the check's, won 13.8 of games 0-27 (49.4%), so it was dropped. Untuned seeds, 2
 standard errors: better, but the target of 60% is not met. Decision CPU p95 637 ms at both seeds (max 992
 ms).
 
+Reading the plays (issue 15, :mod:`coven.games.brujas.reading`, ``GreedyModel.penalty``): the model's worlds
+no longer come straight from the exact sampler, which reads nothing into which card a player chose. Greedy's
+play is a function of its hand and public facts, so every play another seat made can be replayed in a world
+(its hand then: its hand in the world plus the cards it played since); a Metropolis walk over deals (swaps of
+two cards between two hidden hands, voids kept) weights a world by 0.05 per play greedy would not have made
+there. In seeded greedy games the true world explains every play (tested); uniform draws miss about one play
+in the average world, the walk's worlds about a fifth of one. The walk costs 11% more instructions per
+decision within the same step budget (callgrind, two decisions of seat 0 in a seeded 5-player greedy game,
+less the warm-up: 4.86e9 -> 5.40e9). Measured with the games of ``coven simulate brujas -p 5 -b
+best,greedy,greedy,greedy,greedy --seed S``: tuning seed 101, games 0-39: 23.4 -> 27.9 wins (58.5% ->
+69.8%); decision CPU p95 1321 ms there against 1298 ms for the model alone (``-n 10 --seed 3``), both on a
+machine shared by four jobs on two cores (the 637 ms above was measured on a quieter one). Below 5 players
+nothing changes (the same visits, checked against the previous commit).
+
 Witch face down: in no variant does a player choose to play a card face down. In the basic game and in Devils
 in Conflict every card is played face up; in "Witches refrain from speaking" (``silent``) a card goes face
 down exactly when its player cannot follow (or, before the Lead is set, cannot match the first card), by rule

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 
 from coven.games.brujas.bots import greedy_kind
-from coven.games.brujas.cards import BIT, COLOUR, LOW, add
+from coven.games.brujas.cards import BIT, COLOUR, COLOURS, LOW, add
 from coven.games.brujas.state import PLAY, BrujasState, new_state, set_witches, trick_status
 from coven.games.brujas.worlds import Sampler
 
@@ -76,10 +76,10 @@ class Reading:
         if current:
             tricks.append((view.leader, tuple(current)))
         # The witch column before each trick, undone from the current one.
-        witches = ["RBYG".index(c) for c in view.witches]
+        witches = [COLOURS.index(c) for c in view.witches]
         if view.phase == "take" and view.winner is not None:
             moves.append((view.leader, view.winner, 1 if view.moved == "down" else 0))
-        columns: list[list[int]] = [witches[:]] * len(tricks)
+        columns: list[list[int]] = [witches[:] for _ in tricks]  # the current trick's, unless undone below
         for i in range(len(moves) - 1, -1, -1):
             leader, winner, move = moves[i]
             cards = tricks[i][1]
@@ -88,8 +88,6 @@ class Reading:
             before = pos + 1 if move == 0 else pos - 1  # up: it came from below
             witches[pos], witches[before] = witches[before], witches[pos]
             columns[i] = witches[:]
-        if len(tricks) > len(moves):
-            columns[-1] = ["RBYG".index(c) for c in view.witches]
         piles = [0] * n
         self.plays: list[list[Play]] = [[] for _ in range(n)]
         played_by: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (trick, kind)
