@@ -76,11 +76,13 @@ decision within the same step budget (callgrind, two decisions of seat 0 in a se
 less the warm-up: 4.86e9 -> 5.40e9). Measured with the games of ``coven simulate brujas -p 5 -b
 best,greedy,greedy,greedy,greedy --seed S``: tuning seed 101, games 0-39: 23.4 -> 27.9 wins (58.5% ->
 69.8%); decision CPU p95 1321 ms there against 1298 ms for the model alone (``-n 10 --seed 3``), both on a
-machine shared by four jobs on two cores (the 637 ms above was measured on a quieter one). Untuned seed 1, games 0-119:
-83.75 wins (69.8%; the model alone won 56.3% of games 0-199 there), mean score 9.85, decision CPU p95 1525 ms
-on that loaded machine (load about 5 on two cores; the instruction count above is the figure to trust: about
-+11% over the model alone). Below 5 players nothing changes (the same visits, checked against the previous
-commit).
+machine shared by four jobs on two cores (the 637 ms above was measured on a quieter one). Untuned seed 1,
+games 0-119: 83.75 wins (69.8%; the model alone won 56.3% of games 0-199 there), mean score 9.85; seed 2,
+games 0-39: 28.8 wins (72.1%; the model alone 55.0% of games 0-199); together 112.6 of 160 (70.4%, about 3.6
+standard errors above 55.6%; not the full 400 games, for want of time on the shared machine), decision CPU
+p95 1525 ms (seed 1) and 1344 ms (seed 2) on that loaded machine (load about 5 on two cores; the instruction
+count above is the figure to trust: about +11% over the model alone). Below 5 players nothing changes (the
+same visits, checked against the previous commit).
 
 Witch face down: in no variant does a player choose to play a card face down. In the basic game and in Devils
 in Conflict every card is played face up; in "Witches refrain from speaking" (``silent``) a card goes face
