@@ -219,18 +219,25 @@ class SearchBot:
     # ---------------------------------------------------------------------------------- the search
     def search(self, view: Any, root_options: Sequence[Hashable | None]) -> _Node:
         """Run the budget from ``view``; the root with its statistics."""
-        game, plan, rng, me = self.game, self.plan, self.rng, self.seat
+        plan, me = self.plan, self.seat
         root = _Node(me)
         max_iter = plan.iterations
         min_iter = min(plan.min_iterations, max_iter) if plan.steps is not None else max_iter
         used = 0
         done = 0
+        draw = self.world_source(view)
         while done < max_iter and (plan.steps is None or done < min_iter or used < plan.steps):
-            world = game.world_from_view(view, rng)
+            world = draw()
             used += self._iterate(world, root, root_options)
             done += 1
         self.iterations_done = done
         return root
+
+    def world_source(self, view: Any) -> Callable[[], Any]:
+        """Where one decision's worlds come from: by default a fresh draw of the game's sampler,
+        :meth:`Game.world_from_view`, for every iteration (a game's bot may weight the worlds)."""
+        game, rng = self.game, self.rng
+        return lambda: game.world_from_view(view, rng)
 
     def _iterate(self, state: Any, root: _Node, root_options: Sequence[Hashable | None]) -> int:
         """One iteration on the world ``state``; returns the actions it simulated."""
