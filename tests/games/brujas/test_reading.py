@@ -8,7 +8,7 @@ import random
 import pytest
 
 from coven.games.brujas import GAME, BrujasState
-from coven.games.brujas.bots import GreedyModel, ISMCTSBot
+from coven.games.brujas.bots import GreedyModel, ISMCTSBot, greedy_kind
 from coven.games.brujas.cards import KINDS, LOW
 from coven.games.brujas.reading import Reading, WorldChain, readable
 from coven.games.brujas.worlds import Sampler
@@ -38,7 +38,7 @@ def test_the_true_world_explains_every_greedy_play(options: dict[str, bool]) -> 
     for seed in (1, 2):
         for state in positions("greedy", options, seed):
             seat = state.turn
-            reading = Reading(Sampler(GAME.view(state, seat)))
+            reading = Reading(Sampler(GAME.view(state, seat)), greedy_kind)
             for other in range(5):
                 if other != seat:
                     plays += len(reading.plays[other])
@@ -50,7 +50,7 @@ def test_random_plays_are_not_read_as_greedy() -> None:
     # The same check fails for players who are not greedy (so the one above can fail).
     bad = 0
     for state in positions("random", {}, 3):
-        reading = Reading(Sampler(GAME.view(state, state.turn)))
+        reading = Reading(Sampler(GAME.view(state, state.turn)), greedy_kind)
         bad += sum(reading.mismatches(o, state.hands[o]) for o in range(5) if o != state.turn)
     assert bad > 10
 
@@ -70,7 +70,7 @@ def test_the_walk_deals_the_unseen_cards_within_the_voids() -> None:
         view = GAME.view(state, seat)
         sampler = Sampler(view)
         assert readable(sampler)
-        chain = WorldChain(sampler, rng, burn_in=50, spacing=4)
+        chain = WorldChain(sampler, rng, greedy_kind, burn_in=50, spacing=4)
         for _ in range(10):
             world = chain.world()
             assert GAME.view(world, seat) == view
@@ -88,8 +88,8 @@ def test_the_walk_prefers_worlds_that_explain_the_plays() -> None:
         for state in positions("greedy", {}, seed, every=7):
             seat = state.turn
             sampler = Sampler(GAME.view(state, seat))
-            reading = Reading(sampler)
-            chain = WorldChain(sampler, rng)
+            reading = Reading(sampler, greedy_kind)
+            chain = WorldChain(sampler, rng, greedy_kind)
             for _ in range(5):
                 drawn, world = sampler.draw(rng), chain.world()
                 uniform += sum(reading.mismatches(o, drawn.hands[o]) for o in range(5) if o != seat)

@@ -110,6 +110,7 @@ from coven.core import Game, Seat
 from coven.core.bot import Bot, BotFactory, RandomBot
 from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KIND, KINDS, LOW, NUMBER, NUMBER40
 from coven.games.brujas.notation import DOWN, PLAY_ACTION, TAKE_ACTION, UP, Action
+from coven.games.brujas.reading import WorldChain, readable
 from coven.games.brujas.rules import WITCH_CHOICES, BrujasGame
 from coven.games.brujas.state import (
     COLOUR_LEAD,
@@ -718,11 +719,9 @@ class ISMCTSBot(SearchBot):
         the plays made so far."""
         penalty = self.reading_penalty
         if penalty is not None:
-            from coven.games.brujas.reading import WorldChain, readable
-
             sampler = Sampler(view)
             if readable(sampler):
-                return WorldChain(sampler, self.rng, penalty).world
+                return WorldChain(sampler, self.rng, greedy_kind, penalty).world
         return super().world_source(view)
 
 

@@ -5,9 +5,10 @@ that fit what the seat saw; it reads nothing into *which* card a player chose. `
 function of its own hand, the trick so far, the witch column and the score piles (its rules read nothing
 else), and everything but the hand is public. So, for a world (a deal of the other hands), every play an
 other seat made can be replayed: its hand at that moment is its hand in the world plus the cards it
-played since, its legal cards follow from the trick, and :func:`~coven.games.brujas.bots.greedy_kind`
-says what ``greedy`` would have played. A world where a seat would have played otherwise *mismatches*
-that play.
+played since, its legal cards follow from the trick, and ``greedy``'s choice function (``policy``, given
+by the bot: :func:`~coven.games.brujas.bots.greedy_kind`, so that this module sits below the bots and
+imports none of them) says what ``greedy`` would have played. A world where a seat would have played
+otherwise *mismatches* that play.
 
 :class:`Reading` parses a view once: for every play of another seat (finished tricks and the current
 one), a position with the public facts of that moment (the witch column undone move by move from the
@@ -25,8 +26,8 @@ and when nothing is set aside (five players: every unseen card is in a hand).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from coven.games.brujas.bots import greedy_kind
 from coven.games.brujas.cards import BIT, COLOUR, COLOURS, LOW, add
 from coven.games.brujas.state import PLAY, BrujasState, new_state, set_witches, trick_status
 from coven.games.brujas.worlds import Sampler
@@ -37,9 +38,12 @@ class Play:
     the seat's hand left empty), the kind played, the cards the seat played from then on (its hand then
     = its hand now plus these) and greedy's choice for each set of legal kinds met so far."""
 
-    __slots__ = ("later", "memo", "played", "position", "seat")
+    __slots__ = ("later", "memo", "played", "policy", "position", "seat")
 
-    def __init__(self, position: BrujasState, seat: int, played: int, later: tuple[int, ...]) -> None:
+    def __init__(
+        self, position: BrujasState, seat: int, played: int, later: tuple[int, ...], policy: Policy
+    ) -> None:
+        self.policy = policy
         self.position = position
         self.seat = seat
         self.played = played
@@ -56,14 +60,20 @@ class Play:
             return m == BIT[self.played]
         choice = self.memo.get(m)
         if choice is None:
-            choice = self.memo[m] = greedy_kind(self.position, self.seat, m)
+            choice = self.memo[m] = self.policy(self.position, self.seat, m)
         return choice == self.played
 
 
-class Reading:
-    """Every play of another seat in ``view``'s game so far, as :class:`Play` records by seat."""
+Policy = Callable[[BrujasState, int, int], int]
+"""A choice function read into the plays: ``policy(position, seat, kinds)`` is the kind played among the
+card set ``kinds`` (two or more), as :func:`~coven.games.brujas.bots.greedy_kind` answers."""
 
-    def __init__(self, sampler: Sampler) -> None:
+
+class Reading:
+    """Every play of another seat in ``view``'s game so far, as :class:`Play` records by seat, read as
+    plays of ``policy``."""
+
+    def __init__(self, sampler: Sampler, policy: Policy) -> None:
         view = sampler.view
         n = sampler.n
         me = sampler.seat
@@ -110,7 +120,7 @@ class Reading:
                     s.first = cards[0]
                     s.lead, s.follow, s.win_index, s.win_val = trick_status(s.trick, s.rank)
                 later = tuple(x for u, x in played_by[seat] if u >= t)
-                self.plays[seat].append(Play(s, seat, k, later))
+                self.plays[seat].append(Play(s, seat, k, later, policy))
             if t < len(sampler.history):
                 _, _, winner, _, picks = sampler.history[t]
                 for i, k in enumerate(picks):
@@ -136,12 +146,13 @@ class WorldChain:
         self,
         sampler: Sampler,
         rng: random.Random,
+        policy: Policy,
         penalty: float = 0.05,
         burn_in: int = 300,
         spacing: int = 8,
     ) -> None:
         self.rng = rng
-        self.reading = Reading(sampler)
+        self.reading = Reading(sampler, policy)
         self.penalty = penalty
         self.spacing = spacing
         self.voids = sampler.voids
