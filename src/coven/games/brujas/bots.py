@@ -83,6 +83,11 @@ standard errors above 55.6%; not the full 400 games, for want of time on the sha
 p95 1525 ms (seed 1) and 1344 ms (seed 2) on that loaded machine (load about 5 on two cores; the instruction
 count above is the figure to trust: about +11% over the model alone). Below 5 players nothing changes (the
 same visits, checked against the previous commit).
+The step budget of the modelled search then went from 25,000 to 18,000 a decision, so that the 95th
+percentile stays under a second on a slower host: on an idle one where the model alone (25,000 steps, no
+reading) took 930 ms at p95 (``-n 5 --seed 9 --timing``), the reading at 25,000 steps took 1,144 ms; at
+18,000 steps, ``-n 20 --seed 5`` and ``--seed 6`` (one process per core): 11.75 and 15.92 wins (69.2% of
+40 games), decision CPU p95 845 and 874 ms.
 
 Witch face down: in no variant does a player choose to play a card face down. In the basic game and in Devils
 in Conflict every card is played face up; in "Witches refrain from speaking" (``silent``) a card goes face
@@ -653,7 +658,7 @@ class GreedyModel:
     """The model is used at this many players or more."""
     conflict: bool = False
     """Whether it is used in Devils in Conflict (greedy's slow path there)."""
-    steps: int = 25_000
+    steps: int = 18_000
     """The search's step budget when the model is used (greedy's steps cost about 8 random ones)."""
     min_iterations: int = 100
     penalty: float | None = 0.05
