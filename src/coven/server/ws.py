@@ -42,8 +42,8 @@ from coven.server.tables import (
     Table,
     TableService,
     checked_action,
+    checked_text_action,
     parse_action_json,
-    parse_action_text,
 )
 
 log = logging.getLogger("coven.server.ws")
@@ -343,7 +343,7 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
             text = "digits in a notation are ASCII 0-9"
             conn.send_text(error_message(ErrorCode.BAD_NOTATION, text, table.number, message.id))
             return
-        source = checked_action(parse_action_text(message.action))
+        source = checked_text_action(message.action)
     else:
         assert message.action_json is not None
         source = checked_action(parse_action_json(message.action_json))
