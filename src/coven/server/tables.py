@@ -99,6 +99,20 @@ class LoggedStep:
     events: list[Event]
     together: frozenset[Seat] = frozenset()
     """The seats the game waited for when this step was taken (a simultaneous decision: several)."""
+    _shown: list[tuple[frozenset[Seat] | None, dict[str, Any]]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """Each event's audience and JSON form, made once for every seat that is sent the step."""
+
+    def events_json(self, seat: Seat | None) -> list[dict[str, Any]]:
+        """The JSON forms of the events ``seat`` sees (:meth:`Event.visible_to`). Shared between the
+        seats' frames: never mutate."""
+        shown = self._shown
+        if shown is None:
+            shown = self._shown = [(e.audience, e.to_json()) for e in self.events]
+        return [
+            made for audience, made in shown if audience is None or (seat is not None and seat in audience)
+        ]
 
 
 @dataclass(slots=True)
@@ -272,11 +286,7 @@ class Table:
         return all(s.actor != seat and seat in s.together and s.actor in s.together for s in since)
 
     def step_json(self, step: LoggedStep, seat: Seat | None) -> dict[str, Any]:
-        return {
-            "number": step.number,
-            "actor": step.actor,
-            "events": [e.to_json() for e in step.events if e.visible_to(seat)],
-        }
+        return {"number": step.number, "actor": step.actor, "events": step.events_json(seat)}
 
     def update_text(self, seat: Seat | None, cap: int) -> str:
         """The ``update`` message of the latest step for ``seat`` (serialised once per seat)."""
@@ -285,8 +295,13 @@ class Table:
         text = now.updates.get(seat)
         if text is None:
             step = self.steps[-1]
-            message = {"type": "update", **self.step_json(step, seat), **self.snapshot(seat, cap)}
-            message["number"] = self.number
+            message = {
+                "type": "update",
+                "number": self.number,
+                "actor": step.actor,
+                "events": step.events_json(seat),
+                **self.snapshot(seat, cap),
+            }
             text = now.updates[seat] = dumps(message)
         return text
 
