@@ -770,8 +770,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         if hot is None or not plan:
             if hot is not None and plan is None:
                 plan = state.judging = judging_plan(state)
-            if hot is None or not plan:
-                self._apply(state, seat, action, False)
+            if hot is None or not plan:  # the method of its kind, called directly (as _apply does)
+                _APPLY[type(action)](self, state, seat, action, False)
                 return
         performance, at, artefact, colour, step, to = hot
         p1, p2, art, art2, f1, f2, copy, turns, following = plan
