@@ -255,6 +255,11 @@ _FUZZ_CONTEXTS = _contexts(random.Random(11), 3)
 @given(text=st.one_of(numbers, conditions))
 @example(text="areas(sum(adjacent(area, to), count(area)) > before(max(count(area, colour))))")
 @example(text='sum(kind(area) == "hexagon", areas(adjacent(area, from) and colours(area) == 2))')
+@example(text='areas(count(area) > 1 and kind(area) == "ring" and colours(area) != 2)')
+@example(text='sum(adjacent("T2", area) and count(area, "white") > 0, count(area) + 1)')
+@example(text='areas(adjacent(to, area)) + sum(kind(area) == "centre", colours(area))')
+@example(text="before(areas(adjacent(area, from) and count(area) == 0))")
+@example(text="areas(adjacent(area, to) and sum(adjacent(area, from), count(area)) > 2)")
 def test_the_emitted_function_of_any_board_expression_judges_as_the_closures(text: str) -> None:
     try:
         node = parse(text)

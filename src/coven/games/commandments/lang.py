@@ -69,6 +69,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Final
 
 from coven.games.commandments.board import (
@@ -81,6 +82,7 @@ from coven.games.commandments.board import (
     COLOURS,
     KIND_OF,
     KINDS,
+    NEIGHBOURS,
     NUM_AREAS,
     NUM_CODES,
     OUTSIDE,
@@ -827,6 +829,7 @@ _EMITTED_GLOBALS: Final[dict[str, Any]] = {
     "KIND": _KIND_INDEX,
     "MEMBERS": _MEMBERS,
     "R": _AREAS,
+    "NEAR": tuple(itemgetter(*NEIGHBOURS[a]) for a in range(NUM_AREAS)),
     "colours": _colours,
     "T": CODE_TOTAL,
     "K": CODE_COLOURS,
@@ -835,6 +838,18 @@ _EMITTED_GLOBALS: Final[dict[str, Any]] = {
     "N1": CODE_COUNT[1],
     "N2": CODE_COUNT[2],
 }
+
+
+def _is_area(node: Node) -> bool:
+    """Whether ``node`` is the area a counting function binds."""
+    return node.op == "name" and node.value == "area"
+
+
+def _conjuncts(node: Node) -> list[Node]:
+    """The conditions that ``node``, a chain of ``and``, holds all of (itself for anything else)."""
+    if node.op == "and":
+        return _conjuncts(node.args[0]) + _conjuncts(node.args[1])
+    return [node]
 
 
 class _NotRowError(Exception):
@@ -1009,6 +1024,59 @@ class _Emitter:
                 if name == "areas":
                     return "int", f"{translated}.count(1)"
                 return "int", f"{name}({translated})"
+            return self.over_picked(node)
+        return None
+
+    def over_picked(self, node: Node) -> tuple[str, str] | None:
+        """``areas(cond)`` or ``sum(cond, n)`` whose condition is, or has as one of its conjuncts, a fact
+        that picks some areas by who they are (:meth:`picked`: ``kind(area) == "hexagon"``,
+        ``adjacent(area, to)``), the rest reading only the bound area's row: the rest's table
+        (:meth:`row_table`, 1 for each area when nothing is left of ``areas``) on the translated board,
+        summed over the picked areas only (a slice, or the neighbours' bytes), instead of a loop over
+        the twelve areas. None otherwise."""
+        name = node.value
+        args = node.args
+        if name == "max" or len(args) != (1 if name == "areas" else 2):
+            return None
+        terms = _conjuncts(args[0])
+        for i, term in enumerate(terms):
+            pick = self.picked(term)
+            if pick is not None:
+                rest = terms[:i] + terms[i + 1 :]
+                break
+        else:
+            return None
+        cond = rest[0] if rest else None
+        for term in rest[1:]:
+            cond = Node("and", "", (cond, term)) if cond is not None else term
+        if name == "areas":
+            inside = (cond,) if cond is not None else (Node("num", 1),)
+            counted = Node("call", "areas" if cond is not None else "sum", inside)
+        else:
+            counted = Node("call", "sum", (args[1],) if cond is None else (cond, args[1]))
+        table = self.row_table(counted)
+        if table is None:
+            return None
+        return "int", pick.format(f"{self.board}.translate({table})")
+
+    def picked(self, node: Node) -> str | None:
+        """For a fact of the bound area alone that holds on some areas whatever the board
+        (``kind(area) == K`` or ``adjacent(area, X)``, X the move's ``to`` or ``from`` or a named area),
+        the sum of those areas' bytes of a board written ``{}``; None for anything else."""
+        args = node.args
+        if node.op == "==" and len(args) == 2:
+            call, kind = args if args[1].op == "str" else args[::-1]
+            if call.op == "call" and call.value == "kind" and _is_area(call.args[0]) and kind.op == "str":
+                members = _MEMBERS[int(self.coerce(kind, "kind"))]
+                if members == tuple(range(members[0], members[-1] + 1)):  # every kind's are in a row
+                    return f"sum({{}}[{members[0]}:{members[-1] + 1}])"
+        if node.op == "call" and node.value == "adjacent" and len(args) == 2:
+            other = args[1] if _is_area(args[0]) else args[0] if _is_area(args[1]) else None
+            if other is None or _is_area(other):
+                return None
+            named = other.op == "str" and int(self.coerce(other, "area")) < NUM_AREAS
+            if named or (other.op == "name" and other.value in ("to", "from")):
+                return f"sum(NEAR[{self.coerce(other, 'area')}]({{}}))"
         return None
 
     def row_table(self, node: Node) -> str | None:

@@ -81,7 +81,6 @@ import random
 import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import add
 from typing import Any, Final, cast
 
 from coven.core import (
@@ -273,6 +272,7 @@ Judging = (
         tuple[int, ...],
         tuple[int, ...],
         tuple[int, ...],
+        tuple[int, ...],
         BoardFn | None,
         BoardFn | None,
         bool,
@@ -281,9 +281,11 @@ Judging = (
     ]
 )
 """A ritual's :func:`judging_plan`, its slots' karma *packed* (see :data:`SlotJudging`: a move's packed
-values add up to its total times 8 plus its markers' bits): the packed values of its action cards by
-the move's performance, of each of its (at most two) artefact cards that never read the board by the
-move's colour and areas (:attr:`Deck.boardless`; a table of zeros for none), the functions that give
+values add up to its total times 8 plus its markers' bits): the packed values of each of its (at most
+two) action cards by the move's performance (kept apart: adding the two tables up when she ordains
+costs more than one more lookup on each of a ritual's moves), of each of its (at most two) artefact
+cards that never read the board by the move's colour and areas (:attr:`Deck.boardless`; a table of
+zeros for none), the functions that give
 the packed value of its cards that read the board (the first two, in slot order; None for none),
 whether one of them reads the board before the move, the turns of a ritual, and the novice who follows
 each seat in this ritual. ``()``: the engine does not judge this ritual's moves alone (a judging
@@ -768,15 +770,15 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         if hot is None or not plan:
             if hot is not None and plan is None:
                 plan = state.judging = judging_plan(state)
-            if hot is None or not plan:
-                self._apply(state, seat, action, False)
+            if hot is None or not plan:  # the method of its kind, called directly (as _apply does)
+                _APPLY[type(action)](self, state, seat, action, False)
                 return
         performance, at, artefact, colour, step, to = hot
-        by_performance, art, art2, f1, f2, copy, turns, following = plan
+        p1, p2, art, art2, f1, f2, copy, turns, following = plan
         board = state.board
         start = board[artefact]
         at += start * NUM_AREAS  # (colour * 12 + start) * 12 + to
-        x = by_performance[performance] + art[at] + art2[at]  # the total * 8 + the markers' bits
+        x = p1[performance] + p2[performance] + art[at] + art2[at]  # the total * 8 + the markers' bits
         if f1 is not None:
             after = state.codes
             if after is None:
@@ -1282,7 +1284,7 @@ def judging_plan(state: CommandmentsState) -> Judging:
     taboo = judging.get(c0 * 3) or packed_slot(deck, c0, 0)
     first = judging.get(c1 * 3 + 1) or packed_slot(deck, c1, 1)
     second = judging.get(c2 * 3 + 2) or packed_slot(deck, c2, 2)
-    by_performance: tuple[int, ...] | None = None
+    performances: list[tuple[int, ...]] = []
     arts: list[tuple[int, ...]] = []
     fns: list[BoardFn | None] = []
     copy = False
@@ -1292,20 +1294,22 @@ def judging_plan(state: CommandmentsState) -> Judging:
             if before:
                 copy = True
         elif performance:
-            by_performance = table if by_performance is None else tuple(map(add, by_performance, table))
+            performances.append(table)
         else:
             arts.append(table)
-    if len(arts) > 2 or len(fns) > 2:  # a ritual's slots hold two artefact cards at most
+    if len(performances) > 2 or len(arts) > 2 or len(fns) > 2:  # two cards of each kind at most
         return ()
+    performances += _NO_TABLES
     arts += _NO_TABLES
     fns += _NO_FUNCTIONS
     turns, following = _SEATING[state.players][ritual.priestess]
-    return (by_performance or _ZERO_TABLE, arts[0], arts[1], fns[0], fns[1], copy, turns, following)
+    return (performances[0], performances[1], arts[0], arts[1], fns[0], fns[1], copy, turns, following)
 
 
 _NO_TABLES: Final[tuple[tuple[int, ...], ...]] = (_ZERO_TABLE, _ZERO_TABLE)
 _NO_FUNCTIONS: Final[tuple[None, None]] = (None, None)
-"""What :func:`judging_plan` pads its two artefact tables and two functions with."""
+"""What :func:`judging_plan` pads its tables (two of action cards, two of artefact cards) and two
+functions with."""
 
 
 def _followers(players: int, priestess: int) -> Followers:
