@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from itertools import islice
+from pathlib import Path
 
 import pytest
 
 from coven.core import private, public
 from coven.games import REGISTRY
-from coven.server.tables import LoggedStep
+from coven.server.settings import Settings
+from coven.server.tables import LoggedStep, SeatRequest, TableService, checked_text_action
 
 
 def test_each_seat_gets_the_events_it_may_see_and_no_other() -> None:
@@ -39,3 +43,40 @@ def test_a_steps_events_match_what_each_event_says_of_its_audience(game_id: str)
             assert step.events_json(viewer) == expected
     if game_id in {"commandments", "namaste"}:
         assert private_seen > 0  # the games that deal private events did: the filter was put to work
+
+
+def test_seats_given_the_same_legal_sequence_share_one_listing(tmp_path: Path) -> None:
+    """Amulets gives every wizard but the asker the same sequence of casts: it is listed once a number,
+    and the listing is what each seat would get alone."""
+
+    async def run() -> None:
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'l.sqlite3'}", bot_processes=0, ping_interval=0
+        )
+        service = TableService(settings)
+        await service.start()
+        try:
+            table, _ = await service.create("amulets", 3, {}, [SeatRequest("human")] * 3)
+            for seat in range(3):
+                await service.claim(table, seat)
+            game = table.game
+            for _ in range(3):
+                asker = table.turn()[0][0]
+                others = [s for s in range(3) if s != asker]
+                lists = {s: table.legal(s, 60) for s in range(3)}
+                for s, legal in lists.items():
+                    assert legal is not None
+                    alone = [
+                        {"notation": game.format_action(a)}
+                        for a in islice(game.legal_actions(table.state, s), 8)
+                    ]
+                    assert legal["actions"] == alone and legal["required"] == (s == asker)
+                first, second = (lists[s]["actions"] for s in others)  # type: ignore[index]
+                assert first is second
+                assert lists[asker]["actions"] is not first  # type: ignore[index]  # the asker has another
+                notation = lists[asker]["actions"][0]["notation"]  # type: ignore[index]
+                await service.act(table, asker, table.number, checked_text_action(notation))
+        finally:
+            await service.stop()
+
+    asyncio.run(run())

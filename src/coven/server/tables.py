@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -115,6 +115,10 @@ class LoggedStep:
         ]
 
 
+_Listing = tuple[Sequence[Hashable], list[dict[str, Any]]]
+"""A legal sequence a game gave, and its entries as a seat's legal list shows them."""
+
+
 @dataclass(slots=True)
 class _Shown:
     """What a table shows at one action number, each part made once for every seat that asks: who acts,
@@ -127,6 +131,12 @@ class _Shown:
     views: dict[Seat | None, Any] = field(default_factory=dict)
     snapshots: dict[Seat | None, dict[str, Any]] = field(default_factory=dict)
     updates: dict[Seat | None, str] = field(default_factory=dict)
+    listings: dict[tuple[int, int], tuple[Sequence[Hashable], list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
+    """Listed legal actions by the identity of the sequence the game gave and the length listed: seats
+    given the same sequence (Amulets' casts, for everyone but the asker) share one listing. The entry
+    holds the sequence, so its identity names no other while the number lasts."""
 
 
 @dataclass(eq=False)
@@ -237,7 +247,13 @@ class Table:
         actions = game.legal_actions(state, seat)  # possibly lazy: only the listed ones are built
         count = len(actions)
         limit = cap if required and count <= cap else min(cap, OPTIONAL_LISTED)
-        listed = [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
+        listings = self._shown().listings
+        made = listings.get((id(actions), limit))
+        if made is not None and made[0] is actions:
+            listed = made[1]
+        else:
+            listed = [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
+            listings[id(actions), limit] = (actions, listed)
         truncated = len(listed) < count
         return {
             "required": required,
