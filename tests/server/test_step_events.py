@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Sequence
+from dataclasses import replace
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from coven.core import private, public
+from coven.core import Registry, Seat, is_fixed, private, public
 from coven.games import REGISTRY
 from coven.server.settings import Settings
 from coven.server.tables import LoggedStep, SeatRequest, TableService, checked_text_action
+from tests.core.toygame import Play, ToyGame, ToyState
 
 
 def test_each_seat_gets_the_events_it_may_see_and_no_other() -> None:
@@ -76,6 +80,76 @@ def test_seats_given_the_same_legal_sequence_share_one_listing(tmp_path: Path) -
                 assert lists[asker]["actions"] is not first  # type: ignore[index]  # the asker has another
                 notation = lists[asker]["actions"][0]["notation"]  # type: ignore[index]
                 await service.act(table, asker, table.number, checked_text_action(notation))
+        finally:
+            await service.stop()
+
+    asyncio.run(run())
+
+
+class ReusedList(ToyGame):
+    """The toy game, giving its legal plays in one list it refills in place: a sequence that changes."""
+
+    spec = replace(ToyGame.spec, id="reused-list")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shared: list[Play] = []
+
+    def legal_actions(self, state: ToyState, seat: Seat) -> Sequence[Play]:
+        self.shared[:] = super().legal_actions(state, seat)
+        return self.shared
+
+
+def test_a_listing_is_kept_across_moves_only_for_a_sequence_that_cannot_change(tmp_path: Path) -> None:
+    amulets = REGISTRY.get("amulets")
+    assert is_fixed(()) and is_fixed((1, 2)) and not is_fixed([1, 2])
+    assert is_fixed(amulets.legal_actions(amulets.new_game(3, None, 1), 0))
+
+    async def run() -> None:
+        registry = Registry()
+        registry.register(ReusedList())
+        registry.register(amulets)
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'k.sqlite3'}",
+            bot_processes=0,
+            ping_interval=0,
+            games=registry,
+        )
+        service = TableService(settings)
+        await service.start()
+        try:
+            for game_id, players, shown in (("reused-list", 2, 60), ("amulets", 3, 8)):
+                table, _ = await service.create(game_id, players, {}, [SeatRequest("human")] * players)
+                for seat in range(players):
+                    await service.claim(table, seat)
+                game = table.game
+                seen: dict[int, list[tuple[Sequence[object], list[Any]]]] = {
+                    seat: [] for seat in range(players)
+                }
+                for _ in range(4):
+                    if table.status != "playing":
+                        break
+                    for seat in range(players):
+                        legal = table.legal(seat, 60)
+                        if legal is None:
+                            continue
+                        alone = [
+                            {"notation": game.format_action(a)}
+                            for a in islice(game.legal_actions(table.state, seat), shown)
+                        ]
+                        assert legal["actions"] == alone  # never what the sequence held before
+                        seen[seat].append((game.legal_actions(table.state, seat), legal["actions"]))
+                    mover = table.turn()[0][0]
+                    notation = game.format_action(game.legal_actions(table.state, mover)[0])
+                    await service.act(table, mover, table.number, checked_text_action(notation))
+                pairs = [pair for seat in seen for pair in seen[seat]]
+                if game_id == "amulets":  # casts and questions: two constant sequences, each listed once
+                    assert len(pairs) >= 8 and len({id(actions) for actions, _ in pairs}) == 2
+                    assert all(
+                        listed is next(m for a, m in pairs if a is actions) for actions, listed in pairs
+                    )
+                else:  # one list refilled: listed anew each move, as the hand shrinks
+                    assert len({len(listed) for _, listed in pairs}) > 1
         finally:
             await service.stop()
 

@@ -25,7 +25,7 @@ from coven.core.errors import (
     UnknownGameError,
 )
 from coven.core.events import Event, filter_events, private, public
-from coven.core.game import Game, Parts
+from coven.core.game import FixedActions, Game, Parts, is_fixed
 from coven.core.metrics import Metrics, NoMetrics
 from coven.core.record import Move, Record, Step, replay, replay_steps
 from coven.core.registry import Registry
@@ -41,6 +41,7 @@ __all__ = [
     "CovenError",
     "Driver",
     "Event",
+    "FixedActions",
     "Game",
     "GameError",
     "GameOverError",
@@ -70,6 +71,7 @@ __all__ = [
     "UnknownGameError",
     "copy_rng",
     "filter_events",
+    "is_fixed",
     "offer_order",
     "play_terminal",
     "private",

@@ -36,6 +36,21 @@ A = TypeVar("A", bound=Hashable)
 V = TypeVar("V")
 
 
+class FixedActions(Sequence[A]):
+    """A legal sequence that never changes once made. A game may give the same one wherever the same
+    actions are legal (a constant), and a reader may keep what it read of it: the server lists its first
+    actions once, not at every move. A tuple is one by nature; a lazy sequence (Amulets' millions of
+    placements) says so by deriving from this class, and must then never change."""
+
+    __slots__ = ()
+
+
+def is_fixed(actions: Sequence[Hashable]) -> bool:
+    """Whether ``actions`` can never change (a tuple, or a :class:`FixedActions`): what was read of it
+    may be kept for as long as the sequence itself is."""
+    return type(actions) is tuple or isinstance(actions, FixedActions)
+
+
 @dataclass(frozen=True)
 class Parts(Generic[S, V]):
     """What a game package's ``__init__`` hands to its rules when it assembles the game: everything

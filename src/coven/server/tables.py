@@ -34,6 +34,7 @@ from coven.core import (
     Options,
     Seat,
     UnknownBotError,
+    is_fixed,
 )
 from coven.core.driver import decisions
 from coven.server.botpool import BotPool
@@ -119,6 +120,15 @@ _Listing = tuple[Sequence[Hashable], list[dict[str, Any]]]
 """A legal sequence a game gave, and its entries as a seat's legal list shows them."""
 
 
+_FIXED_LISTINGS: dict[tuple[AnyGame, int, int], _Listing] = {}
+"""Listings of legal sequences that never change (:func:`coven.core.is_fixed`), kept from move to move
+and from table to table: a game gives the same constant wherever the same actions are legal (Amulets'
+casts and questions, a Commandments novice's performances), so its first actions are listed once. Each
+entry holds its sequence, so the identity in its key names no other."""
+FIXED_LISTINGS_BOUND = 4096
+"""At most this many listings are kept (then they all go and are made again as asked)."""
+
+
 @dataclass(slots=True)
 class _Shown:
     """What a table shows at one action number, each part made once for every seat that asks: who acts,
@@ -131,12 +141,11 @@ class _Shown:
     views: dict[Seat | None, Any] = field(default_factory=dict)
     snapshots: dict[Seat | None, dict[str, Any]] = field(default_factory=dict)
     updates: dict[Seat | None, str] = field(default_factory=dict)
-    listings: dict[tuple[int, int], tuple[Sequence[Hashable], list[dict[str, Any]]]] = field(
-        default_factory=dict
-    )
-    """Listed legal actions by the identity of the sequence the game gave and the length listed: seats
-    given the same sequence (Amulets' casts, for everyone but the asker) share one listing. The entry
-    holds the sequence, so its identity names no other while the number lasts."""
+    listings: dict[tuple[AnyGame, int, int], _Listing] = field(default_factory=dict)
+    """Listed legal actions by the game, the identity of the sequence it gave and the length listed, for
+    sequences that may change (those that cannot are kept longer, in :data:`_FIXED_LISTINGS`): seats given
+    the same sequence at one number share one listing. The entry holds the sequence, so its identity
+    names no other while the number lasts."""
 
 
 @dataclass(eq=False)
@@ -247,13 +256,16 @@ class Table:
         actions = game.legal_actions(state, seat)  # possibly lazy: only the listed ones are built
         count = len(actions)
         limit = cap if required and count <= cap else min(cap, OPTIONAL_LISTED)
-        listings = self._shown().listings
-        made = listings.get((id(actions), limit))
+        listings = _FIXED_LISTINGS if is_fixed(actions) else self._shown().listings
+        key = (game, id(actions), limit)  # a game's own notation writes the entries
+        made = listings.get(key)
         if made is not None and made[0] is actions:
             listed = made[1]
         else:
             listed = [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
-            listings[id(actions), limit] = (actions, listed)
+            if len(listings) >= FIXED_LISTINGS_BOUND:
+                listings.clear()
+            listings[key] = (actions, listed)
         truncated = len(listed) < count
         return {
             "required": required,

@@ -59,6 +59,7 @@ from typing import overload
 from coven.core import (
     Bounds,
     Event,
+    FixedActions,
     Game,
     GameError,
     GameSpec,
@@ -188,7 +189,7 @@ _CAST_HEADS: tuple[_Head, ...] = tuple((r, y, free, Cast, _set_cast) for r, y, f
 ``fields``."""
 
 
-class Moves(Sequence[Action]):
+class Moves(FixedActions[Action]):
     """The legal actions of a seat, lazily: every placement as a question and/or as a cast.
 
     Indexing decodes a placement (no list of 6.4 million actions is ever built); membership is a
