@@ -79,7 +79,7 @@ import dataclasses
 import math
 import random
 import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
@@ -153,6 +153,7 @@ from coven.games.commandments.view import (
     TABOO,
     CommandmentsView,
     build_view,
+    build_views,
     disempowered_event,
     forfeit_event,
     game_over_event,
@@ -1042,6 +1043,11 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     # ------------------------------------------------------------------------------- information
     def view(self, state: CommandmentsState, seat: Seat | None) -> CommandmentsView:
         return build_view(state, seat, self.current_seat(state))
+
+    def views(
+        self, state: CommandmentsState, seats: Iterable[Seat | None]
+    ) -> dict[Seat | None, CommandmentsView]:
+        return build_views(state, seats, self.current_seat(state))
 
     # ----------------------------------------------------------------------------------- outcome
     def scores(self, state: CommandmentsState) -> tuple[float, ...]:

@@ -9,7 +9,7 @@ ends, unless the table says ``reveal=never`` (then only she sees them again).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -129,41 +129,59 @@ seat."""
 
 def build_view(state: CommandmentsState, seat: Seat | None, to_move: int) -> CommandmentsView:
     """Everything ``seat`` knows in ``state`` (``None``: a spectator); ``to_move`` as the rules say."""
+    return build_views(state, (seat,), to_move)[seat]
+
+
+def build_views(
+    state: CommandmentsState, seats: Iterable[Seat | None], to_move: int
+) -> dict[Seat | None, CommandmentsView]:
+    """:func:`build_view` of several seats of one state: what they see alike (the board, the karma) is
+    made once, and so is the ritual in play for each kind of seat (its High Priestess, and everyone
+    else): the server asks for every seat at the table after each move."""
     cards = state.deck.cards
     expert = bool(state.options["expert"])
     never = state.options["reveal"] == "never"
-    rituals = []
     last = len(state.rituals) - 1
-    for i, ritual in enumerate(state.rituals):
-        own = seat == ritual.priestess
-        known = own or (ritual.ended and not never)
-        hide = expert and not own
-        if i == last:  # the ritual in play: copied at each clone, changed by each move
-            rituals.append(ritual_view(ritual, cards, own, known, hide))
-            continue
-        # An earlier ritual is over and shared, unchanged, by every later state (copy on write): its view
-        # for this kind of seat is made once.
-        key = (id(ritual), own, known, hide)
-        view = _kept(_PAST, key, ritual, partial(ritual_view, ritual, cards, own, known, hide), 4096)
-        rituals.append(view)
-    named = dict.fromkeys(
-        cid for r in rituals for cid in (*r.hand, r.discard, *(slot.card for slot in r.slots)) if cid
-    )
     texts = card_texts(state.deck)
-    return CommandmentsView(
-        seat,
-        state.players,
-        dict(state.options),
-        PHASE_NAMES[state.phase],
-        to_move,
-        tuple(rituals),
-        tuple(state.board),
-        state.flips,
-        tuple(state.karma),
-        state.pending,
-        state.pending_start,
-        tuple(texts[cid] for cid in named),
-    )
+    phase = PHASE_NAMES[state.phase]
+    board, karma = tuple(state.board), tuple(state.karma)
+    now: dict[tuple[bool, bool, bool], RitualView] = {}  # the ritual in play, by kind of seat
+    out: dict[Seat | None, CommandmentsView] = {}
+    for seat in seats:
+        rituals = []
+        for i, ritual in enumerate(state.rituals):
+            own = seat == ritual.priestess
+            known = own or (ritual.ended and not never)
+            hide = expert and not own
+            key = (own, known, hide)
+            if i == last:  # the ritual in play: copied at each clone, changed by each move
+                view = now.get(key)
+                if view is None:
+                    view = now[key] = ritual_view(ritual, cards, own, known, hide)
+                rituals.append(view)
+                continue
+            # An earlier ritual is over and shared, unchanged, by every later state (copy on write): its
+            # view for this kind of seat is made once.
+            view = _kept(_PAST, (id(ritual), *key), ritual, partial(ritual_view, ritual, cards, *key), 4096)
+            rituals.append(view)
+        named = dict.fromkeys(
+            cid for r in rituals for cid in (*r.hand, r.discard, *(slot.card for slot in r.slots)) if cid
+        )
+        out[seat] = CommandmentsView(
+            seat,
+            state.players,
+            dict(state.options),  # each view its own (a view is a value: it shares nothing mutable)
+            phase,
+            to_move,
+            tuple(rituals),
+            board,
+            state.flips,
+            karma,
+            state.pending,
+            state.pending_start,
+            tuple(texts[cid] for cid in named),
+        )
+    return out
 
 
 _TEXTS: dict[int, tuple[Deck, dict[str, CardText]]] = {}
