@@ -149,7 +149,9 @@ class Game(ABC, Generic[S, A, V]):
         """The legal actions of ``seat`` (empty if it may not act).
 
         Where the action space is open-ended (free words, huge placements), this enumerates a
-        representative family and :meth:`illegal_reason` decides the rest.
+        representative family and :meth:`illegal_reason` decides the rest. A sequence that never changes
+        (a tuple, or a :class:`FixedActions`) may be given again wherever the same actions are legal: its
+        readers may keep what they read of it (the server lists it once).
         """
 
     def illegal_reason(self, state: S, seat: Seat, action: A) -> str | None:
