@@ -8,7 +8,7 @@ import random
 from coven.core import Event
 from coven.games.namaste import GAME, KARMA, PASS, NamasteState, Write
 from coven.games.namaste.notation import Action
-from coven.games.namaste.rules import _CELL_LINES, _NEVER
+from coven.games.namaste.rules import _CELL_LINES, _FULL, _NEVER, _WRITE_EFFECT
 from coven.games.namaste.sheet import CELL_NAMES, KARMA_SPACES, LINES, LINES_OF_CELL, legal_cells
 
 
@@ -143,6 +143,18 @@ def test_the_lines_through_each_circle_are_the_sheets_lines() -> None:
         assert found == list(LINES_OF_CELL[cell])
         for k in found:
             assert (row_mask if k == row else column_mask) == sum(1 << c for c in LINES[k])
+
+
+def test_a_write_that_completes_a_line_or_fills_the_sheet_passes_a_gate() -> None:
+    """The resolution reads a write's lines plainly only when the filled circles cover one of its two
+    gates (_WRITE_EFFECT): the gates are the masks of the lines through the circle, _FULL for a line it is
+    not on, so a completed line covers its gate and a full sheet covers both."""
+    for cell, (_, row_mask, _, column_mask) in enumerate(_CELL_LINES):
+        for value in range(1, 29):
+            *_, row_gate, column_gate = _WRITE_EFFECT[cell][value]
+            for mask, gate in ((row_mask, row_gate), (column_mask, column_gate)):
+                assert gate == (_FULL if mask == _NEVER else mask)
+                assert _FULL & gate == gate
 
 
 def test_the_sheets_kept_as_bytes_are_the_entries_written_one_by_one() -> None:

@@ -379,13 +379,23 @@ _PLACE: tuple[tuple[int, ...], ...] = tuple(
     tuple(v << (8 * c) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
 )
 """``entries | _PLACE[c][v]``: v written in the empty circle c."""
-_WRITE_EFFECT: tuple[tuple[tuple[int, int, int, int, int, int, int], ...], ...] = tuple(
-    tuple((_PLACE[c][v], _KEEP[c][v], _CELL_BIT[c], *_CELL_LINES[c]) for v in range(MAX_VALUE + 1))
+
+
+def _gates(cell: int) -> tuple[int, int]:
+    _, row_mask, _, column_mask = _CELL_LINES[cell]
+    return (_FULL if row_mask == _NEVER else row_mask, _FULL if column_mask == _NEVER else column_mask)
+
+
+_WRITE_EFFECT: tuple[tuple[tuple[int, int, int, int, int], ...], ...] = tuple(
+    tuple((_PLACE[c][v], _KEEP[c][v], _CELL_BIT[c], *_gates(c)) for v in range(MAX_VALUE + 1))
     for c in range(NCELLS)
 )
 """``_WRITE_EFFECT[c][v]``: what writing v in circle c does, read by one lookup: its byte in ``entries``
-(:data:`_PLACE`), the mask that keeps the fits (:data:`_KEEP`), its bit in ``filled``, and its symbol
-row and column with their masks (:data:`_CELL_LINES`)."""
+(:data:`_PLACE`), the mask that keeps the fits (:data:`_KEEP`), its bit in ``filled``, then two gates:
+the masks of its symbol row and column (:data:`_CELL_LINES`), :data:`_FULL` in place of a line it is
+not on. A write after which the filled circles cover neither gate completes no line and fills no sheet
+(a full sheet covers both gates), so two tests pass the common write; the others take the plain
+reading of :data:`_CELL_LINES` and :data:`_FULL`."""
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -622,22 +632,25 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 else "pass"
             )
         events.append(entries_event(info[6], entries))
-    completed: list[tuple[Seat, int]] = []
+    completed: list[tuple[Seat, int]] | None = None  # made by the first completion (rare)
     codes, fits, filled = state.entries, state.fits, state.filled
     for s, action in pending.items():  # in the order of the decisions: the state does not depend on it
         if isinstance(action, Write):
-            place, keep, bit, row_line, row_mask, column_line, column_mask = _WRITE_EFFECT[action.cell][
-                action.value
-            ]
+            place, keep, bit, row_gate, column_gate = _WRITE_EFFECT[action.cell][action.value]
             codes[s] |= place
             fits[s] &= keep
             filled[s] = mine = filled[s] | bit
-            if mine & row_mask == row_mask:
-                completed.append((s, row_line))
-            if mine & column_mask == column_mask:
-                completed.append((s, column_line))
-            if mine == _FULL:
-                state.finished |= 1 << s
+            if mine & row_gate == row_gate or mine & column_gate == column_gate:
+                # A line may be complete or the sheet full (see _WRITE_EFFECT): the plain reading.
+                row_line, row_mask, column_line, column_mask = _CELL_LINES[action.cell]
+                if completed is None:
+                    completed = []
+                if mine & row_mask == row_mask:
+                    completed.append((s, row_line))
+                if mine & column_mask == column_mask:
+                    completed.append((s, column_line))
+                if mine == _FULL:
+                    state.finished |= 1 << s
         elif isinstance(action, Karma):
             state.karma[s] = karma = (*state.karma[s], 1 if info[1] == WILD else info[1])
             if len(karma) >= KARMA_SPACES:
@@ -657,7 +670,7 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
             if events is not None:
                 events.append(line_event(s, LINE_NAMES[line], points, first))
         state.claimed = tuple(claimed)
-    state.pending = {}
+    pending.clear()  # nothing else holds the dict (a clone copies it, a view reads it)
     state.roll = None
     state.turns += 1
     finished = state.finished
