@@ -223,6 +223,8 @@ _CHUNKS: tuple[tuple[tuple[tuple[Write, ...], ...], ...], ...] = tuple(
 are set in ``bits``."""
 
 Picker = Callable[[tuple[Write, ...]], tuple[Write, ...]]
+_PAIR_SHIFT = 6 * NCELLS
+"""From the field of a roll's lower total to that of the higher one six above (one 1/7 die)."""
 _PAIR_ROWS: tuple[tuple[Write, ...], ...] = tuple(
     WRITES[v] + WRITES[v + 6] if v + 6 <= MAX_VALUE else () for v in range(MAX_VALUE + 1)
 )
@@ -932,11 +934,11 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         values = info[4] if seat == state.active else info[2]
         if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
-            low, high = values
-            a = fits >> (NCELLS * low) & _CELLS_MASK
-            b = fits >> (NCELLS * high) & _CELLS_MASK
+            above = fits >> (NCELLS * values[0])  # the field of the lower total first
+            a = above & _CELLS_MASK
+            b = above >> _PAIR_SHIFT & _CELLS_MASK  # the higher total's field, six fields up
             if a | b:
-                row = _PAIR_ROWS[low]
+                row = _PAIR_ROWS[values[0]]
                 p0, p1, p2, p3, p4 = _PAIR_PICKS
                 return [
                     *p0[a & 31][b & 31](row),
