@@ -8,7 +8,7 @@ import random
 from coven.core import Event
 from coven.games.namaste import GAME, KARMA, PASS, NamasteState, Write
 from coven.games.namaste.notation import Action
-from coven.games.namaste.rules import _CELL_LINES, _NEVER
+from coven.games.namaste.rules import _CELL_LINES, _FULL, _NEVER, _WRITE_EFFECT
 from coven.games.namaste.sheet import CELL_NAMES, KARMA_SPACES, LINES, LINES_OF_CELL, legal_cells
 
 
@@ -145,6 +145,18 @@ def test_the_lines_through_each_circle_are_the_sheets_lines() -> None:
             assert (row_mask if k == row else column_mask) == sum(1 << c for c in LINES[k])
 
 
+def test_a_write_that_completes_a_line_or_fills_the_sheet_passes_a_gate() -> None:
+    """The resolution reads a write's lines plainly only when no empty circle lies in one of its two
+    gates (_WRITE_EFFECT): the gates are the masks of the lines through the circle, _FULL for a line it is
+    not on, so a completed line empties its gate (field 0 of the fits) and a full sheet both."""
+    for cell, (_, row_mask, _, column_mask) in enumerate(_CELL_LINES):
+        for value in range(1, 29):
+            *_, row_gate, column_gate = _WRITE_EFFECT[cell][value]
+            for mask, gate in ((row_mask, row_gate), (column_mask, column_gate)):
+                assert gate == (_FULL if mask == _NEVER else mask)
+                assert _FULL & gate == gate
+
+
 def test_the_sheets_kept_as_bytes_are_the_entries_written_one_by_one() -> None:
     """Each sheet is kept as one integer of a byte per circle: read back (``state.sheets``), it is the
     sheet made plainly from the ``entries`` events, write by write; the seats asked on a roll (a property
@@ -234,9 +246,9 @@ def test_the_end_condition_of_a_hand_written_position_is_read_from_its_sheets() 
 
 def test_the_masks_a_write_leaves_are_those_read_plainly_from_the_sheet() -> None:
     """A write's effect is one lookup (_WRITE_EFFECT: its byte, the mask that keeps the fits, its bit,
-    its lines): along seeded games, every seat's fits are those computed from its sheet circle by
-    circle (the values each empty circle can take between its nearest neighbours), its filled circles
-    those holding a value, its line points those of the lines its sheet completes."""
+    its gates): along seeded games, every seat's fits are those computed from its sheet circle by
+    circle (the values each empty circle can take between its nearest neighbours; field 0 the circles
+    holding no value), its line points those of the lines its sheet completes."""
     from coven.games.namaste.rules import _fits_of
 
     rng = random.Random(4)
@@ -253,7 +265,7 @@ def test_the_masks_a_write_leaves_are_those_read_plainly_from_the_sheet() -> Non
             for s in range(players):
                 sheet = state.sheet(s)
                 assert state.fits[s] == _fits_of(sheet)
-                assert state.filled[s] == sum(1 << c for c in range(25) if sheet[c])
+                assert state.fits[s] & _FULL == sum(1 << c for c in range(25) if not sheet[c])
                 complete = {k for k in range(len(LINES)) if all(sheet[c] for c in LINES[k])}
                 assert {k for k in range(len(LINES)) if state.line_points[s][k]} == complete
     assert writes > 400

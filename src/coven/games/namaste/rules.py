@@ -38,23 +38,22 @@ Choices where rulebook and rulings are silent:
   may pass.
 
 Representation (the hot path of search and simulation): each sheet is one integer of a byte per circle
-(``entries``: a write is one OR; the tuple of 25 circles is made only when read), bad karma and line
-points are tuples (a clone shares them); per seat the state keeps the bitmask of its filled circles and
-one integer ``fits`` of 29 fields of 25 bits, field v holding the circles that can take the value v now
-(bit c set when lo < v < hi, see :func:`coven.games.namaste.sheet.bounds_of`). Writing V in circle c is
-one AND with a precomputed mask (c taken out of every field, the circles left of and above c out of the
-fields V and up, those right of and below it out of the fields V and down); whether a seat can write one
-of a roll's totals is one AND with those totals' fields, and its legal writes are read from those fields
-a chunk of circles at a time from tables (one total: three chunks of shared tuples added, the last
-holding the pass or the bad karma; the two totals six apart of a roll with one 1/7 die: five circles at
-a time). A write's effects on these integers are one lookup (:data:`_WRITE_EFFECT`). A roll is one
-draw of the chance source and one lookup in a table of every roll (its totals, their fields and its
-text). ``waiting`` is the bitmask of the seats the game waits for, ``finished`` that of
-the seats that filled every circle or every bad-karma space (the end condition). The events that depend
-only on a seat and its decision are made once (:mod:`coven.games.namaste.view`);
-:meth:`NamasteGame.advance` takes the same steps (:func:`_roll`, :func:`_resolve`) and makes no event.
-The views read the public part of a position once (``shown``, see
-:func:`coven.games.namaste.view.view_of`), and their JSON is written directly
+(``entries``: a write is one OR; the tuple of 25 circles is made only when read), bad karma and line points
+are tuples (a clone shares them); per seat the state keeps one integer ``fits`` of 29 fields of 25 bits, field
+v = 1-28 holding the circles that can take the value v now (bit c set when lo < v < hi, see
+:func:`coven.games.namaste.sheet.bounds_of`) and field 0 the empty circles (a line is complete when none of
+its circles is there). Writing V in circle c is one AND with a precomputed mask (c taken out of every field,
+the circles left of and above c out of the fields V and up, those right of and below it out of the fields 1 to
+V); whether a seat can write one of a roll's totals is one AND with those totals' fields, and its legal writes
+are read from those fields a chunk of circles at a time from tables (one total: three chunks of shared tuples
+added, the last holding the pass or the bad karma; the two totals six apart of a roll with one 1/7 die: five
+circles at a time). A write's effects on these integers are one lookup (:data:`_WRITE_EFFECT`). A roll is one
+draw of the chance source and one lookup in a table of every roll (its totals, their fields and its text).
+``waiting`` is the bitmask of the seats the game waits for, ``finished`` that of the seats that filled every
+circle or every bad-karma space (the end condition). The events that depend only on a seat and its decision
+are made once (:mod:`coven.games.namaste.view`); :meth:`NamasteGame.advance` takes the same steps
+(:func:`_roll`, :func:`_resolve`) and makes no event. The views read the public part of a position once
+(``shown``, see :func:`coven.games.namaste.view.view_of`), and their JSON is written directly
 (:func:`~coven.games.namaste.view.view_json`).
 """
 
@@ -193,7 +192,8 @@ _CELL_LINES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_lines(c) for c 
 _FULL = (1 << NCELLS) - 1
 _CELLS_MASK = (1 << NCELLS) - 1
 """One field of ``fits``: a bit per circle."""
-_EMPTY_FITS = sum(_CELLS_MASK << (NCELLS * v) for v in range(1, MAX_VALUE + 1))
+_EMPTY_FITS = sum(_CELLS_MASK << (NCELLS * v) for v in range(MAX_VALUE + 1))
+"""The fits of an empty sheet: every circle empty (field 0) and able to take every value."""
 _VALUE_ONES: tuple[int, ...] = tuple(1 << (NCELLS * v) for v in range(MAX_VALUE + 1))
 """Bit 0 of the field of each value: ``cells * _VALUE_ONES[v]`` is those circles in field v."""
 _KEEP: tuple[tuple[int, ...], ...] = tuple(
@@ -202,13 +202,14 @@ _KEEP: tuple[tuple[int, ...], ...] = tuple(
         & ~(
             (1 << c) * sum(_VALUE_ONES)
             | sum(1 << d for d in _BEFORE[c]) * sum(_VALUE_ONES[x:])
-            | sum(1 << d for d in _AFTER[c]) * sum(_VALUE_ONES[: x + 1])
+            | sum(1 << d for d in _AFTER[c]) * sum(_VALUE_ONES[1 : x + 1])
         )
         for x in range(MAX_VALUE + 1)
     )
     for c in range(NCELLS)
 )
-"""``fits & _KEEP[c][x]``: the fits after writing x in circle c."""
+"""``fits & _KEEP[c][x]``: the fits after writing x in circle c (c is no longer empty: out of field 0
+too)."""
 _CHUNK_SPANS = ((0, 9), (9, 8), (17, 8))
 """The circles of a field in three chunks (first circle, number of circles): 9, 8 and 8."""
 _CHUNKS: tuple[tuple[tuple[tuple[Write, ...], ...], ...], ...] = tuple(
@@ -222,6 +223,8 @@ _CHUNKS: tuple[tuple[tuple[tuple[Write, ...], ...], ...], ...] = tuple(
 are set in ``bits``."""
 
 Picker = Callable[[tuple[Write, ...]], tuple[Write, ...]]
+_PAIR_SHIFT = 6 * NCELLS
+"""From the field of a roll's lower total to that of the higher one six above (one 1/7 die)."""
 _PAIR_ROWS: tuple[tuple[Write, ...], ...] = tuple(
     WRITES[v] + WRITES[v + 6] if v + 6 <= MAX_VALUE else () for v in range(MAX_VALUE + 1)
 )
@@ -372,20 +375,28 @@ _FELLOWS: tuple[tuple[tuple[tuple[Seat, int], ...], ...], ...] = tuple(
 """``_FELLOWS[players][active]``: the other seats and their bits, in seat order."""
 _NOT_SEAT: tuple[int, ...] = tuple(~(1 << s) for s in range(4))
 """``waiting & _NOT_SEAT[seat]``: ``seat`` has decided."""
-_CELL_BIT: tuple[int, ...] = tuple(1 << c for c in range(NCELLS))
 _BYTE_SHIFT: tuple[int, ...] = tuple(8 * c for c in range(NCELLS))
 """Where circle c's byte lies in :attr:`NamasteState.entries`."""
 _PLACE: tuple[tuple[int, ...], ...] = tuple(
     tuple(v << (8 * c) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
 )
 """``entries | _PLACE[c][v]``: v written in the empty circle c."""
-_WRITE_EFFECT: tuple[tuple[tuple[int, int, int, int, int, int, int], ...], ...] = tuple(
-    tuple((_PLACE[c][v], _KEEP[c][v], _CELL_BIT[c], *_CELL_LINES[c]) for v in range(MAX_VALUE + 1))
-    for c in range(NCELLS)
+
+
+def _gates(cell: int) -> tuple[int, int]:
+    _, row_mask, _, column_mask = _CELL_LINES[cell]
+    return (_FULL if row_mask == _NEVER else row_mask, _FULL if column_mask == _NEVER else column_mask)
+
+
+_WRITE_EFFECT: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+    tuple((_PLACE[c][v], _KEEP[c][v], *_gates(c)) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
 )
 """``_WRITE_EFFECT[c][v]``: what writing v in circle c does, read by one lookup: its byte in ``entries``
-(:data:`_PLACE`), the mask that keeps the fits (:data:`_KEEP`), its bit in ``filled``, and its symbol
-row and column with their masks (:data:`_CELL_LINES`)."""
+(:data:`_PLACE`), the mask that keeps the fits (:data:`_KEEP`), then two gates: the masks of its
+symbol row and column (:data:`_CELL_LINES`), :data:`_FULL` in place of a line it is not on. A write
+after which some empty circle (field 0 of the fits) lies in each gate completes no line and fills no
+sheet (a full sheet empties both gates), so two tests pass the common write; the others take the plain
+reading of :data:`_CELL_LINES` and :data:`_FULL`."""
 
 
 # ------------------------------------------------------------------------------------------- state
@@ -414,10 +425,9 @@ class NamasteState:
     """The dice not yet rolled."""
     queue: tuple[int, ...]
     """Faces fixed for the next rolls (a hand-written position's), used before ``chance``."""
-    filled: list[int]
-    """Per seat, the bitmask of its filled circles."""
     fits: list[int]
-    """Per seat, 29 fields of 25 bits: field v holds the empty circles that can take the value v now."""
+    """Per seat, 29 fields of 25 bits: field v = 1-28 holds the empty circles that can take the value v
+    now, field 0 the empty circles."""
     roll: RollInfo | None
     """The current roll's table entry (None before the roll)."""
     waiting: int
@@ -468,6 +478,7 @@ def _fits_of(sheet: tuple[int, ...]) -> int:
     out = 0
     for cell in range(NCELLS):
         if not sheet[cell]:
+            out |= 1 << cell  # field 0: the empty circles
             lo, hi = bounds_of(sheet, cell)
             for v in range(lo + 1, hi):
                 out |= 1 << (NCELLS * v + cell)
@@ -539,7 +550,6 @@ def assemble(
         ending=ending,
         chance=chance,
         queue=queue,
-        filled=[sum(1 << c for c in range(NCELLS) if sheet[c]) for sheet in sheet_tuples],
         fits=[_fits_of(sheet) for sheet in sheet_tuples],
         roll=None,
         waiting=0 if phase == OVER else 1 << active,
@@ -622,22 +632,26 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                 else "pass"
             )
         events.append(entries_event(info[6], entries))
-    completed: list[tuple[Seat, int]] = []
-    codes, fits, filled = state.entries, state.fits, state.filled
+    completed: list[tuple[Seat, int]] | None = None  # made by the first completion (rare)
+    codes, fits = state.entries, state.fits
     for s, action in pending.items():  # in the order of the decisions: the state does not depend on it
         if isinstance(action, Write):
-            place, keep, bit, row_line, row_mask, column_line, column_mask = _WRITE_EFFECT[action.cell][
-                action.value
-            ]
+            place, keep, row_gate, column_gate = _WRITE_EFFECT[action.cell][action.value]
             codes[s] |= place
-            fits[s] &= keep
-            filled[s] = mine = filled[s] | bit
-            if mine & row_mask == row_mask:
-                completed.append((s, row_line))
-            if mine & column_mask == column_mask:
-                completed.append((s, column_line))
-            if mine == _FULL:
-                state.finished |= 1 << s
+            fits[s] = left = fits[s] & keep
+            if not left & row_gate or not left & column_gate:
+                # A line may be complete or the sheet full (see _WRITE_EFFECT): the plain reading of
+                # the filled circles (those not in field 0 of the fits).
+                mine = ~left & _FULL
+                row_line, row_mask, column_line, column_mask = _CELL_LINES[action.cell]
+                if completed is None:
+                    completed = []
+                if mine & row_mask == row_mask:
+                    completed.append((s, row_line))
+                if mine & column_mask == column_mask:
+                    completed.append((s, column_line))
+                if mine == _FULL:
+                    state.finished |= 1 << s
         elif isinstance(action, Karma):
             state.karma[s] = karma = (*state.karma[s], 1 if info[1] == WILD else info[1])
             if len(karma) >= KARMA_SPACES:
@@ -657,7 +671,7 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
             if events is not None:
                 events.append(line_event(s, LINE_NAMES[line], points, first))
         state.claimed = tuple(claimed)
-    state.pending = {}
+    pending.clear()  # nothing else holds the dict (a clone copies it, a view reads it)
     state.roll = None
     state.turns += 1
     finished = state.finished
@@ -707,7 +721,6 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             ending=False,
             chance=Chance(seed),
             queue=(),
-            filled=[0] * players,
             fits=[_EMPTY_FITS] * players,
             roll=None,
             waiting=1,
@@ -745,7 +758,6 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         new.ending = state.ending
         new.chance = state.chance.copy()
         new.queue = state.queue
-        new.filled = state.filled[:]
         new.fits = state.fits[:]
         new.roll = state.roll
         new.waiting = state.waiting
@@ -922,11 +934,11 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         values = info[4] if seat == state.active else info[2]
         if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
-            low, high = values
-            a = fits >> (NCELLS * low) & _CELLS_MASK
-            b = fits >> (NCELLS * high) & _CELLS_MASK
+            above = fits >> (NCELLS * values[0])  # the field of the lower total first
+            a = above & _CELLS_MASK
+            b = above >> _PAIR_SHIFT & _CELLS_MASK  # the higher total's field, six fields up
             if a | b:
-                row = _PAIR_ROWS[low]
+                row = _PAIR_ROWS[values[0]]
                 p0, p1, p2, p3, p4 = _PAIR_PICKS
                 return [
                     *p0[a & 31][b & 31](row),
@@ -1059,8 +1071,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
 
 
 def _complete(state: NamasteState, seat: Seat, line: int) -> bool:
-    mask = _LINE_MASK[line]
-    return state.filled[seat] & mask == mask
+    return not state.fits[seat] & _LINE_MASK[line]  # no empty circle (field 0) in the line
 
 
 RULES = NamasteGame()
