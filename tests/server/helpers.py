@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from coven.server.settings import secure_seed
@@ -77,11 +78,18 @@ def drain(ws: WebSocketTestSession) -> list[dict[str, Any]]:
         out.append(message)
 
 
-def wait_for(ws: WebSocketTestSession, predicate: Any, seconds: float = 60.0) -> list[dict[str, Any]]:
-    """Drain until a message satisfies ``predicate`` (bots play in the background); returns all seen.
+def wait_for(
+    ws: WebSocketTestSession, predicate: Any, seconds: float = 60.0, already: Sequence[dict[str, Any]] = ()
+) -> list[dict[str, Any]]:
+    """Drain until a message satisfies ``predicate`` (bots play in the background); returns all seen,
+    starting with ``already``: what the client received before (its hello's welcome and sync, say). If one
+    of those satisfies ``predicate``, nothing is drained: a bots' game may be over before the sync is sent,
+    and then no update follows it.
 
     Bounded by time, not by rounds: bots think in threads, slower when the machine is busy."""
-    seen: list[dict[str, Any]] = []
+    seen: list[dict[str, Any]] = list(already)
+    if any(predicate(m) for m in already):
+        return seen
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         batch = drain(ws)

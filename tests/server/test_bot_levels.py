@@ -20,6 +20,6 @@ def test_a_table_of_levels_plays_to_the_end(make_client: Callable[..., TestClien
     seats = [{"kind": "bot", "bot": ("beginner", "casual")[i % 2]} for i in range(players)]
     created = create(client, game=game_id, players=players, seats=seats, seed=3)
     with client.websocket_connect(ws_url(created["table"]["id"])) as ws:
-        hello(ws)
-        final = latest(wait_for(ws, lambda m: m.get("status") == "over"))
+        greeting = hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", already=greeting))
     assert final["result"] is not None

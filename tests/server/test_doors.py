@@ -253,8 +253,8 @@ def test_deals_and_bots_draw_from_separate_sources(make_client: Callable[..., Te
     created = create(client, seats=[{"kind": "bot", "bot": "random"}] * 2)
     table_id = created["table"]["id"]
     with client.websocket_connect(ws_url(table_id)) as ws:
-        hello(ws)
-        wait_for(ws, lambda m: m.get("status") == "over")
+        greeting = hello(ws)
+        wait_for(ws, lambda m: m.get("status") == "over", already=greeting)
     assert given == [1001, 1002]
     assert client.get(f"/api/tables/{table_id}/record").json()["seed"] == 77
 

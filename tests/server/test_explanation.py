@@ -24,8 +24,8 @@ def _finish(client: TestClient, game: str, players: int, seed: int, **options: A
     bots = [{"kind": "bot", "bot": "greedy"}] * players
     created = create(client, game=game, players=players, seats=bots, seed=seed, options=options)
     with client.websocket_connect(ws_url(created["table"]["id"])) as ws:
-        hello(ws)
-        wait_for(ws, lambda m: m.get("status") == "over")
+        greeting = hello(ws)
+        wait_for(ws, lambda m: m.get("status") == "over", already=greeting)
     return created
 
 

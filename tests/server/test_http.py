@@ -148,8 +148,8 @@ def _finished_table(client: TestClient) -> str:
     created = create(client, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=11)
     table_id: str = created["table"]["id"]
     with client.websocket_connect(ws_url(table_id)) as ws:
-        hello(ws)
-        wait_for(ws, lambda m: m.get("status") == "over")
+        greeting = hello(ws)
+        wait_for(ws, lambda m: m.get("status") == "over", already=greeting)
     return table_id
 
 

@@ -168,8 +168,8 @@ def finished(client: TestClient) -> str:
     created = create(client, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=3)
     table_id: str = created["table"]["id"]
     with client.websocket_connect(ws_url(table_id)) as ws:
-        hello(ws)
-        wait_for(ws, lambda m: m.get("status") == "over")
+        greeting = hello(ws)
+        wait_for(ws, lambda m: m.get("status") == "over", already=greeting)
     return table_id
 
 

@@ -61,8 +61,8 @@ def test_finished_tables_leave_memory_and_load_on_demand(make_client: Callable[.
     created = create(client, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=6)
     table_id = created["table"]["id"]
     with client.websocket_connect(ws_url(table_id)) as ws:
-        hello(ws)
-        final = latest(wait_for(ws, lambda m: m.get("status") == "over"))
+        greeting = hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", already=greeting))
     eventually(lambda: table_id not in service(client).tables)
     assert table_id not in service(client).owned
     again = client.get(f"/api/tables/{table_id}").json()  # loaded from the store again

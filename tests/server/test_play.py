@@ -44,8 +44,8 @@ def test_bots_play_a_whole_game_for_spectators(client: TestClient) -> None:
     table_id = created["table"]["id"]
     assert created["invites"] == [] and created["table"]["status"] == "playing"
     with client.websocket_connect(ws_url(table_id)) as ws:
-        _, sync = hello(ws)
-        seen = [sync, *wait_for(ws, lambda m: m.get("status") == "over")]
+        greeting = hello(ws)
+        seen = wait_for(ws, lambda m: m.get("status") == "over", already=greeting)[1:]  # the sync on
     final = latest(seen)
     assert final["number"] == 9 and final["result"] is not None
     record = Record.from_json(client.get(f"/api/tables/{table_id}/record").json())
@@ -83,8 +83,8 @@ def test_a_thinking_bot_blocks_no_other_table(client: TestClient) -> None:
     finally:
         GATE.set()
     with client.websocket_connect(ws_url(slow["table"]["id"])) as ws:
-        hello(ws)
-        assert latest(wait_for(ws, lambda m: m.get("status") == "over"))["number"] == 6
+        greeting = hello(ws)
+        assert latest(wait_for(ws, lambda m: m.get("status") == "over", already=greeting))["number"] == 6
 
 
 def test_no_secret_reaches_another_seat(client: TestClient) -> None:
@@ -167,8 +167,8 @@ def test_steps_a_bot_commits_survive_a_restart(make_client: Callable[..., TestCl
     first = make_client()
     table_id = create(first, players=2, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=3)["table"]["id"]
     with first.websocket_connect(ws_url(table_id)) as ws:
-        hello(ws)
-        final = latest(wait_for(ws, lambda m: m.get("status") == "over"))
+        greeting = hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", already=greeting))
     first.__exit__(None, None, None)
     second = make_client()
     with second.websocket_connect(ws_url(table_id)) as ws:
