@@ -323,13 +323,8 @@ class Table:
         text = now.updates.get(seat)
         if text is None:
             step = self.steps[-1]
-            message = {
-                "type": "update",
-                "number": self.number,
-                "actor": step.actor,
-                "events": step.events_json(seat),
-                **self.snapshot(seat, cap),
-            }
+            message = {"type": "update", **self.step_json(step, seat), **self.snapshot(seat, cap)}
+            message["number"] = self.number
             text = now.updates[seat] = dumps(message)
         return text
 
