@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from coven.cli import app
 from coven.games import game_ids
-from coven.server import bench
+from coven.server import bench, echo
 
 GAMES = [g for g in ("brujas", "amulets", "namaste", "commandments") if g in game_ids()]
 POSITIVE = (
@@ -111,3 +113,34 @@ def test_steady_memory_growth_is_taken_over_the_second_half_of_the_games() -> No
     whole = bench.Window(1.0, None, 0.0, 100 * mb, 103 * mb)
     assert bench._steady_growth(whole, 2) == 1500.0
     assert bench._steady_growth(whole, 0) is None
+
+
+def test_servers_started_side_by_side_each_bind_their_own_port(tmp_path: Path) -> None:
+    # Each child picks its port and says which: the parent never hands out a port that another
+    # process (the other child, a client's connection) could take before the child binds it.
+    logs = [open(tmp_path / f"{name}.log", "w+b") for name in ("a", "b")]  # noqa: SIM115
+    children = [
+        bench.Child([sys.executable, "-P", echo.__file__], tmp_path / f"{name}.port", log)
+        for name, log in zip(("a", "b"), logs, strict=True)
+    ]
+    try:
+        answers = [child.wait_ready() for child in children]
+        assert answers == [{"ok": True, "echo": True}] * 2
+        ports = [child.port for child in children]
+        assert ports[0] != ports[1] and all(port > 0 for port in ports)
+        assert [int((tmp_path / f"{name}.port").read_text()) for name in ("a", "b")] == ports
+    finally:
+        for child in children:
+            child.stop()
+        for log in logs:
+            log.close()
+
+
+def test_a_server_that_cannot_start_is_reported_with_its_log(tmp_path: Path) -> None:
+    with open(tmp_path / "x.log", "w+b") as log:
+        child = bench.Child(
+            [sys.executable, "-c", "import sys; sys.exit('no socket for you')"], tmp_path / "x.port", log
+        )
+        with pytest.raises(RuntimeError, match="no socket for you"):
+            child.wait_ready()
+        child.stop()

@@ -48,7 +48,7 @@ from typing import IO, Any
 import msgspec
 
 from coven.server import echo as echo_app
-from coven.server.echo import LOOPBACK, TRANSPORT
+from coven.server.echo import LOOPBACK
 
 EXPECTED_ERRORS = frozenset({"stale", "conflict"})
 """Errors a correct client meets in normal play (simultaneous decisions, optional actors): it re-sends."""
@@ -59,15 +59,6 @@ STALL_SECONDS = 3.0
 
 
 # --------------------------------------------------------------------------- the server processes
-def _free_port() -> int:
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((LOOPBACK, 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _http(method: str, url: str, body: dict[str, Any] | None = None) -> Any:
     if not url.startswith(f"http://{LOOPBACK}:"):
         raise ValueError("the bench only talks to 127.0.0.1")
@@ -105,28 +96,44 @@ def process_usage(pid: int) -> Usage | None:
 
 
 class Child:
-    """A server in a child process on 127.0.0.1, run by ``command`` + the port."""
+    """A server in a child process on 127.0.0.1, run by ``command`` + a port file.
 
-    def __init__(self, command: list[str], port: int, log: IO[bytes]) -> None:
-        self.port = port
-        self.base_http = f"http://{LOOPBACK}:{port}"
-        self.base_ws = f"ws://{LOOPBACK}:{port}"
+    The child binds a port of its own choosing and writes it to the port file
+    (:func:`coven.server.echo.serve_on_free_port`): two children started at once never share a port.
+    """
+
+    def __init__(self, command: list[str], port_file: Path, log: IO[bytes]) -> None:
+        self.port_file = port_file
+        self.port = 0
         self.log = log
         self.process = subprocess.Popen(
-            [*command, str(port)],
+            [*command, str(port_file)],
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: whatever it spawns (bot workers) ends with it
         )
 
-    def wait_ready(self) -> None:
-        """Wait until the server answers (or raise with the tail of its log)."""
+    @property
+    def base_http(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    @property
+    def base_ws(self) -> str:
+        return f"ws://{LOOPBACK}:{self.port}"
+
+    def wait_ready(self) -> dict[str, Any]:
+        """Wait until the server says which port it has and answers there; its health answer.
+
+        Raises with the tail of its log if it exits or takes more than a minute.
+        """
         deadline = time.monotonic() + 60.0
         while True:
             try:
-                _http("GET", f"{self.base_http}/api/health")
-                return
-            except (urllib.error.URLError, ConnectionError, OSError):
+                if not self.port:
+                    self.port = int(self.port_file.read_text(encoding="ascii"))
+                health: dict[str, Any] = _http("GET", f"{self.base_http}/api/health")
+                return health
+            except (urllib.error.URLError, ConnectionError, OSError, ValueError):
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.log.flush()
                     self.log.seek(0)
@@ -545,12 +552,13 @@ def bench_server(
         log = stack.enter_context(open(tmp / "server.log", "w+b"))
         echo_log = stack.enter_context(open(tmp / "echo.log", "w+b"))
         # both start at once (the imports take a while); the echo app idles until its phase
-        child = Child([sys.executable, "-m", "coven.server.bench", "--server", url], _free_port(), log)
+        command = [sys.executable, "-m", "coven.server.bench", "--server", url]
+        child = Child(command, tmp / "server.port", log)
         stack.callback(child.stop)
-        echo_child = Child([sys.executable, "-P", echo_app.__file__], _free_port(), echo_log)
+        echo_child = Child([sys.executable, "-P", echo_app.__file__], tmp / "echo.port", echo_log)
         stack.callback(echo_child.stop)
-        child.wait_ready()
-        echo_child.wait_ready()
+        if "echo" in child.wait_ready() or "echo" not in echo_child.wait_ready():
+            raise RuntimeError("the bench's servers answer on each other's ports")
         people, alone, stalled = asyncio.run(
             _people_phase(child, game, count, tables, 0, seconds, seed, games)
         )
@@ -650,20 +658,18 @@ def bench_server(
 
 
 # --------------------------------------------------------------------------- the child processes
-def _serve_coven(port: int, url: str) -> None:
-    import uvicorn
-
+def _serve_coven(url: str, port_file: str) -> None:
     from coven.server.app import create_app
     from coven.server.settings import Settings, tune_collector
 
     settings = Settings(database_url=url, bot_pause=0, rate_limit=1000, rate_burst=1000, ping_interval=0)
     tune_collector()  # as `coven serve` runs
-    uvicorn.run(create_app(settings), host=LOOPBACK, port=port, **TRANSPORT)
+    echo_app.serve_on_free_port(create_app(settings), port_file)
 
 
 if __name__ == "__main__":
     match sys.argv[1:]:
-        case ["--server", url, port]:
-            _serve_coven(int(port), url)
+        case ["--server", url, port_file]:
+            _serve_coven(url, port_file)
         case _:
-            raise SystemExit("usage: python -m coven.server.bench --server URL PORT")
+            raise SystemExit("usage: python -m coven.server.bench --server URL PORT_FILE")

@@ -7,7 +7,10 @@ its CPU time per message is what one websocket round trip costs on this machine.
 
 from __future__ import annotations
 
+import os
+import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -41,11 +44,26 @@ def create_echo_app() -> Starlette:
     return Starlette(routes=[Route(HEALTH_PATH, _health), WebSocketRoute(ECHO_PATH, _echo)])
 
 
-def serve_echo(port: int) -> None:
+def serve_on_free_port(app: Any, port_file: str) -> None:
+    """Serve ``app`` with uvicorn on a loopback port the kernel picks, written to ``port_file`` once bound.
+
+    The server binds its own socket and says which port it got, so two servers started side by side
+    can never be handed the same port (nor lose theirs to another process between a parent's
+    choice and the child's bind). The file appears whole (written, then renamed) and only once
+    the socket listens.
+    """
     import uvicorn
 
-    uvicorn.run(create_echo_app(), host=LOOPBACK, port=port, **TRANSPORT)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((LOOPBACK, 0))
+    sock.listen(2048)
+    target = Path(port_file)
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(str(sock.getsockname()[1]), encoding="ascii")
+    os.replace(partial, target)
+    uvicorn.Server(uvicorn.Config(app, **TRANSPORT)).run(sockets=[sock])
 
 
-if __name__ == "__main__":  # ``python -P echo.py PORT``: a script, without importing the coven package
-    serve_echo(int(sys.argv[1]))
+if __name__ == "__main__":  # ``python -P echo.py PORT_FILE``: a script, without importing the coven package
+    serve_on_free_port(create_echo_app(), sys.argv[1])
