@@ -3,6 +3,12 @@ table and shown in the replay."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
+from coven.server.settings import Settings
+from coven.server.tables import SeatRequest, TableService
+from coven.store import ChatLine
 from tests.server.conftest import TestClient
 from tests.server.helpers import create, drain, hello, humans, wait_for, ws_url
 
@@ -62,3 +68,89 @@ def test_chat_is_kept_with_the_table_and_shown_in_the_replay(client: TestClient)
             ][-1]
     replay = client.get(f"/api/tables/{table_id}/replay").json()
     assert replay["chat"] == [{"id": 1, "seat": 0, "number": 0, "text": "good luck"}]
+
+
+def test_the_chat_log_is_read_from_the_store_once_and_kept_up_to_date(tmp_path: Path) -> None:
+    """Every hello shows the chat: a table keeps its lines rather than reading the store each time, and
+    what the bus says of another process's line (or a reconnected bus) sends the next reader back to it."""
+
+    async def run() -> None:
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'c.sqlite3'}", bot_processes=0, ping_interval=0
+        )
+        service = TableService(settings)
+        await service.start()
+        reads: list[str] = []
+        read = service.store.chat
+
+        def counted(table_id: str, limit: int = 200) -> list[ChatLine]:
+            reads.append(table_id)
+            return read(table_id, limit)
+
+        service.store.chat = counted  # type: ignore[method-assign]
+        try:
+            table, _ = await service.create("brujas", 3, {}, [SeatRequest("human")] * 3)
+            assert await service.chat_log(table) == [] and reads == []  # a new table: nothing said
+            await service.say(table, 1, "hi")
+            await service.say(table, 2, "hello")
+            expected = [ChatLine(1, 1, 0, "hi"), ChatLine(2, 2, 0, "hello")]
+            assert await service.chat_log(table) == expected and reads == []
+            assert service.store.chat(table.id) == expected  # the store says the same
+            reads.clear()
+
+            # another process said something: its notice makes the next hello read the store, once
+            other = service.store.add_chat(table.id, 0, 0, "from elsewhere")
+            await service._on_bus({"kind": "chat", "table": table.id, "line": other.to_json(), "origin": "x"})
+            assert await service.chat_log(table) == [*expected, other] and reads == [table.id]
+            assert await service.chat_log(table) == [*expected, other] and reads == [table.id]
+
+            # a reconnected bus may have lost notices: read again
+            late = service.store.add_chat(table.id, 0, 0, "unheard")
+            await service._resync_all()
+            assert (await service.chat_log(table))[-1] == late and reads == [table.id] * 2
+
+            # a table loaded from the store (another process made it, or this one restarted) reads it
+            service.tables.pop(table.id)
+            loaded = await service.get(table.id)
+            assert loaded is not None and (await service.chat_log(loaded))[-1] == late
+            assert reads == [table.id] * 3
+        finally:
+            await service.stop()
+
+    asyncio.run(run())
+
+
+def test_a_line_said_while_the_log_is_read_is_not_lost(tmp_path: Path) -> None:
+    async def run() -> None:
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'r.sqlite3'}", bot_processes=0, ping_interval=0
+        )
+        service = TableService(settings)
+        await service.start()
+        try:
+            table, _ = await service.create("brujas", 3, {}, [SeatRequest("human")] * 3)
+            table.chat = None  # as if loaded from the store
+            read = service.store.chat
+            said = asyncio.Event()
+
+            def slow_read(table_id: str, limit: int = 200) -> list[ChatLine]:
+                lines = read(table_id, limit)  # read before the line below is said
+                asyncio.run_coroutine_threadsafe(wait(said), loop).result()
+                return lines
+
+            async def wait(event: asyncio.Event) -> None:
+                await event.wait()
+
+            loop = asyncio.get_running_loop()
+            service.store.chat = slow_read  # type: ignore[method-assign]
+            reading = asyncio.create_task(service.chat_log(table))
+            await asyncio.sleep(0.05)
+            await service.say(table, 0, "during the read")
+            said.set()
+            assert await reading == []  # the read began before the line
+            service.store.chat = read  # type: ignore[method-assign]
+            assert [line.text for line in await service.chat_log(table)] == ["during the read"]
+        finally:
+            await service.stop()
+
+    asyncio.run(run())

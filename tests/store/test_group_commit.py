@@ -10,9 +10,18 @@ from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import String, cast, event, select
+from sqlalchemy.exc import IntegrityError
 
 from coven.server.commits import GroupCommit
-from coven.store import ConflictError, PendingStep, Store, StoredSeat, StoredTable
+from coven.store import (
+    ConflictError,
+    PendingClaim,
+    PendingStep,
+    PendingTable,
+    Store,
+    StoredSeat,
+    StoredTable,
+)
 from coven.store.models import ActionRow, TableRow
 
 
@@ -158,3 +167,75 @@ def test_a_dying_commit_thread_fails_its_steps_and_the_next_step_gets_a_new_thre
     assert second is None
     assert store.actions_after("d0", 0) == [(1, 0, "b")]
     commits.close()
+
+
+def _waiting(table_id: str, people: int = 2) -> StoredTable:
+    seats = tuple(StoredSeat(i, "human", f"p{i}", None, f"{i}" * 64, False) for i in range(people))
+    return StoredTable(table_id, "toy", people, {}, 1, "waiting", 0, datetime.now(UTC), seats)
+
+
+def test_new_tables_claims_and_steps_arriving_together_share_a_transaction(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.create_table(_table("playing"))
+    store.create_table(_waiting("joining"))
+    commits = GroupCommit(store)
+    transactions = 0
+    on_driver = store._on_driver
+
+    def counted(*args: object, **kwargs: object) -> object:
+        nonlocal transactions
+        transactions += 1
+        return on_driver(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "_on_driver", counted)
+
+    async def arrive() -> list[object]:
+        return await asyncio.gather(
+            *(commits.create(PendingTable(_waiting(f"new{i}"), "node-a", 30.0)) for i in range(5)),
+            commits.claim("joining", 0),
+            commits.claim("joining", 1),
+            commits.append(PendingStep("playing", 1, 0, "x", "playing")),
+            commits.claim("nowhere", 0),
+            return_exceptions=True,
+        )
+
+    outcomes = asyncio.run(arrive())
+    commits.close()
+    assert outcomes == [None] * 5 + [(True, "waiting"), (True, "playing"), None, (False, "unknown")]
+    assert transactions <= 2, f"9 writes took {transactions} transactions"
+    assert commits.batches == 1  # (batches count the transactions that committed steps)
+    for i in range(5):
+        new = store.load_table(f"new{i}")
+        assert new is not None and new.status == "waiting" and len(new.seats) == 2
+    assert sorted(store.orphaned_ids()) == ["joining", "playing"]  # the new tables' lease is node-a's
+    joining = store.load_table("joining")
+    assert joining is not None and joining.status == "playing" and all(s.claimed for s in joining.seats)
+    assert store.actions_after("playing", 0) == [(1, 0, "x")]
+
+
+def test_a_write_refused_in_a_mixed_batch_refuses_only_itself(store: Store) -> None:
+    store.create_table(_table("p"))
+    store.create_table(_waiting("w"))
+    store.create_table(_waiting("taken"))
+    writes = [
+        PendingTable(_waiting("fresh")),
+        PendingClaim("w", 1),
+        PendingStep("p", 1, 0, "a", "playing"),
+        PendingStep("p", 7, 0, "late", "playing"),  # not p's next step: the batch is done part by part
+        PendingTable(_waiting("taken")),  # the id exists: this table alone is refused
+    ]
+    outcomes = store.write_batch(writes)
+    assert outcomes[:4] == [None, (True, "waiting"), True, False]
+    assert isinstance(outcomes[4], IntegrityError)
+    assert store.actions_after("p", 0) == [(1, 0, "a")]
+    fresh = store.load_table("fresh")
+    assert fresh is not None and fresh.status == "waiting"
+    waiting = store.load_table("w")
+    assert waiting is not None and [s.claimed for s in waiting.seats] == [False, True]
+    # the usual mixed batch, every step in place: all of it at once
+    assert store.write_batch([PendingClaim("w", 0), PendingStep("p", 2, 1, "b", "over")]) == [
+        (True, "playing"),
+        True,
+    ]
+    assert store.progress(["p", "w"]) == {"p": (2, "over"), "w": (0, "playing")}

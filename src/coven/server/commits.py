@@ -1,5 +1,8 @@
 """Group commit: the steps of many tables that arrive together are committed in one transaction.
 
+Tables being created and people taking their seats ride along: each would otherwise be a transaction (and
+a sync to disk) of its own, several for every new table.
+
 Each table applies its actions one at a time (under its lock) and waits for its step to be durable before
 it acknowledges; meanwhile other tables' steps queue up. Whenever the store is free, everything queued
 goes in one transaction (one sync to disk, however many tables), and each waiting table learns whether
@@ -19,14 +22,16 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from coven.store import ConflictError, PendingStep, Store
+from coven.store import ConflictError, PendingClaim, PendingStep, PendingTable, PendingWrite, Store
+from coven.store.store import WriteOutcome
 
 log = logging.getLogger("coven.server")
 
-_Waiting = tuple[PendingStep, asyncio.Future[None]]
+_Waiting = tuple[PendingWrite, asyncio.Future[Any]]
 
 
 class GroupCommit:
@@ -43,14 +48,26 @@ class GroupCommit:
     async def append(self, step: PendingStep) -> None:
         """Return once ``step`` is durably committed; raise ConflictError if another writer got the
         step first (nothing of it is written), or the store's error."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._write(step)
+
+    async def claim(self, table_id: str, seat: int) -> tuple[bool, str]:
+        """:meth:`Store.claim_seat`, committed with whatever else is waiting."""
+        answer: tuple[bool, str] = await self._write(PendingClaim(table_id, seat))
+        return answer
+
+    async def create(self, new: PendingTable) -> None:
+        """:meth:`Store.create_table`, committed with whatever else is waiting."""
+        await self._write(new)
+
+    async def _write(self, write: PendingWrite) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         with self._ready:
-            self._pending.append((step, future))
+            self._pending.append((write, future))
             if self._thread is None:
                 self._start()
             elif len(self._pending) == 1:  # the thread may be waiting for work (else it finds this later)
                 self._ready.notify()
-        await future
+        return await future
 
     def close(self) -> None:
         """Stop the commit thread once everything queued is committed (waits for it; a later step
@@ -91,30 +108,31 @@ class GroupCommit:
                     return
                 batch = self._pending[: self.max_batch]
                 del self._pending[: self.max_batch]
-            steps = [step for step, _ in batch]
+            writes = [write for write, _ in batch]
             try:
-                done: list[bool] | BaseException = self._commit(steps)
+                done: list[WriteOutcome] | BaseException = self._commit(writes)
             except BaseException as exc:
                 self._answer(batch, exc)
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            self.batches += 1
+            if any(isinstance(write, PendingStep) for write in writes):
+                self.batches += 1
             self._answer(batch, done)
 
-    def _commit(self, steps: list[PendingStep]) -> list[bool]:
+    def _commit(self, writes: list[PendingWrite]) -> list[WriteOutcome]:
         try:
-            return self.store.append_actions(steps)
+            return self.store.write_batch(writes)
         except DBAPIError as exc:
             if not exc.connection_invalidated:
                 raise
             # the database dropped the connection (a restart, a failover): once more, on a new one
             log.warning("the store's connection dropped during a commit; retrying once")
-            return self.store.append_actions(steps)
+            return self.store.write_batch(writes)
 
-    def _answer(self, batch: list[_Waiting], done: list[bool] | BaseException) -> None:
-        """Hand a batch's outcome to the loops its steps came from (one callback per loop)."""
-        loops: dict[asyncio.AbstractEventLoop, list[tuple[_Waiting, bool | BaseException]]] = {}
+    def _answer(self, batch: list[_Waiting], done: list[WriteOutcome] | BaseException) -> None:
+        """Hand a batch's outcome to the loops its writes came from (one callback per loop)."""
+        loops: dict[asyncio.AbstractEventLoop, list[tuple[_Waiting, WriteOutcome | BaseException]]] = {}
         for i, waiting in enumerate(batch):
             outcome = done if isinstance(done, BaseException) else done[i]
             loops.setdefault(waiting[1].get_loop(), []).append((waiting, outcome))
@@ -123,19 +141,20 @@ class GroupCommit:
                 loop.call_soon_threadsafe(_settle(answers))
 
 
-def _settle(answers: list[tuple[_Waiting, bool | BaseException]]) -> Callable[[], None]:
-    """What the loop runs to give each waiting step its outcome."""
+def _settle(answers: list[tuple[_Waiting, WriteOutcome | BaseException]]) -> Callable[[], None]:
+    """What the loop runs to give each waiting write its outcome (a step that was not committed: a
+    ConflictError)."""
 
     def settle() -> None:
-        for (step, future), outcome in answers:
+        for (write, future), outcome in answers:
             if future.done():
                 continue
             if isinstance(outcome, BaseException):
                 future.set_exception(outcome)
-            elif outcome:
-                future.set_result(None)
-            else:
-                taken = f"step {step.number} of table {step.table_id} is taken"
+            elif outcome is False and isinstance(write, PendingStep):
+                taken = f"step {write.number} of table {write.table_id} is taken"
                 future.set_exception(ConflictError(taken))
+            else:
+                future.set_result(None if outcome is True else outcome)
 
     return settle

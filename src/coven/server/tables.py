@@ -41,7 +41,16 @@ from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
 from coven.server.messages import ErrorCode, ProtocolError, dumps, with_ack
 from coven.server.settings import GameSource, Settings
-from coven.store import ChatLine, ConflictError, PendingStep, Store, StoredSeat, StoredTable, hash_token
+from coven.store import (
+    ChatLine,
+    ConflictError,
+    PendingStep,
+    PendingTable,
+    Store,
+    StoredSeat,
+    StoredTable,
+    hash_token,
+)
 
 log = logging.getLogger("coven.server")
 
@@ -125,6 +134,8 @@ _FIXED_LISTINGS: dict[tuple[AnyGame, int, int], _Listing] = {}
 and from table to table: a game gives the same constant wherever the same actions are legal (Amulets'
 casts and questions, a Commandments novice's performances), so its first actions are listed once. Each
 entry holds its sequence, so the identity in its key names no other."""
+CHAT_KEPT = 200
+"""The lines of a table's chat a hello shows (the last ones)."""
 FIXED_LISTINGS_BOUND = 4096
 """At most this many listings are kept (then they all go and are made again as asked)."""
 
@@ -178,6 +189,12 @@ class Table:
     """When the table last changed for its people (a step sent out, the start): a move's time is
     measured from here (see :meth:`Game.stamp_time`)."""
     driver: asyncio.Task[None] | None = None
+    chat: list[ChatLine] | None = None
+    """The last :data:`CHAT_KEPT` lines said at the table, as the store has them (None: not read yet, or
+    maybe stale: read again when asked; see :meth:`TableService.chat_log`)."""
+    chat_said: int = 0
+    """Lines said at the table since it was loaded here (this process's and the bus's): a read of the
+    store that began before one of them may miss it, and is not kept."""
     _now: _Shown | None = None
     """What the table shows at its current number, each part made once (see :meth:`forget`)."""
 
@@ -608,10 +625,12 @@ class TableService:
             pace=pace,
             pace_seconds=pace_seconds if pace != "none" else 0,
         )
-        # stored with this process's lease on it: one transaction (one sync to disk) for both
-        await asyncio.to_thread(self.store.create_table, stored, self.node, self.settings.lease_seconds)
+        # stored with this process's lease on it, in the next group commit (one sync to disk for both, and
+        # for whatever else is being written)
+        await self.commits.create(PendingTable(stored, self.node, self.settings.lease_seconds))
         self.owned.add(stored.id)
         table = self._runtime(stored, game, state)
+        table.chat = []  # nobody has said anything at a new table
         self.tables[table.id] = table
         self._start_driver(table)
         return table, invites
@@ -699,7 +718,7 @@ class TableService:
         async with table.lock:
             if table.seats[seat].claimed:
                 return
-            _, status = await asyncio.to_thread(self.store.claim_seat, table.id, seat)
+            _, status = await self.commits.claim(table.id, seat)
             old = table.seats[seat]
             table.seats[seat] = StoredSeat(old.seat, old.kind, old.name, old.bot, old.token_hash, True)
             started = table.status == "waiting" and status == "playing"
@@ -933,6 +952,8 @@ class TableService:
             return
         if kind == "chat":  # said through another process: shown here as it was
             line = message.get("line")
+            table.chat_said += 1
+            table.chat = None  # read again (in the store's order) when next asked
             if isinstance(line, dict):
                 table.broadcast(dumps({"type": "chat", "line": line}))
             return
@@ -948,6 +969,8 @@ class TableService:
         its seats and status first, then its steps by action number, so no client silently stops
         receiving moves."""
         for table in list(self.tables.values()):
+            table.chat_said += 1  # a line may have been said unheard
+            table.chat = None
             if table.status == "over":
                 continue
             async with table.lock:
@@ -1087,12 +1110,24 @@ class TableService:
     async def say(self, table: Table, seat: Seat, text: str) -> None:
         """Keep what ``seat`` said and show it to everyone at the table (in every process)."""
         line = await asyncio.to_thread(self.store.add_chat, table.id, seat, table.number, text)
+        table.chat_said += 1
+        if table.chat is not None:
+            table.chat = [*table.chat[-(CHAT_KEPT - 1) :], line]
         message = {"type": "chat", "line": line.to_json()}
         table.broadcast(dumps(message))
         await self._publish({"kind": "chat", "table": table.id, "line": line.to_json()})
 
     async def chat_log(self, table: Table) -> list[ChatLine]:
-        return await asyncio.to_thread(self.store.chat, table.id)
+        """The last lines said at the table, oldest first: read from the store once, then kept up to date
+        by what is said here and what the bus tells (every hello shows them, and most tables have none)."""
+        kept = table.chat
+        if kept is None:
+            said = table.chat_said
+            read = await asyncio.to_thread(self.store.chat, table.id, CHAT_KEPT)
+            if table.chat_said != said:  # a line was said during the read: it may be missing
+                return read
+            kept = table.chat = read
+        return list(kept)
 
     async def returned(self, table: Table, seat: Seat) -> None:
         """The person of ``seat`` is back (said hello, or acted): their seat is theirs again."""

@@ -8,7 +8,10 @@ is managed by Alembic migrations shipped inside this package and run programmati
 from coven.store.store import (
     ChatLine,
     ConflictError,
+    PendingClaim,
     PendingStep,
+    PendingTable,
+    PendingWrite,
     Store,
     StoredSeat,
     StoredTable,
@@ -19,7 +22,10 @@ from coven.store.store import (
 __all__ = [
     "ChatLine",
     "ConflictError",
+    "PendingClaim",
     "PendingStep",
+    "PendingTable",
+    "PendingWrite",
     "Store",
     "StoredSeat",
     "StoredTable",

@@ -49,6 +49,30 @@ class PendingStep:
     status: str
 
 
+@dataclass(frozen=True, slots=True)
+class PendingClaim:
+    """A person taking their seat, waiting for a group commit (see :meth:`Store.claim_seat`)."""
+
+    table_id: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PendingTable:
+    """A new table waiting for a group commit (see :meth:`Store.create_table`)."""
+
+    table: StoredTable
+    owner: str | None = None
+    lease_seconds: float = 0.0
+
+
+PendingWrite = PendingStep | PendingClaim | PendingTable
+"""What a group commit writes: steps, claims and new tables, of many tables at once."""
+WriteOutcome = bool | tuple[bool, str] | None | Exception
+"""What became of a write (:meth:`Store.write_batch`): a step whether it committed, a claim
+:meth:`Store.claim_seat`'s answer, a new table None, or the error that refused it."""
+
+
 class ConflictError(Exception):
     """Another writer committed that step (or changed the table) first; reload and retry."""
 
@@ -261,8 +285,21 @@ class Store:
     def create_table(self, table: StoredTable, owner: str | None = None, lease_seconds: float = 0.0) -> None:
         """Store a new table; with ``owner``, that process holds its lease for ``lease_seconds`` from the
         start (in the same transaction: what :meth:`acquire_leases` would give it, one commit less)."""
+        row, seats = self._new_table_rows(PendingTable(table, owner, lease_seconds))
+        with self._write_lock:
+            if self._on_driver(lambda cursor: self._create_on(cursor, row, seats)) is not None:
+                return
+            with self.engine.begin() as conn:  # the same statements through SQLAlchemy, which raises
+                conn.execute(_NEW_TABLE, row)
+                if seats:
+                    conn.execute(_NEW_SEATS, seats)
+
+    @staticmethod
+    def _new_table_rows(new: PendingTable) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The rows of a new table and of its seats."""
+        table = new.table
         now = _now()
-        until = now + timedelta(seconds=lease_seconds) if owner is not None else None
+        until = now + timedelta(seconds=new.lease_seconds) if new.owner is not None else None
         row = {
             "id": table.id,
             "game": table.game,
@@ -275,7 +312,7 @@ class Store:
             "updated_at": now,
             "pace": table.pace,
             "pace_seconds": table.pace_seconds,
-            "owner": owner,
+            "owner": new.owner,
             "lease_until": until,
         }
         seats = [
@@ -291,20 +328,14 @@ class Store:
             }
             for s in table.seats
         ]
+        return row, seats
 
-        def on_driver(cursor: Any) -> bool:
-            cursor.execute(self._new_table.sql, self._new_table.rows([row])[0])
-            if seats:
-                cursor.executemany(self._new_seats.sql, self._new_seats.rows(seats))
-            return True
-
-        with self._write_lock:
-            if self._on_driver(on_driver) is not None:
-                return
-            with self.engine.begin() as conn:  # the same statements through SQLAlchemy, which raises
-                conn.execute(_NEW_TABLE, row)
-                if seats:
-                    conn.execute(_NEW_SEATS, seats)
+    def _create_on(self, cursor: Any, row: dict[str, Any], seats: list[dict[str, Any]]) -> bool:
+        """:meth:`create_table`'s statements on the driver's cursor (see :meth:`_on_driver`)."""
+        cursor.execute(self._new_table.sql, self._new_table.rows([row])[0])
+        if seats:
+            cursor.executemany(self._new_seats.sql, self._new_seats.rows(seats))
+        return True
 
     def _on_driver(self, work: Callable[[Any], _T], keep: Callable[[_T], bool] | None = None) -> _T | None:
         """``work(cursor)`` on the driver's own cursor, committed (SQLAlchemy's layers cost more CPU than
@@ -409,10 +440,9 @@ class Store:
         sees every earlier one and starts the table, exactly once. (Without the lock, two transactions
         claiming the last two seats each see the other's seat still open, and neither starts it.)
         """
-        params = {"t": table_id, "place": seat, "yes": True, "waiting": "waiting", "human": "human"}
-        params["playing"] = "playing"
+        params = self._claim_params(PendingClaim(table_id, seat))
         with self._write_lock:
-            fast = self._claim_fast(params)
+            fast = self._on_driver(lambda cursor: self._claim_on(cursor, params))
             if fast is not None:
                 return fast
             with self.engine.begin() as conn:  # the same statements through SQLAlchemy, which raises
@@ -425,25 +455,90 @@ class Store:
                     status = "playing"
         return changed, status
 
-    def _claim_fast(self, params: dict[str, Any]) -> tuple[bool, str] | None:
+    @staticmethod
+    def _claim_params(claim: PendingClaim) -> dict[str, Any]:
+        return {
+            "t": claim.table_id,
+            "place": claim.seat,
+            "yes": True,
+            "waiting": "waiting",
+            "human": "human",
+            "playing": "playing",
+        }
+
+    def _claim_on(self, cursor: Any, params: dict[str, Any]) -> tuple[bool, str]:
         """:meth:`claim_seat`'s statements on the driver's cursor (see :meth:`_on_driver`)."""
         lock, claim, start = self._claim
+        cursor.execute(lock.sql, lock.rows([params])[0])
+        locked = cursor.fetchone()
+        if locked is None:
+            return False, "unknown"
+        status = str(locked[0])
+        cursor.execute(claim.sql, claim.rows([params])[0])
+        changed = cursor.rowcount == 1
+        if status == "waiting":
+            cursor.execute(start.sql, start.rows([{**params, "at": _now()}])[0])
+            if cursor.rowcount == 1:
+                status = "playing"
+        return changed, status
 
-        def work(cursor: Any) -> tuple[bool, str]:
-            cursor.execute(lock.sql, lock.rows([params])[0])
-            locked = cursor.fetchone()
-            if locked is None:
-                return False, "unknown"
-            status = str(locked[0])
-            cursor.execute(claim.sql, claim.rows([params])[0])
-            changed = cursor.rowcount == 1
-            if status == "waiting":
-                cursor.execute(start.sql, start.rows([{**params, "at": _now()}])[0])
-                if cursor.rowcount == 1:
-                    status = "playing"
-            return changed, status
+    def write_batch(self, writes: Sequence[PendingWrite]) -> list[WriteOutcome]:
+        """New tables, claims and steps of many tables in one transaction (group commit: one sync to disk
+        for all); what became of each write, in order (see :data:`WriteOutcome`).
 
-        return self._on_driver(work)
+        A batch of steps alone is :meth:`append_actions`. With tables or claims in it, the usual case
+        (every step in place) runs on the driver's cursor: the new tables, then the claims, then the
+        steps. Otherwise (a step taken by another writer, any error of the driver) nothing of it is
+        kept and each part is done on its own, as its own method does it: the steps (which raise
+        together if the store fails, before anything else is written, so the batch may be tried again),
+        then each table and each claim in its own transaction, an error refusing that write alone."""
+        at = [i for i, w in enumerate(writes) if isinstance(w, PendingStep)]  # where each step is
+        steps = [w for w in writes if isinstance(w, PendingStep)]
+        if len(steps) == len(writes):
+            return list(self.append_actions(steps))
+        tables = [
+            (i, w, *self._new_table_rows(w)) for i, w in enumerate(writes) if isinstance(w, PendingTable)
+        ]
+        claims = [(i, w, self._claim_params(w)) for i, w in enumerate(writes) if isinstance(w, PendingClaim)]
+        now = _now()
+        advances = [
+            {"t": step.table_id, "prev": step.number - 1, "n": step.number, "s": step.status, "at": now}
+            for step in steps
+        ]
+
+        def work(cursor: Any) -> list[WriteOutcome] | None:
+            done: list[WriteOutcome] = [True] * len(writes)  # (the steps': True if this commits)
+            for i, _, row, seats in tables:
+                self._create_on(cursor, row, seats)
+                done[i] = None
+            for i, _, params in claims:
+                done[i] = self._claim_on(cursor, params)
+            if steps:
+                cursor.executemany(self._advance.sql, self._advance.rows(advances))
+                if cursor.rowcount != len(advances):
+                    return None
+                cursor.executemany(self._log.sql, self._log.rows([_log_row(step, now) for step in steps]))
+            return done
+
+        with self._write_lock:
+            fast = self._on_driver(work, keep=lambda done: done is not None)
+        if fast is not None:
+            return fast
+        alone: list[WriteOutcome] = [None] * len(writes)
+        if steps:
+            for i, committed in zip(at, self.append_actions(steps), strict=True):
+                alone[i] = committed
+        for i, new, _, _ in tables:
+            try:
+                self.create_table(new.table, new.owner, new.lease_seconds)
+            except Exception as exc:
+                alone[i] = exc
+        for i, claim, _ in claims:
+            try:
+                alone[i] = self.claim_seat(claim.table_id, claim.seat)
+            except Exception as exc:
+                alone[i] = exc
+        return alone
 
     def set_stand_in(self, table_id: str, seat: int, stand_in: bool) -> bool:
         """Let a bot stand in for a person's seat, or give the seat back; True if it changed."""
