@@ -14,8 +14,9 @@ import pytest
 
 from coven.core import Registry, Seat, is_fixed, private, public
 from coven.games import REGISTRY
+from coven.server.messages import ProtocolError
 from coven.server.settings import Settings
-from coven.server.tables import LoggedStep, SeatRequest, TableService, checked_text_action
+from coven.server.tables import LoggedStep, SeatRequest, TableService, _Listing, checked_text_action
 from tests.core.toygame import Play, ToyGame, ToyState
 
 
@@ -154,3 +155,102 @@ def test_a_listing_is_kept_across_moves_only_for_a_sequence_that_cannot_change(t
             await service.stop()
 
     asyncio.run(run())
+
+
+class Shifted(ToyGame):
+    """The toy game with a fixed tuple of plays per hand, counting the texts it reads; ``shift`` makes it
+    read a notation as another play than the one it writes so (a notation that does not round-trip)."""
+
+    spec = replace(ToyGame.spec, id="shifted")
+
+    def __init__(self, shift: int = 0) -> None:
+        super().__init__()
+        self.shift = shift
+        self.read: list[str] = []
+        self._tuples: dict[tuple[int, ...], tuple[Play, ...]] = {}
+
+    def legal_actions(self, state: ToyState, seat: Seat) -> Sequence[Play]:
+        hand = tuple(state.hands[seat]) if state.hands[seat] and seat == state.turn else ()
+        return self._tuples.setdefault(hand, tuple(Play(c) for c in hand))
+
+    def parse_action(self, text: str) -> Play:
+        self.read.append(text)
+        play = super().parse_action(text)
+        return Play(play.card + self.shift) if self.shift else play
+
+
+def test_a_kept_listing_reads_a_listed_notation_once_and_only_as_the_game_reads_it() -> None:
+    game = Shifted()
+    actions = (Play(1), Play(2), Play(3))
+    listing = _Listing(actions, [{"notation": game.format_action(a)} for a in actions[:2]])
+    assert listing.read(game, "2") is actions[1] and game.read == ["2"]
+    assert listing.read(game, "2") is actions[1] and game.read == ["2"]  # read once, then known
+    assert listing.read(game, "3") is None  # not listed (the list showed two): the text is read as usual
+    assert listing.read(game, "x") is None and game.read == ["2"]
+    # a listed notation the game cannot read: not used (the usual path reads it again and says why)
+    assert _Listing(actions, [{"notation": "one"}]).read(game, "one") is None and game.read[-1] == "one"
+    aliasing = Shifted(shift=1)
+    assert _Listing(actions, [{"notation": "1"}]).read(aliasing, "1") is None  # read as Play(2): not used
+
+
+def test_an_action_found_in_a_kept_listing_is_the_step_the_text_would_make(tmp_path: Path) -> None:
+    async def run() -> None:
+        registry = Registry()
+        plain, aliasing = Shifted(), replace_id(Shifted(shift=1), "shifted-alias")
+        registry.register(plain)
+        registry.register(aliasing)
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'f.sqlite3'}",
+            bot_processes=0,
+            ping_interval=0,
+            deal_seeds=lambda: 5,
+            games=registry,
+        )
+        service = TableService(settings)
+        await service.start()
+        try:
+            logs = []
+            for deal in ("first", "same again"):  # two tables dealt alike: their lists are the same tuples
+                table, _ = await service.create("shifted", 2, {}, [SeatRequest("human")] * 2)
+                for seat in range(2):
+                    await service.claim(table, seat)
+                before = len(plain.read)
+                while table.status == "playing":
+                    mover = table.turn()[0][0]
+                    legal = table.legal(mover, 60)
+                    assert legal is not None
+                    notation = legal["actions"][-1]["notation"]
+                    await service.act(table, mover, table.number, checked_text_action(notation))
+                    assert table.steps[-1].action == notation
+                read = plain.read[before:]
+                if deal == "first":  # each notation read once (never twice: the listing knows it then)
+                    assert len(read) == table.number > 2
+                else:
+                    assert read == []  # every action found in a kept listing
+                stored = service.store.load_table(table.id)
+                assert stored is not None
+                logs.append(stored.actions)
+                assert plain.write_position(service._replay(stored).state) == plain.write_position(
+                    table.state
+                )
+            assert logs[0] == logs[1]
+
+            # a game that reads its own notation as another action: refused, listed or not
+            odd, _ = await service.create("shifted-alias", 2, {}, [SeatRequest("human")] * 2)
+            for seat in range(2):
+                await service.claim(odd, seat)
+            mover = odd.turn()[0][0]
+            legal = odd.legal(mover, 60)
+            assert legal is not None
+            with pytest.raises(ProtocolError) as refused:
+                await service.act(odd, mover, 0, checked_text_action(legal["actions"][0]["notation"]))
+            assert refused.value.code == "bad_notation" and odd.number == 0
+        finally:
+            await service.stop()
+
+    asyncio.run(run())
+
+
+def replace_id(game: Shifted, game_id: str) -> Shifted:
+    game.spec = replace(game.spec, id=game_id)
+    return game

@@ -125,8 +125,38 @@ class LoggedStep:
         ]
 
 
-_Listing = tuple[Sequence[Hashable], list[dict[str, Any]]]
-"""A legal sequence a game gave, and its entries as a seat's legal list shows them."""
+@dataclass(slots=True, eq=False)
+class _Listing:
+    """A legal sequence a game gave, and its first ``len(entries)`` actions as a seat's legal list shows
+    them. A listing that lasts (:data:`_FIXED_LISTINGS`) also reads its entries back: see :meth:`read`."""
+
+    actions: Sequence[Hashable]
+    entries: list[dict[str, Any]]
+    _read: dict[str, Hashable] | None = None
+    """Notations read back, each once, to the listed action the game reads from it."""
+
+    def read(self, game: AnyGame, text: str) -> Hashable | None:
+        """The listed action written ``text``, if the game reads ``text`` as that very action (None: not
+        listed, or not read so). A person mostly sends an action their page was offered: a listing kept
+        from move to move and table to table finds it without reading the text, once the game has read
+        it once (the action applied must be the one a replay of the log will read)."""
+        known = self._read
+        if known is None:
+            known = self._read = {}
+        action = known.get(text)
+        if action is not None or text in known:
+            return action
+        if len(known) >= FIXED_LISTINGS_BOUND:
+            known.clear()
+        listed = next(
+            (a for e, a in zip(self.entries, self.actions, strict=False) if e["notation"] == text), None
+        )
+        try:
+            read_so = listed is not None and game.parse_action(text) == listed
+        except Exception:  # the generic path reads it again, and says why it cannot
+            read_so = False
+        known[text] = listed if read_so else None
+        return known[text]
 
 
 _FIXED_LISTINGS: dict[tuple[AnyGame, int, int], _Listing] = {}
@@ -152,6 +182,8 @@ class _Shown:
     views: dict[Seat | None, Any] = field(default_factory=dict)
     snapshots: dict[Seat | None, dict[str, Any]] = field(default_factory=dict)
     updates: dict[Seat | None, str] = field(default_factory=dict)
+    listed: dict[Seat, _Listing] = field(default_factory=dict)
+    """The listing each seat was given at this number (see :meth:`Table.listed_action`)."""
     listings: dict[tuple[AnyGame, int, int], _Listing] = field(default_factory=dict)
     """Listed legal actions by the game, the identity of the sequence it gave and the length listed, for
     sequences that may change (those that cannot are kept longer, in :data:`_FIXED_LISTINGS`): seats given
@@ -273,16 +305,19 @@ class Table:
         actions = game.legal_actions(state, seat)  # possibly lazy: only the listed ones are built
         count = len(actions)
         limit = cap if required and count <= cap else min(cap, OPTIONAL_LISTED)
-        listings = _FIXED_LISTINGS if is_fixed(actions) else self._shown().listings
+        now = self._shown()
+        listings = _FIXED_LISTINGS if is_fixed(actions) else now.listings
         key = (game, id(actions), limit)  # a game's own notation writes the entries
         made = listings.get(key)
-        if made is not None and made[0] is actions:
-            listed = made[1]
-        else:
-            listed = [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
+        if made is None or made.actions is not actions:
+            made = _Listing(
+                actions, [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
+            )
             if len(listings) >= FIXED_LISTINGS_BOUND:
                 listings.clear()
-            listings[key] = (actions, listed)
+            listings[key] = made
+        now.listed[seat] = made
+        listed = made.entries
         truncated = len(listed) < count
         return {
             "required": required,
@@ -291,6 +326,14 @@ class Table:
             "truncated": truncated,
             "free_form": truncated,
         }
+
+    def listed_action(self, seat: Seat, text: str) -> Hashable | None:
+        """The action written ``text`` in the legal list ``seat`` was sent at this number, if that list is
+        one that lasts (None: read the text; see :meth:`_Listing.read`)."""
+        listing = self._shown().listed.get(seat)
+        if listing is None or not is_fixed(listing.actions):
+            return None
+        return listing.read(self.game, text)
 
     def snapshot(self, seat: Seat | None, cap: int) -> dict[str, Any]:
         """The current ``view``/``legal``/turn fields for ``seat`` (cached per number)."""
@@ -871,7 +914,9 @@ class TableService:
                     ErrorCode.STALE, f"the table is at number {table.number}, the action was for {number}"
                 )
             try:
-                action = source(game)
+                action = table.listed_action(seat, source.text) if isinstance(source, TextSource) else None
+                if action is None:
+                    action = source(game)
                 took = 0.0
                 if animation_ms is not None:
                     took = max(0.0, time.monotonic() - table.changed_at - animation_ms / 1000)
@@ -1216,9 +1261,23 @@ def parse_action_text(text: str) -> ActionSource:
     return source
 
 
-def checked_text_action(text: str) -> ActionSource:
+class TextSource:
+    """An action sent in its notation: read and checked (:func:`checked_action`) when called. A table
+    may find it among the actions it listed instead (:meth:`Table.listed_action`)."""
+
+    __slots__ = ("_read", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._read = checked_action(parse_action_text(text), text)
+
+    def __call__(self, game: AnyGame) -> Hashable:
+        return self._read(game)
+
+
+def checked_text_action(text: str) -> TextSource:
     """The action written as ``text``, checked (see :func:`checked_action`)."""
-    return checked_action(parse_action_text(text), text)
+    return TextSource(text)
 
 
 def parse_action_json(raw: dict[str, Any]) -> ActionSource:
@@ -1255,6 +1314,7 @@ def checked_action(parse: Callable[[AnyGame], Hashable], notation: str | None = 
 
 
 __all__ = [
+    "ActionSource",
     "Invite",
     "Listener",
     "LoggedStep",
@@ -1262,6 +1322,7 @@ __all__ = [
     "SeatRequest",
     "Table",
     "TableService",
+    "TextSource",
     "checked_action",
     "checked_text_action",
     "parse_action_json",

@@ -39,6 +39,7 @@ from coven.server.messages import (
 from coven.server.settings import Settings
 from coven.server.tables import (
     Ack,
+    ActionSource,
     Table,
     TableService,
     checked_action,
@@ -337,6 +338,7 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
             error_message(ErrorCode.BAD_TOKEN, "this token is not your seat's", table.number, message.id)
         )
         return
+    source: ActionSource
     if message.action is not None:
         if not message.action.isascii() and any(c.isdigit() and not c.isascii() for c in message.action):
             # int() reads "٣" as 3 and str.isdigit() takes "²": a game's parser must never see them

@@ -232,3 +232,25 @@ def test_the_cast_only_moves_and_the_deal_follow_the_plain_placements() -> None:
             assert dealt.fields == placement_at(where)[:players]
             assert dealt.amulets == list(itertools.permutations(range(5)))[order][:players]
             assert dealt.chance == Chance.at(Chance(seed).key, 1)
+
+
+def test_the_spell_book_of_a_view_is_read_once_per_line_and_equals_its_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from coven.games.amulets import view as view_module
+
+    rng = random.Random(4)
+    state = GAME.new_game(4, None, 4)
+    while not GAME.is_over(state) and len(state.lines) < 6:
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_actions(state, seat)
+        GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+    assert len(state.lines) >= 3
+    first = view_module.views_of(state, (0, 1, None))
+    for view in first.values():
+        assert view.book == tuple(Entry(*line) for line in state.lines)
+    later = view_module.views_of(GAME.clone(state), (2,))[2]  # a clone shares its lines: read before
+    assert all(a is b for a, b in zip(later.book, first[0].book, strict=True))
+    monkeypatch.setattr(view_module, "READ_BOUND", 2)  # full: the memo starts again, and stays right
+    view_module._READ.clear()
+    assert view_module.views_of(state, (1,))[1].book == first[1].book and len(view_module._READ) <= 2

@@ -124,6 +124,26 @@ def entry_of(line: Line) -> Entry:
     return entry
 
 
+_READ: dict[int, tuple[Line, Entry]] = {}
+"""Entries of lines read before, by the line's identity (a line is one tuple, shared by every later state
+and clone: the server shows the whole book to every seat after every move). Each entry keeps its line,
+so the identity names no other while it lasts."""
+READ_BOUND = 65_536
+"""At most this many entries are kept (then they all go, and are made again as read)."""
+
+
+def read_entry(line: Line) -> Entry:
+    """:func:`entry_of`, made once per line (see :data:`_READ`)."""
+    hit = _READ.get(id(line))
+    if hit is not None and hit[0] is line:
+        return hit[1]
+    if len(_READ) >= READ_BOUND:
+        _READ.clear()
+    entry = entry_of(line)
+    _READ[id(line)] = (line, entry)
+    return entry
+
+
 def line_event(line: Line) -> Event:
     """The public event of a spell-book line (kind ``EVENT_KIND[kind]``), whose data (:class:`Spoken`)
     is written out when read."""
@@ -199,7 +219,7 @@ def view_of(state: AmuletsState, seat: Seat | None) -> AmuletsView:
 def views_of(state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | None, AmuletsView]:
     """The views of several seats of one state: the spell book and the table, the same for all, are made
     once; each seat adds its own secret (and, with the assistant, its own conclusions)."""
-    out, book = tuple(state.out), tuple(map(entry_of, state.lines))
+    out, book = tuple(state.out), tuple(map(read_entry, state.lines))
     assistant = bool(state.options.get("assistant"))
     views: dict[Seat | None, AmuletsView] = {}
     for seat in seats:
