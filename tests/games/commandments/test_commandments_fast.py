@@ -60,15 +60,18 @@ from coven.games.commandments.notation import (
 )
 from coven.games.commandments.rules import (
     _FAMILY_INFO,
+    _ORDAINED,
     CommandmentsState,
     announce,
     deal,
     deal_piles,
     judge_cards,
+    judging_plan,
     karma_total,
     move_context,
     ordainments,
     packed_slot,
+    plan_part,
     verdicts,
 )
 from coven.games.commandments.view import (
@@ -555,3 +558,59 @@ def test_a_ritual_started_by_the_rules_is_the_plain_ritual() -> None:
                 if not ritual.log and not ritual.slots:  # as it started
                     plain = Ritual(number, list(ritual.hand), -1, [], (), [], [0] * players, False, False)
                     assert ritual == plain and repr(ritual) == repr(plain) and ritual.made == 0
+
+
+def _plain_plan(deck: Deck, slots: Sequence[int]) -> tuple[object, ...]:
+    """The first seven entries of a judging plan, grouped the plain way: each slot's packed_slot by kind,
+    in slot order, padded with tables of zeros and Nones."""
+    performances: list[tuple[int, ...]] = []
+    arts: list[tuple[int, ...]] = []
+    fns: list[object] = []
+    copy = False
+    for slot, c in enumerate(slots):
+        table, by_performance, fn, before = packed_slot(deck, c, slot)
+        if fn is not None:
+            fns.append(fn)
+            copy = copy or before
+        elif by_performance:
+            performances.append(table)
+        else:
+            arts.append(table)
+    zero = (0,) * max(BOARDLESS_SIZE, len(performances[0]) if performances else 0)
+    performances += [zero, zero]
+    arts += [zero, zero]
+    fns += [None, None]
+    return (performances[0], performances[1], arts[0], arts[1], fns[0], fns[1], copy)
+
+
+def test_a_judging_plan_is_its_slots_grouped_by_kind_in_slot_order() -> None:
+    rng = random.Random(11)
+    deck = deck_for("")
+    before = [c for c in deck.artefact if packed_slot(deck, c, 0)[3]]  # cards that read the board before
+    assert before
+    triples = [[*rng.sample(deck.artefact, 2), rng.choice(deck.action)] for _ in range(200)]
+    triples += [[*rng.sample(deck.action, 2), rng.choice(deck.artefact)] for _ in range(200)]
+    triples += [[rng.choice(deck.action), rng.choice(deck.artefact), c] for c in before]
+    for players in (3, 5, 7):
+        state = GAME.new_game(players, None, players)
+        for triple in triples:
+            for slots in (triple, triple[::-1], triple[1:] + triple[:1]):
+                state.ritual.slots = list(slots)
+                plan = judging_plan(state)
+                assert plan[:7] == _plain_plan(deck, slots), [deck.cards[c].id for c in slots]
+                for slot, c in enumerate(slots):
+                    assert plan_part(deck, c, slot) == deck.parts[c * 3 + slot]
+
+
+def test_an_offered_ordainment_names_the_positions_of_its_cards() -> None:
+    for seed in range(10):
+        state = GAME.new_game(3, None, seed)
+        for action in GAME.legal_actions(state, 0):
+            assert isinstance(action, Ordain)
+            index = state.deck.index
+            assert _ORDAINED[id(action)] == (index[action.discard], index[action.taboo])
+        GAME.advance(state, 0, GAME.legal_actions(state, 0)[seed % 12])
+        hand = state.ritual.hand
+        discard = state.ritual.discard
+        slots = state.ritual.slots
+        assert slots[1:] == [c for c in hand if c not in (discard, slots[0])] and discard not in slots

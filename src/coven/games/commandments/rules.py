@@ -119,6 +119,7 @@ from coven.games.commandments.cards import (
     MAX_FIXED,
     Card,
     Deck,
+    PlanPart,
     SlotJudging,
     deck_for,
 )
@@ -592,24 +593,23 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return None if mover == -1 else mover
 
     def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
-        if seat == state.mover and state.phase == MOVE and seat >= 0:  # the novice to move: the hot path
-            return _NOVICE_ACTIONS
-        mover = state.mover
-        if mover < -1:
-            mover = state.mover = self.current_seat(state)
-        if seat != mover or mover < 0:
-            return ()
+        if seat != state.mover or seat < 0:  # not the seat to act, or it is not known yet
+            mover = state.mover
+            if mover < -1:
+                mover = state.mover = self.current_seat(state)
+            if seat != mover or mover < 0:
+                return ()
         phase = state.phase
-        if phase == MOVE:
+        if phase == MOVE:  # the novice to move: the hot path
             return _NOVICE_ACTIONS
-        if phase == PLACE:
-            return _PLACEMENTS
         if phase == ORDAIN:
             hand = state.rituals[-1].hand
             if len(hand) == 4 and max(hand) < _BUILTIN_CARDS:  # the box's (a custom deck's come after)
                 return ordainments(hand)
             ids = [state.deck.cards[c].id for c in hand]
             return [_ordain(d, t) for d in ids for t in ids if t != d]
+        if phase == PLACE:
+            return _PLACEMENTS
         return [Judge(m) for m in _judge_choices(self.action_slots(state))]
 
     def action_slots(self, state: CommandmentsState) -> list[Card]:
@@ -676,14 +676,16 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         """She discards one card and names the taboo (and :attr:`CommandmentsState.mover` after it); the
         events when ``events`` is true, else none."""
         ritual = state.rituals[-1]
-        index = state.deck.index
-        # her hand's cards by id (ids are unique in a deck, and the checked path holds her to her hand)
-        ritual.discard = discard = index[action.discard]
-        taboo = index[action.taboo]
-        slots = [taboo]
-        for c in ritual.hand:  # the other two cards of her hand, in hand order
-            if c not in (discard, taboo):
-                slots.append(c)
+        known = _ORDAINED.get(id(action))  # one that legal_actions offers: its cards' positions
+        if known is None:
+            # her hand's cards by id (ids are unique in a deck, and the checked path holds her to her hand)
+            index = state.deck.index
+            known = index[action.discard], index[action.taboo]
+        ritual.discard, taboo = known
+        slots = ritual.hand[:]  # the taboo, then the other two cards of her hand in hand order
+        slots.remove(ritual.discard)
+        slots.remove(taboo)
+        slots.insert(0, taboo)
         ritual.slots = slots
         state.judging = judging_plan(state)
         state.phase = PLACE
@@ -1132,11 +1134,18 @@ first need, every taboo at once; the row's own card there too, never offered): a
 every ritual offers the same ones."""
 
 
+_ORDAINED: Final[dict[int, tuple[int, int]]] = {}
+"""The actions of :data:`_ORDAIN_ROWS` by identity (they live as long as the module): the positions of
+their discard and taboo, in the box and so in every deck (a custom deck's cards come after the box's)."""
+
+
 def _ordain_row(discard: int) -> list[Ordain]:
     row = _ORDAIN_ROWS[discard]
     if row is None:
         ident = BUILTIN[discard].id
         row = _ORDAIN_ROWS[discard] = [_ordain(ident, card.id) for card in BUILTIN]
+        for taboo, action in enumerate(row):
+            _ORDAINED[id(action)] = (discard, taboo)
     return row
 
 
@@ -1279,37 +1288,50 @@ def _judged_on_codes(card: Card) -> BoardFn:
 
 def judging_plan(state: CommandmentsState) -> Judging:
     """How the engine judges moves of the family on the current ritual's slots (see :data:`Judging`);
-    ``()`` when it does not judge them alone (she judges her action cards) or there are not three."""
+    ``()`` when it does not judge them alone (she judges her action cards) or there are not three.
+    The slots' :data:`~coven.games.commandments.cards.PlanPart` are added up kind by kind: in slot
+    order within each kind, padded with :data:`_NO_TABLES` and :data:`_NO_FUNCTIONS`."""
     deck = state.deck
     ritual = state.rituals[-1]
     slots = ritual.slots
     if len(slots) != 3 or (state.options["judge"] == "priestess" and _by_priestess(state)):
         return ()
-    judging = deck.judging
+    parts = deck.parts
     c0, c1, c2 = slots
-    taboo = judging.get(c0 * 3) or packed_slot(deck, c0, 0)
-    first = judging.get(c1 * 3 + 1) or packed_slot(deck, c1, 1)
-    second = judging.get(c2 * 3 + 2) or packed_slot(deck, c2, 2)
-    performances: list[tuple[int, ...]] = []
-    arts: list[tuple[int, ...]] = []
-    fns: list[BoardFn | None] = []
-    copy = False
-    for table, performance, fn, before in (taboo, first, second):
-        if fn is not None:
-            fns.append(fn)
-            if before:
-                copy = True
-        elif performance:
-            performances.append(table)
-        else:
-            arts.append(table)
-    if len(performances) > 2 or len(arts) > 2 or len(fns) > 2:  # two cards of each kind at most
+    p0, a0, f0, b0 = parts.get(c0 * 3) or plan_part(deck, c0, 0)
+    p1, a1, f1, b1 = parts.get(c1 * 3 + 1) or plan_part(deck, c1, 1)
+    p2, a2, f2, b2 = parts.get(c2 * 3 + 2) or plan_part(deck, c2, 2)
+    performances = p0 + p1 + p2 + _NO_TABLES
+    arts = a0 + a1 + a2 + _NO_TABLES
+    fns = f0 + f1 + f2 + _NO_FUNCTIONS
+    if len(performances) > 4 or len(arts) > 4 or len(fns) > 4:  # two cards of each kind at most
         return ()
-    performances += _NO_TABLES
-    arts += _NO_TABLES
-    fns += _NO_FUNCTIONS
     turns, following = _SEATING[state.players][ritual.priestess]
-    return (performances[0], performances[1], arts[0], arts[1], fns[0], fns[1], copy, turns, following)
+    return (
+        performances[0],
+        performances[1],
+        arts[0],
+        arts[1],
+        fns[0],
+        fns[1],
+        b0 or b1 or b2,
+        turns,
+        following,
+    )
+
+
+def plan_part(deck: Deck, card: int, slot: int) -> PlanPart:
+    """``card`` in ``slot`` as :func:`judging_plan` takes it (its
+    :data:`~coven.games.commandments.cards.PlanPart`, from its :func:`packed_slot`), made once per deck."""
+    table, by_performance, fn, before = packed_slot(deck, card, slot)
+    if fn is not None:
+        found: PlanPart = ((), (), (fn,), before)
+    elif by_performance:
+        found = ((table,), (), (), False)
+    else:
+        found = ((), (table,), (), False)
+    deck.parts[card * 3 + slot] = found
+    return found
 
 
 _NO_TABLES: Final[tuple[tuple[int, ...], ...]] = (_ZERO_TABLE, _ZERO_TABLE)
