@@ -614,3 +614,22 @@ def test_an_offered_ordainment_names_the_positions_of_its_cards() -> None:
         discard = state.ritual.discard
         slots = state.ritual.slots
         assert slots[1:] == [c for c in hand if c not in (discard, slots[0])] and discard not in slots
+
+
+def test_a_new_game_is_the_plain_state_of_its_deal() -> None:
+    from coven.games.commandments.rules import Ritual
+
+    for players in range(3, 8):
+        for seed in (0, 5, 2**33 + 1):
+            state = GAME.new_game(players, None, seed)
+            deck = deck_for("")
+            chance = Chance(seed)
+            red, green = deal(chance, deck.artefact, 2 * players), deal(chance, deck.action, 2 * players)
+            hand = [red[-1], red[-2], green[-1], green[-2]]
+            ritual = Ritual(0, hand, -1, [], (), [], [0] * players, False, False)
+            plain = CommandmentsState(
+                players, dict(GAME.spec.resolve_options(None)), deck, chance, red[:-2], green[:-2], [ritual],
+                ORDAIN, [], 0, [0] * players, 0, None, -1, None, 0, None,
+            )  # fmt: skip
+            assert state == plain and repr(state) == repr(plain)
+            assert state.mover == 0 and state.codes is None and state.judging is None

@@ -315,23 +315,35 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
 def deal_piles(
     chance: Chance, red: Sequence[int], green: Sequence[int], draws: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(deal(chance, red, draws), deal(chance, green, draws))``, their draws mixed at once."""
+    """``(deal(chance, red, draws), deal(chance, green, draws))``, their draws mixed at once (the steps of
+    both deals by the piles' sizes: :func:`_deal_steps`)."""
+    sizes = (len(red), len(green), draws)
+    steps, steps2, n, k = _DEAL_STEPS.get(sizes) or _deal_steps(*sizes)
+    mixed = _draws(chance.key, chance.counter + 1, k)
     pile = list(red)
-    top = len(pile) - 1
-    steps = range(top, max(top - draws, 0), -1)
-    other = list(green)
-    top2 = len(other) - 1
-    steps2 = range(top2, max(top2 - draws, 0), -1)
-    n = len(steps)
-    mixed = _draws(chance.key, chance.counter + 1, n + len(steps2))
     for i, z in zip(steps, mixed, strict=False):  # the first n draws; below(i + 1), as in deal
         j = (z * (i + 1)) >> 64
         pile[i], pile[j] = pile[j], pile[i]
+    other = list(green)
     for i, z in zip(steps2, mixed[n:], strict=True):
         j = (z * (i + 1)) >> 64
         other[i], other[j] = other[j], other[i]
-    chance.counter += len(mixed)
+    chance.counter += k
     return tuple(pile), tuple(other)
+
+
+_DEAL_STEPS: Final[dict[tuple[int, int, int], tuple[range, range, int, int]]] = {}
+""":func:`_deal_steps` by the sizes of the two piles and the draws (a handful: one per player count)."""
+
+
+def _deal_steps(reds: int, greens: int, draws: int) -> tuple[range, range, int, int]:
+    """The positions :func:`deal_piles` draws for, top first, in a pile of ``reds`` cards and in one of
+    ``greens`` (the last ``draws`` steps of a Fisher-Yates shuffle of each), how many draws the first
+    takes and both."""
+    steps = range(reds - 1, max(reds - 1 - draws, 0), -1)
+    steps2 = range(greens - 1, max(greens - 1 - draws, 0), -1)
+    found = _DEAL_STEPS[reds, greens, draws] = (steps, steps2, len(steps), len(steps) + len(steps2))
+    return found
 
 
 _LANE: Final = 128
@@ -478,9 +490,20 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         deck = deck_for(str(options["custom_cards"]))
         chance = Chance(seed)
         red, green = deal_piles(chance, deck.artefact, deck.action, 2 * players)
-        state = CommandmentsState(
-            players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0, [0] * players, 0
-        )
+        # CommandmentsState(players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0,
+        # [0] * players, 0), its fields set directly (a game starts on every playout); _start_ritual
+        # sets the rest
+        state: CommandmentsState = _new(CommandmentsState)
+        state.players = players
+        state.options = dict(options)
+        state.deck = deck
+        state.chance = chance
+        state.red = red
+        state.green = green
+        state.rituals = []
+        state.karma = [0] * players
+        state.pending = None
+        state.pending_start = -1
         self._start_ritual(state, 0)  # nobody reads the first ritual's events here
         return state
 
