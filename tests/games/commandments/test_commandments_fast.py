@@ -72,6 +72,7 @@ from coven.games.commandments.rules import (
     ordainments,
     packed_slot,
     plan_part,
+    unpacked_entry,
     verdicts,
 )
 from coven.games.commandments.view import (
@@ -633,3 +634,12 @@ def test_a_new_game_is_the_plain_state_of_its_deal() -> None:
             )  # fmt: skip
             assert state == plain and repr(state) == repr(plain)
             assert state.mover == 0 and state.codes is None and state.judging is None
+
+
+def test_a_packed_log_entry_is_the_turn_with_its_markers_and_the_total_as_announced() -> None:
+    move = MOVE_FAMILY[7]
+    for total in (-3, -1, 0, 1, 9):
+        for bits in range(8):
+            entry = unpacked_entry((2, move, 5, total * 8 + bits, 1))
+            assert entry == (2, move, 5, MARKS[bits], announce(total), 1)
+            assert MARKS[bits] == tuple((bits >> slot) & 1 for slot in range(3))

@@ -186,8 +186,8 @@ class Ritual:
     slots: list[int] = field(default_factory=list)
     placement: tuple[int, ...] = ()
     log: list[Any] = field(default_factory=list)
-    """The novices' turns so far, read as :attr:`moves`: a :class:`MoveLog` each, or the tuple of its
-    fields (:data:`LogEntry`) that the rules append (made a MoveLog when someone reads :attr:`moves`)."""
+    """The novices' turns so far, read as :attr:`moves`: a :class:`MoveLog` each, or the tuple the rules
+    append (:data:`LogEntry` or :data:`PackedEntry`), made a MoveLog when someone reads :attr:`moves`."""
     gains: list[int] = field(default_factory=list)
     disempowered: bool = False
     ended: bool = False
@@ -201,7 +201,7 @@ class Ritual:
         for i in range(self.made, len(log)):
             entry = log[i]
             if type(entry) is tuple:
-                log[i] = MoveLog(*entry)
+                log[i] = MoveLog(*entry) if len(entry) == 6 else MoveLog(*unpacked_entry(entry))
         self.made = len(log)
         return cast(list[MoveLog], log)
 
@@ -225,6 +225,16 @@ class Ritual:
 LogEntry = tuple[int, Move | None, int, tuple[int, ...], int, int]
 """A :class:`MoveLog`'s fields in order (seat, move, start, marks, total, flips), as the rules log a
 turn: the MoveLog is made only when the turn is read (:attr:`Ritual.moves`)."""
+PackedEntry = tuple[int, Move, int, int, int]
+"""A move judged by its ritual's :func:`judging_plan`, as :meth:`CommandmentsGame.advance` logs it: seat,
+move, start, its slots' packed values added up (the total times 8 plus the markers' bits, see
+:func:`packed_slot`) and flips (:func:`unpacked_entry` gives its :data:`LogEntry`)."""
+
+
+def unpacked_entry(entry: PackedEntry) -> LogEntry:
+    """The :data:`LogEntry` of a :data:`PackedEntry`: its markers and its total as announced."""
+    seat, move, start, packed, flips = entry
+    return seat, move, start, MARKS[packed & 7], announce(packed >> 3), flips
 
 
 @dataclass(slots=True)
@@ -611,6 +621,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     def first_to_act(self, state: CommandmentsState) -> Seat | None:
         mover = state.mover
+        if mover >= 0:  # known, and someone: every decision of a playout
+            return mover
         if mover < -1:
             mover = state.mover = self.current_seat(state)
         return None if mover == -1 else mover
@@ -824,10 +836,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.karma[seat] += total
             ritual.gains[seat] += total
             state.flips = flips = 0
-            ritual.log.append((seat, action, start, MARKS[x & 7], total, 0))  # a MoveLog when read
         else:
             state.flips = flips = state.flips + 1
-            ritual.log.append((seat, action, start, MARKS[x & 7], -1 if total else 0, flips))
+        ritual.log.append((seat, action, start, x, flips))  # a PackedEntry: a MoveLog when read
         turn = state.turn + 1
         if flips < DESTINY_CARDS:
             state.turn = turn
@@ -869,12 +880,13 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             return self._apply(state, seat, action, True)
         ritual = state.rituals[-1]
         self.advance(state, seat, action)
-        _, _, start, marks, announced, flips = ritual.log[-1]
+        _, _, start, x, flips = ritual.log[-1]  # the PackedEntry advance logged
+        bits = x & 7
+        announced = announce(x >> 3)
         event: Event = _new(Event)  # move_event, inlined
         _set_kind(event, "move")
         _set_data(event, {"seat": seat, "action": known[2], "start": AREA_NAMES[start]})
         _set_audience(event, None)
-        bits = marks[0] | marks[1] << 1 | marks[2] << 2
         karma_events = _EXPERT_KARMA if state.options["expert"] else _KARMA
         karma = None
         if flips < 8 and announced <= KARMA_TOP:
