@@ -577,6 +577,8 @@ def _plain_plan(deck: Deck, slots: Sequence[int]) -> tuple[object, ...]:
             performances.append(table)
         else:
             arts.append(table)
+    if max(len(performances), len(arts), len(fns)) > 2:
+        return ()  # three of a kind: the engine does not judge such slots by a plan
     zero = (0,) * max(BOARDLESS_SIZE, len(performances[0]) if performances else 0)
     performances += [zero, zero]
     arts += [zero, zero]
@@ -592,6 +594,7 @@ def test_a_judging_plan_is_its_slots_grouped_by_kind_in_slot_order() -> None:
     triples = [[*rng.sample(deck.artefact, 2), rng.choice(deck.action)] for _ in range(200)]
     triples += [[*rng.sample(deck.action, 2), rng.choice(deck.artefact)] for _ in range(200)]
     triples += [[rng.choice(deck.action), rng.choice(deck.artefact), c] for c in before]
+    triples += [rng.sample(range(len(deck.cards)), 3) for _ in range(300)]  # any kinds, three of one too
     for players in (3, 5, 7):
         state = GAME.new_game(players, None, players)
         for triple in triples:
@@ -599,6 +602,10 @@ def test_a_judging_plan_is_its_slots_grouped_by_kind_in_slot_order() -> None:
                 state.ritual.slots = list(slots)
                 plan = judging_plan(state)
                 assert plan[:7] == _plain_plan(deck, slots), [deck.cards[c].id for c in slots]
+                if plan:  # her turns and who follows whom (she, seat 0, never moves)
+                    rounds = 4 if players == 3 else 3 if players <= 5 else 2
+                    following = tuple(s + 1 if s + 1 < players else 1 for s in range(players))
+                    assert plan[7:] == ((players - 1) * rounds, following)
                 for slot, c in enumerate(slots):
                     assert plan_part(deck, c, slot) == deck.parts[c * 3 + slot]
 

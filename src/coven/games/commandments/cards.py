@@ -150,12 +150,11 @@ whether the table is indexed by the move's performance (else by its colour and a
 that reads the board the function that gives its packed value on ``(after, before, colour, from, to)``
 (no table then) and whether it reads the board before the move."""
 
-PlanPart = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[BoardFn, ...], bool]
-"""A card in a slot as the rules' judging plan takes it (its :data:`SlotJudging` sorted by kind): its
-table among the tables by performance (a tuple of that one table, or empty), among the tables by colour
-and areas, its function among the functions that read the board, and whether it reads the board before
-the move. A plan is the three slots' parts added up kind by kind (tuples concatenated), no branch on
-the kinds (see :func:`coven.games.commandments.rules.judging_plan`)."""
+PlanPart = tuple[int, tuple[int, ...] | BoardFn, bool]
+"""A card in a slot as the rules' judging plan takes it: its kind (0: judged by its table by
+performance, 1: by its table by colour and areas, 2: by its function on the board) times ``3**slot``
+(so the three slots' kinds add up to the plan's pattern), that table or function, and whether it reads
+the board before the move (see :func:`coven.games.commandments.rules.judging_plan`)."""
 
 
 @dataclass(frozen=True, slots=True)

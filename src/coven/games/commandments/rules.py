@@ -81,6 +81,7 @@ import random
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Final, cast
 
 from coven.core import (
@@ -1324,8 +1325,9 @@ def _judged_on_codes(card: Card) -> BoardFn:
 def judging_plan(state: CommandmentsState) -> Judging:
     """How the engine judges moves of the family on the current ritual's slots (see :data:`Judging`);
     ``()`` when it does not judge them alone (she judges her action cards) or there are not three.
-    The slots' :data:`~coven.games.commandments.cards.PlanPart` are added up kind by kind: in slot
-    order within each kind, padded with :data:`_NO_TABLES` and :data:`_NO_FUNCTIONS`."""
+    Each slot's :data:`~coven.games.commandments.cards.PlanPart` gives its kind, and the pattern of the
+    three kinds the plan's order (:data:`_PLAN_PICKS`): the tables of each kind in slot order, padded with
+    a table of zeros and no function."""
     deck = state.deck
     ritual = state.rituals[-1]
     slots = ritual.slots
@@ -1333,46 +1335,50 @@ def judging_plan(state: CommandmentsState) -> Judging:
         return ()
     parts = deck.parts
     c0, c1, c2 = slots
-    p0, a0, f0, b0 = parts.get(c0 * 3) or plan_part(deck, c0, 0)
-    p1, a1, f1, b1 = parts.get(c1 * 3 + 1) or plan_part(deck, c1, 1)
-    p2, a2, f2, b2 = parts.get(c2 * 3 + 2) or plan_part(deck, c2, 2)
-    performances = p0 + p1 + p2 + _NO_TABLES
-    arts = a0 + a1 + a2 + _NO_TABLES
-    fns = f0 + f1 + f2 + _NO_FUNCTIONS
-    if len(performances) > 4 or len(arts) > 4 or len(fns) > 4:  # two cards of each kind at most
+    k0, x0, b0 = parts.get(c0 * 3) or plan_part(deck, c0, 0)
+    k1, x1, b1 = parts.get(c1 * 3 + 1) or plan_part(deck, c1, 1)
+    k2, x2, b2 = parts.get(c2 * 3 + 2) or plan_part(deck, c2, 2)
+    pick = _PLAN_PICKS[k0 + k1 + k2]
+    if pick is None:  # three cards of a kind
         return ()
     turns, following = _SEATING[state.players][ritual.priestess]
-    return (
-        performances[0],
-        performances[1],
-        arts[0],
-        arts[1],
-        fns[0],
-        fns[1],
-        b0 or b1 or b2,
-        turns,
-        following,
-    )
+    plan: Judging = pick((x0, x1, x2, _ZERO_TABLE, None, b0 or b1 or b2, turns, following))
+    return plan
+
+
+_BY_PERFORMANCE, _BY_AREAS, _ON_BOARD = range(3)
+"""The kinds of a :data:`~coven.games.commandments.cards.PlanPart`: a table by performance, a table by
+colour and areas, a function on the board."""
 
 
 def plan_part(deck: Deck, card: int, slot: int) -> PlanPart:
     """``card`` in ``slot`` as :func:`judging_plan` takes it (its
     :data:`~coven.games.commandments.cards.PlanPart`, from its :func:`packed_slot`), made once per deck."""
     table, by_performance, fn, before = packed_slot(deck, card, slot)
+    scale = 3**slot
     if fn is not None:
-        found: PlanPart = ((), (), (fn,), before)
-    elif by_performance:
-        found = ((table,), (), (), False)
+        found: PlanPart = (_ON_BOARD * scale, fn, before)
     else:
-        found = ((), (table,), (), False)
+        found = ((_BY_PERFORMANCE if by_performance else _BY_AREAS) * scale, table, False)
     deck.parts[card * 3 + slot] = found
     return found
 
 
-_NO_TABLES: Final[tuple[tuple[int, ...], ...]] = (_ZERO_TABLE, _ZERO_TABLE)
-_NO_FUNCTIONS: Final[tuple[None, None]] = (None, None)
-"""What :func:`judging_plan` pads its tables (two of action cards, two of artefact cards) and two
-functions with."""
+def _plan_pick(kinds: tuple[int, int, int]) -> Callable[[tuple[object, ...]], Any] | None:
+    """What :func:`judging_plan` takes from ``(x0, x1, x2, a table of zeros, None, before, turns,
+    following)`` for slots of these kinds: the two tables by performance, the two by colour and areas,
+    the two functions (each kind in slot order, padded), then the rest; None for three of a kind."""
+    picked: list[int] = []
+    for kind, pad in ((_BY_PERFORMANCE, 3), (_BY_AREAS, 3), (_ON_BOARD, 4)):
+        of_kind = [slot for slot in range(3) if kinds[slot] == kind]
+        if len(of_kind) > 2:
+            return None
+        picked += [*of_kind, pad, pad][:2]
+    return itemgetter(*picked, 5, 6, 7)
+
+
+_PLAN_PICKS: Final = tuple(_plan_pick((p % 3, p // 3 % 3, p // 9)) for p in range(27))
+""":func:`_plan_pick` by the pattern of the slots' kinds (slot 0's kind + 3 * slot 1's + 9 * slot 2's)."""
 
 
 def _followers(players: int, priestess: int) -> Followers:
