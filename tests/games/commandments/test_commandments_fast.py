@@ -60,15 +60,19 @@ from coven.games.commandments.notation import (
 )
 from coven.games.commandments.rules import (
     _FAMILY_INFO,
+    _ORDAINED,
     CommandmentsState,
     announce,
     deal,
     deal_piles,
     judge_cards,
+    judging_plan,
     karma_total,
     move_context,
     ordainments,
     packed_slot,
+    plan_part,
+    unpacked_entry,
     verdicts,
 )
 from coven.games.commandments.view import (
@@ -555,3 +559,94 @@ def test_a_ritual_started_by_the_rules_is_the_plain_ritual() -> None:
                 if not ritual.log and not ritual.slots:  # as it started
                     plain = Ritual(number, list(ritual.hand), -1, [], (), [], [0] * players, False, False)
                     assert ritual == plain and repr(ritual) == repr(plain) and ritual.made == 0
+
+
+def _plain_plan(deck: Deck, slots: Sequence[int]) -> tuple[object, ...]:
+    """The first seven entries of a judging plan, grouped the plain way: each slot's packed_slot by kind,
+    in slot order, padded with tables of zeros and Nones."""
+    performances: list[tuple[int, ...]] = []
+    arts: list[tuple[int, ...]] = []
+    fns: list[object] = []
+    copy = False
+    for slot, c in enumerate(slots):
+        table, by_performance, fn, before = packed_slot(deck, c, slot)
+        if fn is not None:
+            fns.append(fn)
+            copy = copy or before
+        elif by_performance:
+            performances.append(table)
+        else:
+            arts.append(table)
+    if max(len(performances), len(arts), len(fns)) > 2:
+        return ()  # three of a kind: the engine does not judge such slots by a plan
+    zero = (0,) * max(BOARDLESS_SIZE, len(performances[0]) if performances else 0)
+    performances += [zero, zero]
+    arts += [zero, zero]
+    fns += [None, None]
+    return (performances[0], performances[1], arts[0], arts[1], fns[0], fns[1], copy)
+
+
+def test_a_judging_plan_is_its_slots_grouped_by_kind_in_slot_order() -> None:
+    rng = random.Random(11)
+    deck = deck_for("")
+    before = [c for c in deck.artefact if packed_slot(deck, c, 0)[3]]  # cards that read the board before
+    assert before
+    triples = [[*rng.sample(deck.artefact, 2), rng.choice(deck.action)] for _ in range(200)]
+    triples += [[*rng.sample(deck.action, 2), rng.choice(deck.artefact)] for _ in range(200)]
+    triples += [[rng.choice(deck.action), rng.choice(deck.artefact), c] for c in before]
+    triples += [rng.sample(range(len(deck.cards)), 3) for _ in range(300)]  # any kinds, three of one too
+    for players in (3, 5, 7):
+        state = GAME.new_game(players, None, players)
+        for triple in triples:
+            for slots in (triple, triple[::-1], triple[1:] + triple[:1]):
+                state.ritual.slots = list(slots)
+                plan = judging_plan(state)
+                assert plan[:7] == _plain_plan(deck, slots), [deck.cards[c].id for c in slots]
+                if plan:  # her turns and who follows whom (she, seat 0, never moves)
+                    rounds = 4 if players == 3 else 3 if players <= 5 else 2
+                    following = tuple(s + 1 if s + 1 < players else 1 for s in range(players))
+                    assert plan[7:] == ((players - 1) * rounds, following)
+                for slot, c in enumerate(slots):
+                    assert plan_part(deck, c, slot) == deck.parts[c * 3 + slot]
+
+
+def test_an_offered_ordainment_names_the_positions_of_its_cards() -> None:
+    for seed in range(10):
+        state = GAME.new_game(3, None, seed)
+        for action in GAME.legal_actions(state, 0):
+            assert isinstance(action, Ordain)
+            index = state.deck.index
+            assert _ORDAINED[id(action)] == (index[action.discard], index[action.taboo])
+        GAME.advance(state, 0, GAME.legal_actions(state, 0)[seed % 12])
+        hand = state.ritual.hand
+        discard = state.ritual.discard
+        slots = state.ritual.slots
+        assert slots[1:] == [c for c in hand if c not in (discard, slots[0])] and discard not in slots
+
+
+def test_a_new_game_is_the_plain_state_of_its_deal() -> None:
+    from coven.games.commandments.rules import Ritual
+
+    for players in range(3, 8):
+        for seed in (0, 5, 2**33 + 1):
+            state = GAME.new_game(players, None, seed)
+            deck = deck_for("")
+            chance = Chance(seed)
+            red, green = deal(chance, deck.artefact, 2 * players), deal(chance, deck.action, 2 * players)
+            hand = [red[-1], red[-2], green[-1], green[-2]]
+            ritual = Ritual(0, hand, -1, [], (), [], [0] * players, False, False)
+            plain = CommandmentsState(
+                players, dict(GAME.spec.resolve_options(None)), deck, chance, red[:-2], green[:-2], [ritual],
+                ORDAIN, [], 0, [0] * players, 0, None, -1, None, 0, None,
+            )  # fmt: skip
+            assert state == plain and repr(state) == repr(plain)
+            assert state.mover == 0 and state.codes is None and state.judging is None
+
+
+def test_a_packed_log_entry_is_the_turn_with_its_markers_and_the_total_as_announced() -> None:
+    move = MOVE_FAMILY[7]
+    for total in (-3, -1, 0, 1, 9):
+        for bits in range(8):
+            entry = unpacked_entry((2, move, 5, total * 8 + bits, 1))
+            assert entry == (2, move, 5, MARKS[bits], announce(total), 1)
+            assert MARKS[bits] == tuple((bits >> slot) & 1 for slot in range(3))

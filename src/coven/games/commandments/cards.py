@@ -150,6 +150,12 @@ whether the table is indexed by the move's performance (else by its colour and a
 that reads the board the function that gives its packed value on ``(after, before, colour, from, to)``
 (no table then) and whether it reads the board before the move."""
 
+PlanPart = tuple[int, tuple[int, ...] | BoardFn, bool]
+"""A card in a slot as the rules' judging plan takes it: its kind (0: judged by its table by
+performance, 1: by its table by colour and areas, 2: by its function on the board) times ``3**slot``
+(so the three slots' kinds add up to the plan's pattern), that table or function, and whether it reads
+the board before the move (see :func:`coven.games.commandments.rules.judging_plan`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Deck:
@@ -162,6 +168,8 @@ class Deck:
     judging: dict[int, SlotJudging] = field(default_factory=dict, compare=False, repr=False)
     """The rules' cache of how each card is judged in each slot on a move of the family, by the card's
     position times 3 plus the slot (see :func:`coven.games.commandments.rules.packed_slot`)."""
+    parts: dict[int, PlanPart] = field(default_factory=dict, compare=False, repr=False)
+    """The rules' cache of each card's :data:`PlanPart` in each slot, keyed as :attr:`judging`."""
     verdicts: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     """The rules' cache of each action card's verdicts on the performances of the moves they offer, by
     the card's position (an action card looks at the performance alone): for this deck only, as a

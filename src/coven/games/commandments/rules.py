@@ -81,6 +81,7 @@ import random
 import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Final, cast
 
 from coven.core import (
@@ -119,6 +120,7 @@ from coven.games.commandments.cards import (
     MAX_FIXED,
     Card,
     Deck,
+    PlanPart,
     SlotJudging,
     deck_for,
 )
@@ -185,8 +187,8 @@ class Ritual:
     slots: list[int] = field(default_factory=list)
     placement: tuple[int, ...] = ()
     log: list[Any] = field(default_factory=list)
-    """The novices' turns so far, read as :attr:`moves`: a :class:`MoveLog` each, or the tuple of its
-    fields (:data:`LogEntry`) that the rules append (made a MoveLog when someone reads :attr:`moves`)."""
+    """The novices' turns so far, read as :attr:`moves`: a :class:`MoveLog` each, or the tuple the rules
+    append (:data:`LogEntry` or :data:`PackedEntry`), made a MoveLog when someone reads :attr:`moves`."""
     gains: list[int] = field(default_factory=list)
     disempowered: bool = False
     ended: bool = False
@@ -200,7 +202,7 @@ class Ritual:
         for i in range(self.made, len(log)):
             entry = log[i]
             if type(entry) is tuple:
-                log[i] = MoveLog(*entry)
+                log[i] = MoveLog(*entry) if len(entry) == 6 else MoveLog(*unpacked_entry(entry))
         self.made = len(log)
         return cast(list[MoveLog], log)
 
@@ -224,6 +226,16 @@ class Ritual:
 LogEntry = tuple[int, Move | None, int, tuple[int, ...], int, int]
 """A :class:`MoveLog`'s fields in order (seat, move, start, marks, total, flips), as the rules log a
 turn: the MoveLog is made only when the turn is read (:attr:`Ritual.moves`)."""
+PackedEntry = tuple[int, Move, int, int, int]
+"""A move judged by its ritual's :func:`judging_plan`, as :meth:`CommandmentsGame.advance` logs it: seat,
+move, start, its slots' packed values added up (the total times 8 plus the markers' bits, see
+:func:`packed_slot`) and flips (:func:`unpacked_entry` gives its :data:`LogEntry`)."""
+
+
+def unpacked_entry(entry: PackedEntry) -> LogEntry:
+    """The :data:`LogEntry` of a :data:`PackedEntry`: its markers and its total as announced."""
+    seat, move, start, packed, flips = entry
+    return seat, move, start, MARKS[packed & 7], announce(packed >> 3), flips
 
 
 @dataclass(slots=True)
@@ -314,23 +326,35 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
 def deal_piles(
     chance: Chance, red: Sequence[int], green: Sequence[int], draws: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(deal(chance, red, draws), deal(chance, green, draws))``, their draws mixed at once."""
+    """``(deal(chance, red, draws), deal(chance, green, draws))``, their draws mixed at once (the steps of
+    both deals by the piles' sizes: :func:`_deal_steps`)."""
+    sizes = (len(red), len(green), draws)
+    steps, steps2, n, k = _DEAL_STEPS.get(sizes) or _deal_steps(*sizes)
+    mixed = _draws(chance.key, chance.counter + 1, k)
     pile = list(red)
-    top = len(pile) - 1
-    steps = range(top, max(top - draws, 0), -1)
-    other = list(green)
-    top2 = len(other) - 1
-    steps2 = range(top2, max(top2 - draws, 0), -1)
-    n = len(steps)
-    mixed = _draws(chance.key, chance.counter + 1, n + len(steps2))
     for i, z in zip(steps, mixed, strict=False):  # the first n draws; below(i + 1), as in deal
         j = (z * (i + 1)) >> 64
         pile[i], pile[j] = pile[j], pile[i]
+    other = list(green)
     for i, z in zip(steps2, mixed[n:], strict=True):
         j = (z * (i + 1)) >> 64
         other[i], other[j] = other[j], other[i]
-    chance.counter += len(mixed)
+    chance.counter += k
     return tuple(pile), tuple(other)
+
+
+_DEAL_STEPS: Final[dict[tuple[int, int, int], tuple[range, range, int, int]]] = {}
+""":func:`_deal_steps` by the sizes of the two piles and the draws (a handful: one per player count)."""
+
+
+def _deal_steps(reds: int, greens: int, draws: int) -> tuple[range, range, int, int]:
+    """The positions :func:`deal_piles` draws for, top first, in a pile of ``reds`` cards and in one of
+    ``greens`` (the last ``draws`` steps of a Fisher-Yates shuffle of each), how many draws the first
+    takes and both."""
+    steps = range(reds - 1, max(reds - 1 - draws, 0), -1)
+    steps2 = range(greens - 1, max(greens - 1 - draws, 0), -1)
+    found = _DEAL_STEPS[reds, greens, draws] = (steps, steps2, len(steps), len(steps) + len(steps2))
+    return found
 
 
 _LANE: Final = 128
@@ -477,9 +501,20 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         deck = deck_for(str(options["custom_cards"]))
         chance = Chance(seed)
         red, green = deal_piles(chance, deck.artefact, deck.action, 2 * players)
-        state = CommandmentsState(
-            players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0, [0] * players, 0
-        )
+        # CommandmentsState(players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0,
+        # [0] * players, 0), its fields set directly (a game starts on every playout); _start_ritual
+        # sets the rest
+        state: CommandmentsState = _new(CommandmentsState)
+        state.players = players
+        state.options = dict(options)
+        state.deck = deck
+        state.chance = chance
+        state.red = red
+        state.green = green
+        state.rituals = []
+        state.karma = [0] * players
+        state.pending = None
+        state.pending_start = -1
         self._start_ritual(state, 0)  # nobody reads the first ritual's events here
         return state
 
@@ -587,29 +622,30 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     def first_to_act(self, state: CommandmentsState) -> Seat | None:
         mover = state.mover
+        if mover >= 0:  # known, and someone: every decision of a playout
+            return mover
         if mover < -1:
             mover = state.mover = self.current_seat(state)
         return None if mover == -1 else mover
 
     def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
-        if seat == state.mover and state.phase == MOVE and seat >= 0:  # the novice to move: the hot path
-            return _NOVICE_ACTIONS
-        mover = state.mover
-        if mover < -1:
-            mover = state.mover = self.current_seat(state)
-        if seat != mover or mover < 0:
-            return ()
+        if seat != state.mover or seat < 0:  # not the seat to act, or it is not known yet
+            mover = state.mover
+            if mover < -1:
+                mover = state.mover = self.current_seat(state)
+            if seat != mover or mover < 0:
+                return ()
         phase = state.phase
-        if phase == MOVE:
+        if phase == MOVE:  # the novice to move: the hot path
             return _NOVICE_ACTIONS
-        if phase == PLACE:
-            return _PLACEMENTS
         if phase == ORDAIN:
             hand = state.rituals[-1].hand
             if len(hand) == 4 and max(hand) < _BUILTIN_CARDS:  # the box's (a custom deck's come after)
                 return ordainments(hand)
             ids = [state.deck.cards[c].id for c in hand]
             return [_ordain(d, t) for d in ids for t in ids if t != d]
+        if phase == PLACE:
+            return _PLACEMENTS
         return [Judge(m) for m in _judge_choices(self.action_slots(state))]
 
     def action_slots(self, state: CommandmentsState) -> list[Card]:
@@ -676,14 +712,16 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         """She discards one card and names the taboo (and :attr:`CommandmentsState.mover` after it); the
         events when ``events`` is true, else none."""
         ritual = state.rituals[-1]
-        index = state.deck.index
-        # her hand's cards by id (ids are unique in a deck, and the checked path holds her to her hand)
-        ritual.discard = discard = index[action.discard]
-        taboo = index[action.taboo]
-        slots = [taboo]
-        for c in ritual.hand:  # the other two cards of her hand, in hand order
-            if c not in (discard, taboo):
-                slots.append(c)
+        known = _ORDAINED.get(id(action))  # one that legal_actions offers: its cards' positions
+        if known is None:
+            # her hand's cards by id (ids are unique in a deck, and the checked path holds her to her hand)
+            index = state.deck.index
+            known = index[action.discard], index[action.taboo]
+        ritual.discard, taboo = known
+        slots = ritual.hand[:]  # the taboo, then the other two cards of her hand in hand order
+        slots.remove(ritual.discard)
+        slots.remove(taboo)
+        slots.insert(0, taboo)
         ritual.slots = slots
         state.judging = judging_plan(state)
         state.phase = PLACE
@@ -799,10 +837,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             state.karma[seat] += total
             ritual.gains[seat] += total
             state.flips = flips = 0
-            ritual.log.append((seat, action, start, MARKS[x & 7], total, 0))  # a MoveLog when read
         else:
             state.flips = flips = state.flips + 1
-            ritual.log.append((seat, action, start, MARKS[x & 7], -1 if total else 0, flips))
+        ritual.log.append((seat, action, start, x, flips))  # a PackedEntry: a MoveLog when read
         turn = state.turn + 1
         if flips < DESTINY_CARDS:
             state.turn = turn
@@ -844,12 +881,13 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
             return self._apply(state, seat, action, True)
         ritual = state.rituals[-1]
         self.advance(state, seat, action)
-        _, _, start, marks, announced, flips = ritual.log[-1]
+        _, _, start, x, flips = ritual.log[-1]  # the PackedEntry advance logged
+        bits = x & 7
+        announced = announce(x >> 3)
         event: Event = _new(Event)  # move_event, inlined
         _set_kind(event, "move")
         _set_data(event, {"seat": seat, "action": known[2], "start": AREA_NAMES[start]})
         _set_audience(event, None)
-        bits = marks[0] | marks[1] << 1 | marks[2] << 2
         karma_events = _EXPERT_KARMA if state.options["expert"] else _KARMA
         karma = None
         if flips < 8 and announced <= KARMA_TOP:
@@ -1132,11 +1170,18 @@ first need, every taboo at once; the row's own card there too, never offered): a
 every ritual offers the same ones."""
 
 
+_ORDAINED: Final[dict[int, tuple[int, int]]] = {}
+"""The actions of :data:`_ORDAIN_ROWS` by identity (they live as long as the module): the positions of
+their discard and taboo, in the box and so in every deck (a custom deck's cards come after the box's)."""
+
+
 def _ordain_row(discard: int) -> list[Ordain]:
     row = _ORDAIN_ROWS[discard]
     if row is None:
         ident = BUILTIN[discard].id
         row = _ORDAIN_ROWS[discard] = [_ordain(ident, card.id) for card in BUILTIN]
+        for taboo, action in enumerate(row):
+            _ORDAINED[id(action)] = (discard, taboo)
     return row
 
 
@@ -1279,43 +1324,61 @@ def _judged_on_codes(card: Card) -> BoardFn:
 
 def judging_plan(state: CommandmentsState) -> Judging:
     """How the engine judges moves of the family on the current ritual's slots (see :data:`Judging`);
-    ``()`` when it does not judge them alone (she judges her action cards) or there are not three."""
+    ``()`` when it does not judge them alone (she judges her action cards) or there are not three.
+    Each slot's :data:`~coven.games.commandments.cards.PlanPart` gives its kind, and the pattern of the
+    three kinds the plan's order (:data:`_PLAN_PICKS`): the tables of each kind in slot order, padded with
+    a table of zeros and no function."""
     deck = state.deck
     ritual = state.rituals[-1]
     slots = ritual.slots
     if len(slots) != 3 or (state.options["judge"] == "priestess" and _by_priestess(state)):
         return ()
-    judging = deck.judging
+    parts = deck.parts
     c0, c1, c2 = slots
-    taboo = judging.get(c0 * 3) or packed_slot(deck, c0, 0)
-    first = judging.get(c1 * 3 + 1) or packed_slot(deck, c1, 1)
-    second = judging.get(c2 * 3 + 2) or packed_slot(deck, c2, 2)
-    performances: list[tuple[int, ...]] = []
-    arts: list[tuple[int, ...]] = []
-    fns: list[BoardFn | None] = []
-    copy = False
-    for table, performance, fn, before in (taboo, first, second):
-        if fn is not None:
-            fns.append(fn)
-            if before:
-                copy = True
-        elif performance:
-            performances.append(table)
-        else:
-            arts.append(table)
-    if len(performances) > 2 or len(arts) > 2 or len(fns) > 2:  # two cards of each kind at most
+    k0, x0, b0 = parts.get(c0 * 3) or plan_part(deck, c0, 0)
+    k1, x1, b1 = parts.get(c1 * 3 + 1) or plan_part(deck, c1, 1)
+    k2, x2, b2 = parts.get(c2 * 3 + 2) or plan_part(deck, c2, 2)
+    pick = _PLAN_PICKS[k0 + k1 + k2]
+    if pick is None:  # three cards of a kind
         return ()
-    performances += _NO_TABLES
-    arts += _NO_TABLES
-    fns += _NO_FUNCTIONS
     turns, following = _SEATING[state.players][ritual.priestess]
-    return (performances[0], performances[1], arts[0], arts[1], fns[0], fns[1], copy, turns, following)
+    plan: Judging = pick((x0, x1, x2, _ZERO_TABLE, None, b0 or b1 or b2, turns, following))
+    return plan
 
 
-_NO_TABLES: Final[tuple[tuple[int, ...], ...]] = (_ZERO_TABLE, _ZERO_TABLE)
-_NO_FUNCTIONS: Final[tuple[None, None]] = (None, None)
-"""What :func:`judging_plan` pads its tables (two of action cards, two of artefact cards) and two
-functions with."""
+_BY_PERFORMANCE, _BY_AREAS, _ON_BOARD = range(3)
+"""The kinds of a :data:`~coven.games.commandments.cards.PlanPart`: a table by performance, a table by
+colour and areas, a function on the board."""
+
+
+def plan_part(deck: Deck, card: int, slot: int) -> PlanPart:
+    """``card`` in ``slot`` as :func:`judging_plan` takes it (its
+    :data:`~coven.games.commandments.cards.PlanPart`, from its :func:`packed_slot`), made once per deck."""
+    table, by_performance, fn, before = packed_slot(deck, card, slot)
+    scale = 3**slot
+    if fn is not None:
+        found: PlanPart = (_ON_BOARD * scale, fn, before)
+    else:
+        found = ((_BY_PERFORMANCE if by_performance else _BY_AREAS) * scale, table, False)
+    deck.parts[card * 3 + slot] = found
+    return found
+
+
+def _plan_pick(kinds: tuple[int, int, int]) -> Callable[[tuple[object, ...]], Any] | None:
+    """What :func:`judging_plan` takes from ``(x0, x1, x2, a table of zeros, None, before, turns,
+    following)`` for slots of these kinds: the two tables by performance, the two by colour and areas,
+    the two functions (each kind in slot order, padded), then the rest; None for three of a kind."""
+    picked: list[int] = []
+    for kind, pad in ((_BY_PERFORMANCE, 3), (_BY_AREAS, 3), (_ON_BOARD, 4)):
+        of_kind = [slot for slot in range(3) if kinds[slot] == kind]
+        if len(of_kind) > 2:
+            return None
+        picked += [*of_kind, pad, pad][:2]
+    return itemgetter(*picked, 5, 6, 7)
+
+
+_PLAN_PICKS: Final = tuple(_plan_pick((p % 3, p // 3 % 3, p // 9)) for p in range(27))
+""":func:`_plan_pick` by the pattern of the slots' kinds (slot 0's kind + 3 * slot 1's + 9 * slot 2's)."""
 
 
 def _followers(players: int, priestess: int) -> Followers:
