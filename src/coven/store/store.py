@@ -423,14 +423,16 @@ class Store:
         step expected it; False (nothing written) otherwise, or on any error of the driver (a connection
         the database dropped is thrown away: the caller's slow path takes a fresh one)."""
 
-        def work(cursor: Any) -> bool:
-            cursor.executemany(self._advance.sql, self._advance.rows(advances))
-            if cursor.rowcount != len(advances):
-                return False
-            cursor.executemany(self._log.sql, self._log.rows(logs))
-            return True
+        return self._on_driver(lambda cursor: self._steps_on(cursor, advances, logs), keep=bool) is True
 
-        return self._on_driver(work, keep=bool) is True
+    def _steps_on(self, cursor: Any, advances: list[dict[str, Any]], logs: list[dict[str, Any]]) -> bool:
+        """A batch's steps on the driver's cursor: whether every table was where its step expected it
+        (else the caller rolls back: nothing of it is kept)."""
+        cursor.executemany(self._advance.sql, self._advance.rows(advances))
+        if cursor.rowcount != len(advances):
+            return False
+        cursor.executemany(self._log.sql, self._log.rows(logs))
+        return True
 
     def claim_seat(self, table_id: str, seat: int) -> tuple[bool, str]:
         """Mark a seat claimed; start the table when every human seat is. Returns (changed, status).
@@ -513,11 +515,8 @@ class Store:
                 done[i] = None
             for i, _, params in claims:
                 done[i] = self._claim_on(cursor, params)
-            if steps:
-                cursor.executemany(self._advance.sql, self._advance.rows(advances))
-                if cursor.rowcount != len(advances):
-                    return None
-                cursor.executemany(self._log.sql, self._log.rows([_log_row(step, now) for step in steps]))
+            if steps and not self._steps_on(cursor, advances, [_log_row(step, now) for step in steps]):
+                return None
             return done
 
         with self._write_lock:
