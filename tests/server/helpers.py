@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coven.server.settings import secure_seed
+from coven.server.settings import Settings, secure_seed
+from coven.server.tables import TableService
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient, WebSocketTestSession
+
+
+@contextlib.asynccontextmanager
+async def running_service(database: Path, **settings: Any) -> AsyncIterator[TableService]:
+    """A started table service on the SQLite file ``database`` (no bot worker processes, no pings; other
+    ``settings`` as given), stopped when the block ends."""
+    service = TableService(
+        Settings(database_url=f"sqlite:///{database}", bot_processes=0, ping_interval=0, **settings)
+    )
+    await service.start()
+    try:
+        yield service
+    finally:
+        await service.stop()
 
 
 class SeedQueue:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from coven.server.settings import Settings
-from coven.server.tables import SeatRequest, TableService
+from coven.server.tables import SeatRequest
 from coven.store import ChatLine
 from tests.server.conftest import TestClient
-from tests.server.helpers import create, drain, hello, humans, wait_for, ws_url
+from tests.server.helpers import create, drain, hello, humans, running_service, wait_for, ws_url
 
 
 def chats(messages: list[dict[str, object]]) -> list[object]:
@@ -75,20 +74,15 @@ def test_the_chat_log_is_read_from_the_store_once_and_kept_up_to_date(tmp_path: 
     what the bus says of another process's line (or a reconnected bus) sends the next reader back to it."""
 
     async def run() -> None:
-        settings = Settings(
-            database_url=f"sqlite:///{tmp_path / 'c.sqlite3'}", bot_processes=0, ping_interval=0
-        )
-        service = TableService(settings)
-        await service.start()
-        reads: list[str] = []
-        read = service.store.chat
+        async with running_service(tmp_path / "c.sqlite3") as service:
+            reads: list[str] = []
+            read = service.store.chat
 
-        def counted(table_id: str, limit: int = 200) -> list[ChatLine]:
-            reads.append(table_id)
-            return read(table_id, limit)
+            def counted(table_id: str, limit: int = 200) -> list[ChatLine]:
+                reads.append(table_id)
+                return read(table_id, limit)
 
-        service.store.chat = counted  # type: ignore[method-assign]
-        try:
+            service.store.chat = counted  # type: ignore[method-assign]
             table, _ = await service.create("brujas", 3, {}, [SeatRequest("human")] * 3)
             assert await service.chat_log(table) == [] and reads == []  # a new table: nothing said
             await service.say(table, 1, "hi")
@@ -114,20 +108,13 @@ def test_the_chat_log_is_read_from_the_store_once_and_kept_up_to_date(tmp_path: 
             loaded = await service.get(table.id)
             assert loaded is not None and (await service.chat_log(loaded))[-1] == late
             assert reads == [table.id] * 3
-        finally:
-            await service.stop()
 
     asyncio.run(run())
 
 
 def test_a_line_said_while_the_log_is_read_is_not_lost(tmp_path: Path) -> None:
     async def run() -> None:
-        settings = Settings(
-            database_url=f"sqlite:///{tmp_path / 'r.sqlite3'}", bot_processes=0, ping_interval=0
-        )
-        service = TableService(settings)
-        await service.start()
-        try:
+        async with running_service(tmp_path / "r.sqlite3") as service:
             table, _ = await service.create("brujas", 3, {}, [SeatRequest("human")] * 3)
             table.chat = None  # as if loaded from the store
             read = service.store.chat
@@ -150,7 +137,5 @@ def test_a_line_said_while_the_log_is_read_is_not_lost(tmp_path: Path) -> None:
             assert await reading == []  # the read began before the line
             service.store.chat = read  # type: ignore[method-assign]
             assert [line.text for line in await service.chat_log(table)] == ["during the read"]
-        finally:
-            await service.stop()
 
     asyncio.run(run())

@@ -15,9 +15,9 @@ import pytest
 from coven.core import Registry, Seat, is_fixed, private, public
 from coven.games import REGISTRY
 from coven.server.messages import ProtocolError
-from coven.server.settings import Settings
-from coven.server.tables import LoggedStep, SeatRequest, TableService, _Listing, checked_text_action
+from coven.server.tables import LoggedStep, SeatRequest, _Listing, checked_text_action
 from tests.core.toygame import Play, ToyGame, ToyState
+from tests.server.helpers import running_service
 
 
 def test_each_seat_gets_the_events_it_may_see_and_no_other() -> None:
@@ -55,12 +55,7 @@ def test_seats_given_the_same_legal_sequence_share_one_listing(tmp_path: Path) -
     and the listing is what each seat would get alone."""
 
     async def run() -> None:
-        settings = Settings(
-            database_url=f"sqlite:///{tmp_path / 'l.sqlite3'}", bot_processes=0, ping_interval=0
-        )
-        service = TableService(settings)
-        await service.start()
-        try:
+        async with running_service(tmp_path / "l.sqlite3") as service:
             table, _ = await service.create("amulets", 3, {}, [SeatRequest("human")] * 3)
             for seat in range(3):
                 await service.claim(table, seat)
@@ -81,8 +76,6 @@ def test_seats_given_the_same_legal_sequence_share_one_listing(tmp_path: Path) -
                 assert lists[asker]["actions"] is not first  # type: ignore[index]  # the asker has another
                 notation = lists[asker]["actions"][0]["notation"]  # type: ignore[index]
                 await service.act(table, asker, table.number, checked_text_action(notation))
-        finally:
-            await service.stop()
 
     asyncio.run(run())
 
@@ -110,15 +103,7 @@ def test_a_listing_is_kept_across_moves_only_for_a_sequence_that_cannot_change(t
         registry = Registry()
         registry.register(ReusedList())
         registry.register(amulets)
-        settings = Settings(
-            database_url=f"sqlite:///{tmp_path / 'k.sqlite3'}",
-            bot_processes=0,
-            ping_interval=0,
-            games=registry,
-        )
-        service = TableService(settings)
-        await service.start()
-        try:
+        async with running_service(tmp_path / "k.sqlite3", games=registry) as service:
             for game_id, players, shown in (("reused-list", 2, 60), ("amulets", 3, 8)):
                 table, _ = await service.create(game_id, players, {}, [SeatRequest("human")] * players)
                 for seat in range(players):
@@ -151,8 +136,6 @@ def test_a_listing_is_kept_across_moves_only_for_a_sequence_that_cannot_change(t
                     )
                 else:  # one list refilled: listed anew each move, as the hand shrinks
                     assert len({len(listed) for _, listed in pairs}) > 1
-        finally:
-            await service.stop()
 
     asyncio.run(run())
 
@@ -199,16 +182,7 @@ def test_an_action_found_in_a_kept_listing_is_the_step_the_text_would_make(tmp_p
         plain, aliasing = Shifted(), replace_id(Shifted(shift=1), "shifted-alias")
         registry.register(plain)
         registry.register(aliasing)
-        settings = Settings(
-            database_url=f"sqlite:///{tmp_path / 'f.sqlite3'}",
-            bot_processes=0,
-            ping_interval=0,
-            deal_seeds=lambda: 5,
-            games=registry,
-        )
-        service = TableService(settings)
-        await service.start()
-        try:
+        async with running_service(tmp_path / "f.sqlite3", deal_seeds=lambda: 5, games=registry) as service:
             logs = []
             for deal in ("first", "same again"):  # two tables dealt alike: their lists are the same tuples
                 table, _ = await service.create("shifted", 2, {}, [SeatRequest("human")] * 2)
@@ -245,8 +219,6 @@ def test_an_action_found_in_a_kept_listing_is_the_step_the_text_would_make(tmp_p
             with pytest.raises(ProtocolError) as refused:
                 await service.act(odd, mover, 0, checked_text_action(legal["actions"][0]["notation"]))
             assert refused.value.code == "bad_notation" and odd.number == 0
-        finally:
-            await service.stop()
 
     asyncio.run(run())
 
