@@ -34,7 +34,7 @@ from coven.server.openapi import openapi_document
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
 from coven.server.settings import Settings
 from coven.server.tables import SeatRequest, Table, TableService
-from coven.server.ws import describe, table_socket
+from coven.server.ws import TRANSPORT_KEY, describe, table_socket
 from coven.store import StoredTable
 
 log = logging.getLogger("coven.server.http")
@@ -123,6 +123,7 @@ class HttpEdge:
         if scope["type"] == "http":
             await self._http(scope, receive, send)
         elif scope["type"] == "websocket":
+            scope[TRANSPORT_KEY] = (receive, send)
             try:
                 await self.app(scope, receive, send)
             except Exception as exc:

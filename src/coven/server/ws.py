@@ -14,8 +14,10 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from coven.core import Game, Seat
@@ -78,8 +80,21 @@ class RateLimiter:
         return False
 
 
+TRANSPORT_KEY = "coven.transport"
+"""The scope key under which the app's edge (:class:`coven.server.app.HttpEdge`) leaves a websocket's raw
+ASGI ``receive`` and ``send``: a table's frames go straight to the server's transport, past Starlette's
+per-frame state checks and its two exception wrappers (which have nothing to do once the socket is
+accepted: what can go wrong on a frame is a closed connection, handled here)."""
+
+
 class Connection:
-    """A client of one table: its seat (None: spectator), its outgoing queue and its writer task."""
+    """A client of one table: its seat (None: spectator), its outgoing frames and their writer.
+
+    A frame is written at once when nothing is waiting before it: the server's ``send`` is driven by hand
+    and, as long as the transport takes the bytes (no back-pressure), it finishes without suspending, so
+    the frame costs no hop through a task (a frame per seat per move goes through here). A send that does
+    suspend, and every frame queued behind it, are finished in order by the connection's writer task.
+    """
 
     def __init__(self, websocket: WebSocket, settings: Settings) -> None:
         self.websocket = websocket
@@ -92,15 +107,27 @@ class Connection:
         self.queue: deque[str | tuple[int, str]] = deque()
         """Frames waiting for the writer (a close: its code and reason, last)."""
         self._waiting: asyncio.Future[None] | None = None
-        """The writer's wait for a frame, while the queue is empty."""
+        """The writer's wait for work, while it has none."""
+        self._suspended: tuple[Coroutine[Any, Any, None], Any] | None = None
+        """A send begun by hand that had to wait (its coroutine, what it waits on): the writer's first job."""
+        self.gone = False
+        """The client is gone (a send found the connection closed): frames are dropped."""
         self.overflow = False
         self.limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
         self.strikes = 0
+        transport = websocket.scope.get(TRANSPORT_KEY)
+        self._receive: Callable[[], Awaitable[Message]]
+        self._send: Callable[[Message], Awaitable[None]]
+        if transport is None:  # an app without the edge: Starlette's own methods do the same
+            self._receive, self._send = websocket.receive, websocket.send
+        else:
+            self._receive, self._send = transport
 
-    def _put(self, item: str | tuple[int, str]) -> None:
-        # (a deque and one future rather than an asyncio.Queue: a frame per seat per move goes through
-        # here, and the queue's bookkeeping cost more than the rest of the hand-over, measured for issue 12)
-        self.queue.append(item)
+    def receive(self) -> Awaitable[Message]:
+        """The next ASGI message from the client (after :meth:`WebSocket.accept`)."""
+        return self._receive()
+
+    def _wake(self) -> None:
         waiting = self._waiting
         if waiting is not None:
             self._waiting = None
@@ -108,23 +135,50 @@ class Connection:
                 waiting.set_result(None)
 
     def send_text(self, text: str) -> None:
-        if self.overflow:
+        if self.overflow or self.gone:
+            return
+        if self._waiting is not None and not self.queue:  # the writer is idle: write it now
+            self._write_now(text)
             return
         if len(self.queue) >= self.settings.send_queue:
             self.overflow = True
-            self._put((CloseCode.TOO_SLOW, "not reading"))
+            self.queue.append((CloseCode.TOO_SLOW, "not reading"))
+        else:
+            self.queue.append(text)
+        self._wake()
+
+    def _write_now(self, text: str) -> None:
+        send = self._send({"type": "websocket.send", "text": text})
+        try:
+            awaited = send.send(None)  # type: ignore[attr-defined]
+        except StopIteration:
             return
-        self._put(text)
+        except Exception:  # the client went away (its reader learns it from the disconnect); whatever the
+            self.gone = True  # failure, it stays this connection's, not the sender's (another seat's move)
+            return
+        self._suspended = (send, awaited)  # type: ignore[assignment]
+        self._wake()
 
     def close(self, code: int, reason: str) -> None:
         """Close after every message queued so far has gone out."""
         if not self.overflow:
             self.overflow = True
-            self._put((code, reason))
+            self.queue.append((code, reason))
+            self._wake()
 
     async def writer(self) -> None:
         queue = self.queue
         while True:
+            suspended = self._suspended
+            if suspended is not None:
+                self._suspended = None
+                try:
+                    await _go_on(*suspended)
+                except Exception:  # as in _write_now
+                    self.gone = True
+                    queue.clear()
+                    return
+                continue
             if not queue:
                 self._waiting = asyncio.get_running_loop().create_future()
                 await self._waiting
@@ -134,7 +188,35 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(item[0], item[1])
                 return
-            await self.websocket.send_text(item)
+            try:
+                await self._send({"type": "websocket.send", "text": item})
+            except Exception:  # as in _write_now
+                self.gone = True
+                queue.clear()
+                return
+
+
+async def _go_on(send: Coroutine[Any, Any, None], awaited: Any) -> None:
+    """Finish a send coroutine that was driven by hand until it suspended on ``awaited``: do with what it
+    yielded what a task does (wait for the future, or give the loop a turn for a bare yield), then drive
+    it on, until it returns."""
+    while True:
+        try:
+            if awaited is None:
+                await asyncio.sleep(0)
+            else:
+                awaited._asyncio_future_blocking = False  # taken in charge, as a task marks it
+                await awaited
+        except BaseException as exc:
+            try:
+                awaited = send.throw(exc)
+            except StopIteration:
+                return
+            continue
+        try:
+            awaited = send.send(None)
+        except StopIteration:
+            return
 
 
 def describe(exc: BaseException) -> str:
@@ -197,12 +279,12 @@ async def _receive(
     settings = conn.settings
     if timeout is not None:
         try:
-            message = await asyncio.wait_for(conn.websocket.receive(), timeout)
+            message = await asyncio.wait_for(conn.receive(), timeout)
         except TimeoutError:
             conn.send_text(error_message(ErrorCode.HELLO_REQUIRED, "no hello in time", None))
             raise _CloseError(CloseCode.HELLO_TIMEOUT, "no hello") from None
     else:
-        message = await conn.websocket.receive()
+        message = await conn.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
