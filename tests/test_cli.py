@@ -282,6 +282,7 @@ def test_serve_reads_its_settings_from_the_environment(served: list[dict[str, ob
         "COVEN_BOT_PROCESSES": "3",
         "COVEN_LEASE_SECONDS": "9",
         "COVEN_ROUTE_SECONDS": "1.5",
+        "COVEN_COMMIT_INTERVAL": "0.005",
         "COVEN_FORWARDED_ALLOW_IPS": "127.0.0.1",
     }
     result = runner.invoke(app, ["serve"], env=env)
@@ -298,6 +299,7 @@ def test_serve_reads_its_settings_from_the_environment(served: list[dict[str, ob
             "bot_processes": 3,
             "lease_seconds": 9.0,
             "route_seconds": 1.5,
+            "commit_interval": 0.005,
             "heartbeat_seconds": 3.0,
         }
     ]

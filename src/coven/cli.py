@@ -603,6 +603,17 @@ def serve(
             help="How long a move sent to its table's owner waits before it is taken here (default 2).",
         ),
     ] = None,
+    commit_interval: Annotated[
+        float | None,
+        typer.Option(
+            "--commit-interval",
+            envvar="COVEN_COMMIT_INTERVAL",
+            min=0.0,
+            max=0.1,
+            help="Least seconds between two group commits: moves arriving within it share a sync to disk "
+            "(default 0.002).",
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -631,6 +642,7 @@ def serve(
             "bot_processes": bot_processes,
             "lease_seconds": lease_seconds,
             "route_seconds": route_seconds,
+            "commit_interval": commit_interval,
         }.items()
         if value is not None
     }

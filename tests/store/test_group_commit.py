@@ -239,3 +239,41 @@ def test_a_write_refused_in_a_mixed_batch_refuses_only_itself(store: Store) -> N
         True,
     ]
     assert store.progress(["p", "w"]) == {"p": (2, "over"), "w": (0, "playing")}
+
+
+def test_steps_arriving_within_the_interval_share_the_next_transaction(store: Store) -> None:
+    tables = [f"s{i}" for i in range(6)]
+    for table_id in tables:
+        store.create_table(_table(table_id))
+    commits = GroupCommit(store, interval=1.0)
+
+    async def play() -> None:
+        await commits.append(PendingStep("s0", 1, 0, "first", "playing"))  # the store was idle: at once
+        later = []
+        for table_id in tables[1:]:  # one after the other, as moves of other tables come in
+            later.append(asyncio.ensure_future(commits.append(PendingStep(table_id, 1, 0, "x", "playing"))))
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*later)
+
+    asyncio.run(play())
+    commits.close()
+    assert commits.batches == 2, f"the five later steps took {commits.batches - 1} transactions, not one"
+    assert all(store.actions_after(t, 0) for t in tables)
+
+
+def test_an_idle_store_commits_at_once_and_close_does_not_wait_for_the_interval(store: Store) -> None:
+    store.create_table(_table("i0"))
+    store.create_table(_table("i1"))
+    commits = GroupCommit(store, interval=600.0)
+
+    async def play() -> None:
+        # no transaction for longer than the interval (none yet): no wait
+        await asyncio.wait_for(commits.append(PendingStep("i0", 1, 0, "a", "playing")), 60.0)
+        waiting = asyncio.ensure_future(commits.append(PendingStep("i1", 1, 0, "b", "playing")))
+        await asyncio.sleep(0.05)
+        assert not waiting.done()  # within the interval: it waits for more company
+        await asyncio.wait_for(asyncio.to_thread(commits.close), 60.0)  # closing commits it now
+        await asyncio.wait_for(waiting, 60.0)
+
+    asyncio.run(play())
+    assert store.actions_after("i1", 0) == [(1, 0, "b")]

@@ -6,8 +6,14 @@ a sync to disk) of its own, several for every new table.
 Each table applies its actions one at a time (under its lock) and waits for its step to be durable before
 it acknowledges; meanwhile other tables' steps queue up. Whenever the store is free, everything queued
 goes in one transaction (one sync to disk, however many tables), and each waiting table learns whether
-its step committed. Under light load a step is committed at once, alone; under heavy load the batches
-grow by themselves, so throughput rises without a timer that would add latency.
+its step committed.
+
+A sync to disk is the costliest part of a commit, in CPU as well as in time (about 0.25 ms of CPU for
+each ``fdatasync`` on this project's machines, more than the rest of a small transaction): so
+transactions start at most every ``interval`` seconds (as PostgreSQL's ``commit_delay`` lets a batch
+fill before its flush). Under light load a step is committed at once, alone, as the last commit is
+long past; under load each batch gathers what arrives within the interval, and every step waits at most
+that much longer for its acknowledgement.
 
 The transactions run on one dedicated thread of this object's own (started on the first step): handing
 it a batch is a lock and a condition, and its answer comes back to the event loop as one callback per
@@ -21,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,9 +42,11 @@ _Waiting = tuple[PendingWrite, asyncio.Future[Any]]
 
 
 class GroupCommit:
-    def __init__(self, store: Store, max_batch: int = 500) -> None:
+    def __init__(self, store: Store, max_batch: int = 500, interval: float = 0.0) -> None:
         self.store = store
         self.max_batch = max_batch
+        self.interval = interval
+        """The least time between the starts of two transactions (seconds; 0: one after the other)."""
         self._pending: list[_Waiting] = []
         self._ready = threading.Condition(threading.Lock())
         self._thread: threading.Thread | None = None
@@ -100,14 +109,24 @@ class GroupCommit:
             raise
 
     def _serve(self) -> None:
+        started = -float("inf")  # when the last transaction began
         while True:
             with self._ready:
                 while not self._pending and not self._closed:
                     self._ready.wait()
                 if not self._pending:  # closed, and nothing left to commit
                     return
+                # let the batch fill until the interval since the last transaction is over (the writers
+                # only notify an empty queue, so this wait is not woken by each write; close() wakes it)
+                due = started + self.interval
+                while not self._closed and len(self._pending) < self.max_batch:
+                    left = due - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._ready.wait(left)
                 batch = self._pending[: self.max_batch]
                 del self._pending[: self.max_batch]
+            started = time.monotonic()
             writes = [write for write, _ in batch]
             try:
                 done: list[WriteOutcome] | BaseException = self._commit(writes)

@@ -106,6 +106,11 @@ class Settings:
     ping_interval: float = 20.0
     """Seconds between the server's keep-alive ``ping`` messages (0: none)."""
     hello_timeout: float = 10.0
+    commit_interval: float = 0.002
+    """The least time between two group commits' transactions (seconds): under load, the steps of many
+    tables that arrive within it share one sync to disk, which costs more CPU than the rest of a commit;
+    a step that finds the store idle for that long is committed at once (see
+    :class:`coven.server.commits.GroupCommit`). 0: every transaction starts as soon as the last one ends."""
     send_queue: int = 1000
     """Messages queued for a client that does not read before it is closed (4013)."""
     games: GameSource | None = None

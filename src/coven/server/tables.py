@@ -498,7 +498,7 @@ class TableService:
         self.settings = settings
         self.games: GameSource = settings.game_source()
         self.store = Store(settings.resolved_database_url())
-        self.commits = GroupCommit(self.store)
+        self.commits = GroupCommit(self.store, interval=settings.commit_interval)
         self.node = settings.node_id or uuid.uuid4().hex[:12]
         self.bus: Bus = make_bus(settings.bus_url, settings.bus_prefix, name=f"coven-{self.node}")
         self.tables: dict[str, Table] = {}
