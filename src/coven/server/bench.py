@@ -40,7 +40,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -218,12 +218,23 @@ def _choices(legal: dict[str, Any]) -> list[str]:
     return out
 
 
-def _connect(url: str) -> Any:
+@contextlib.asynccontextmanager
+async def _connect(url: str) -> AsyncIterator[Any]:
+    """A client connection for the block: closed at its end, and in any case its socket dropped, so that
+    none outlives the phase's event loop (a close handshake that a phase's end cancels halfway would
+    otherwise leave the socket open, to be found unclosed later by the garbage collector)."""
     from websockets.asyncio.client import connect
 
     if not url.startswith(f"ws://{LOOPBACK}:"):
         raise ValueError("the bench only talks to 127.0.0.1")
-    return connect(url, max_size=2**24, compression=None, ping_interval=None, close_timeout=1.0)
+    ws = await connect(url, max_size=2**24, compression=None, ping_interval=None, close_timeout=1.0)
+    try:
+        yield ws
+    finally:
+        try:
+            await ws.close()
+        finally:
+            ws.transport.abort()
 
 
 async def _person(url: str, token: str, rng: random.Random, sink: Sink, group: int) -> bool:
