@@ -150,3 +150,46 @@ def test_the_import_graph_sees_lazy_imports() -> None:
     assert "coven.core.bot" in edges["coven.core.game"] or any(
         t.startswith("coven.core.bot") for t in edges["coven.core.game"]
     )
+
+
+# --------------------------------------------------------------------------- the compiled engine
+def _compiled_sources() -> list[Path]:
+    """The modules setup.py compiles with mypyc (its COMPILED list, read without running it)."""
+    tree = ast.parse((SRC.parent / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "COMPILED" for t in node.targets):
+            paths = ast.literal_eval(node.value)
+            return [SRC.parent / p for p in paths]
+    raise AssertionError("setup.py names no COMPILED modules")
+
+
+def test_compiled_modules_are_typed_engine_modules() -> None:
+    sources = _compiled_sources()
+    assert sources
+    for source in sources:
+        assert source.is_file(), source
+        assert source.parent.parent.name == "games" or source.parent.name == "core", source
+
+
+def test_no_compiled_module_is_older_than_its_source() -> None:
+    """A compiled module is imported instead of its source: one built before the source last changed
+    would run old rules. Rebuild (``pip install -e .``) or install pure (``COVEN_PURE=1``)."""
+    for source in _compiled_sources():
+        for built in source.parent.glob(source.stem + ".cpython-*.so"):
+            assert built.stat().st_mtime >= source.stat().st_mtime, (
+                f"{built.name} is older than {source.name}: run `pip install -e .` again"
+            )
+
+
+def test_ci_runs_the_compiled_engine() -> None:
+    """Where CI installs the project, the compiled modules are what the tests exercise (a build that fell
+    back to pure Python on a machine that can compile would go unnoticed otherwise)."""
+    import importlib
+    import os
+
+    if not os.environ.get("CI"):
+        pytest.skip("only CI requires the compiled build (a developer may install pure)")
+    for source in _compiled_sources():
+        name = ".".join(source.relative_to(SRC).with_suffix("").parts)
+        module = importlib.import_module(name)
+        assert str(module.__file__).endswith(".so"), f"{name} runs as pure Python"

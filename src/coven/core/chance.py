@@ -121,17 +121,10 @@ class Chance:
         """The generator with this exact ``key`` (as :attr:`key` gives it) after ``counter`` draws."""
         if not 0 <= key <= _MASK or counter < 0:
             raise ValueError("a chance key is 0 to 2**64-1 and its counter is not negative")
-        chance = cls.__new__(cls)
-        chance._key = key
-        chance.counter = counter
-        chance._block = ()
-        chance._start = _NO_BLOCK
-        return chance
+        return cls(key, counter)  # a key in range is its own seed (see __init__)
 
     def copy(self) -> Chance:
-        chance = Chance.__new__(Chance)
-        chance._key = self._key
-        chance.counter = self.counter
+        chance = Chance(self._key, self.counter)
         chance._block = self._block
         chance._start = self._start
         return chance

@@ -125,7 +125,7 @@ def format_action(action: Action) -> str:
     return "pass"
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: object) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is text, not {short_repr(text)}")
     t = " ".join(text.strip().lower().split())
@@ -270,7 +270,7 @@ def format_position(p: Position) -> str:
     return " | ".join(fields)
 
 
-def parse_position(text: str) -> Position:
+def parse_position(text: object) -> Position:
     """The fields of a position text; NotationError (saying what is wrong) for anything else. Whether
     they make a reachable state (legal sheets, decisions the dice allow) the rules check."""
     if not isinstance(text, str):

@@ -790,7 +790,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             )
         )
 
-    def read_position(self, text: str) -> NamasteState:
+    def read_position(self, text: object) -> NamasteState:
         """The state a :meth:`write_position` text describes (or one written by hand); NotationError
         for text that is not a position or a position no game could reach."""
         p = parse_position(text)
@@ -1062,7 +1062,9 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     def format_action(self, action: Action) -> str:
         return format_action(action)
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
+        # ``object``, as the notation reads it: compiled (see setup.py), a method refuses an argument of
+        # another type than it declares with a TypeError, and what is no text must get a NotationError
         return parse_action(text)
 
     def action_from_json(self, raw: object) -> Action:
