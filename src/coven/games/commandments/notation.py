@@ -274,7 +274,7 @@ _CARD_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,15}")
 """The shape of a card id (as :mod:`coven.games.commandments.cards` defines them)."""
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: object) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is a text, not {short_repr(text)}")
     stripped = text.strip()

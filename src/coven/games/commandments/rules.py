@@ -501,20 +501,10 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         deck = deck_for(str(options["custom_cards"]))
         chance = Chance(seed)
         red, green = deal_piles(chance, deck.artefact, deck.action, 2 * players)
-        # CommandmentsState(players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0,
-        # [0] * players, 0), its fields set directly (a game starts on every playout); _start_ritual
-        # sets the rest
-        state: CommandmentsState = _new(CommandmentsState)
-        state.players = players
-        state.options = dict(options)
-        state.deck = deck
-        state.chance = chance
-        state.red = red
-        state.green = green
-        state.rituals = []
-        state.karma = [0] * players
-        state.pending = None
-        state.pending_start = -1
+        # the fields _start_ritual sets come as placeholders (phase, board, flips, turn)
+        state = CommandmentsState(
+            players, dict(options), deck, chance, red, green, [], ORDAIN, [], 0, [0] * players, 0
+        )
         self._start_ritual(state, 0)  # nobody reads the first ritual's events here
         return state
 
@@ -524,17 +514,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         hand = [red[-1], red[-2], green[-1], green[-2]]
         state.red, state.green = red[:-2], green[:-2]
         rituals = state.rituals
-        ritual: Ritual = _new(Ritual)  # Ritual(priestess, hand, -1, [], (), [], [0] * players, False, False)
-        ritual.priestess = priestess
-        ritual.hand = hand
-        ritual.discard = -1
-        ritual.slots = []
-        ritual.placement = ()
-        ritual.log = []
-        ritual.gains = [0] * state.players
-        ritual.disempowered = False
-        ritual.ended = False
-        ritual.made = 0
+        ritual = Ritual(priestess, hand, -1, [], (), [], [0] * state.players, False, False, 0)
         rituals.append(ritual)
         state.phase = ORDAIN
         state.board = []
@@ -586,7 +566,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         """The whole state on one line (the format: :mod:`coven.games.commandments.notation`)."""
         return notation.write_position(state)
 
-    def read_position(self, text: str) -> CommandmentsState:
+    def read_position(self, text: object) -> CommandmentsState:
         p = notation.read_position(text)
         rituals = [Ritual(*fields) for fields in p.rituals]
         return CommandmentsState(
@@ -1095,7 +1075,9 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     def format_action(self, action: Action) -> str:
         return format_action(action)
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
+        # ``object``, as the notation reads it: compiled (see setup.py), a method refuses an argument of
+        # another type than it declares with a TypeError, and what is no text must get a NotationError
         return parse_action(text)
 
     def action_from_json(self, raw: object) -> Action:
