@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +15,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from coven.server.app import HttpEdge
 from coven.server.settings import Settings
+from coven.server.ws import TRANSPORT_KEY
 from tests.server.conftest import TestClient
 from tests.server.helpers import create, hello, humans, wait_for, ws_url
 
@@ -246,3 +249,38 @@ def test_a_log_record_with_a_traceback_becomes_one_line() -> None:
     assert line.startswith("bad frame (UnicodeDecodeError: ") and "\n" not in line and "Traceback" not in line
     plain = logging.LogRecord("coven", logging.INFO, __file__, 1, "ok %d", (1,), None)
     assert OneLineLogs().filter(plain) and logging.Formatter().format(plain) == "ok 1"
+
+
+def test_a_socket_hands_its_transport_through_the_scope_and_leaves_no_cycle() -> None:
+    """The edge leaves a websocket's raw receive/send in the scope for the table socket; once the socket
+    ends they leave it, so the server's connection (which holds its scope, as uvicorn's does) is freed by
+    its last reference, not by a collector pass (the server's collector rarely makes a full one: the
+    cycle cost 8 MB per 1,000 games in `coven bench server --games 1000`)."""
+
+    class Protocol:  # stands for the server's connection object
+        def __init__(self) -> None:
+            self.scope: Scope = {"type": "websocket", "path": "/ws/tables/t"}
+
+        async def receive(self) -> Message:
+            return {"type": "websocket.disconnect", "code": 1000}
+
+        async def send(self, message: Message) -> None:
+            pass
+
+    seen: list[object] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        seen.append(scope.get(TRANSPORT_KEY))
+
+    protocol = Protocol()
+    gone = weakref.ref(protocol)
+    gc.disable()
+    try:
+        asyncio.run(HttpEdge(app, max_body_bytes=10_000)(protocol.scope, protocol.receive, protocol.send))
+        assert seen == [(protocol.receive, protocol.send)]
+        assert TRANSPORT_KEY not in protocol.scope
+        seen.clear()
+        del protocol
+        assert gone() is None, "the connection outlived its socket (a reference cycle through its scope)"
+    finally:
+        gc.enable()

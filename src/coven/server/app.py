@@ -130,6 +130,10 @@ class HttpEdge:
                 log.error("websocket %s failed: %s", shorten(str(scope.get("path", "")), 80), describe(exc))
                 with contextlib.suppress(Exception):
                     await send({"type": "websocket.close", "code": CloseCode.INTERNAL_ERROR, "reason": ""})
+            finally:
+                # the server's connection holds the scope, and the scope its methods: a cycle, which the
+                # collector (tuned for a server: rarely a full pass) would keep for long; cut it now
+                del scope[TRANSPORT_KEY]
         else:
             await self.app(scope, receive, send)
 
