@@ -45,23 +45,20 @@ class Transport:
         self.frames.append(message["text"])
 
 
-def _connection(transport: Transport, send_queue: int = 8) -> tuple[Connection, FakeSocket]:
+async def _started(send_queue: int = 8) -> tuple[Transport, Connection, FakeSocket, asyncio.Task[None]]:
+    """A connection on a fresh transport, its writer started and parked, waiting for work."""
+    transport = Transport()
     socket = FakeSocket(transport)
-    return Connection(socket, Settings(send_queue=send_queue)), socket  # type: ignore[arg-type]
-
-
-async def _idle(conn: Connection) -> asyncio.Task[None]:
+    conn = Connection(socket, Settings(send_queue=send_queue))  # type: ignore[arg-type]
     writer = asyncio.create_task(conn.writer())
-    for _ in range(3):  # the writer parks, waiting for work
+    for _ in range(3):
         await asyncio.sleep(0)
-    return writer
+    return transport, conn, socket, writer
 
 
 def test_a_frame_is_written_at_once_when_the_writer_is_idle() -> None:
     async def main() -> None:
-        transport = Transport()
-        conn, _ = _connection(transport)
-        writer = await _idle(conn)
+        transport, conn, _, writer = await _started()
         conn.send_text("a")
         assert transport.frames == ["a"]  # no turn of the loop needed
         conn.send_text("b")
@@ -73,9 +70,7 @@ def test_a_frame_is_written_at_once_when_the_writer_is_idle() -> None:
 
 def test_frames_behind_a_waiting_send_keep_their_order() -> None:
     async def main() -> None:
-        transport = Transport()
-        conn, _ = _connection(transport)
-        writer = await _idle(conn)
+        transport, conn, _, writer = await _started()
         transport.paused.clear()  # back-pressure: the next send waits
         conn.send_text("1")
         conn.send_text("2")
@@ -97,9 +92,7 @@ def test_frames_behind_a_waiting_send_keep_their_order() -> None:
 
 def test_a_client_that_does_not_read_is_closed_after_its_queue() -> None:
     async def main() -> None:
-        transport = Transport()
-        conn, socket = _connection(transport, send_queue=3)
-        writer = await _idle(conn)
+        transport, conn, socket, writer = await _started(send_queue=3)
         transport.paused.clear()
         for i in range(10):
             conn.send_text(str(i))
@@ -114,9 +107,7 @@ def test_a_client_that_does_not_read_is_closed_after_its_queue() -> None:
 
 def test_a_failed_send_is_the_connections_own() -> None:
     async def main() -> None:
-        transport = Transport()
-        conn, _ = _connection(transport)
-        writer = await _idle(conn)
+        transport, conn, _, writer = await _started()
         transport.broken = True
         conn.send_text("lost")  # raises nothing into the caller (another seat's move)
         assert conn.gone
@@ -129,9 +120,7 @@ def test_a_failed_send_is_the_connections_own() -> None:
 
 def test_a_waiting_send_that_fails_ends_the_writer_quietly() -> None:
     async def main() -> None:
-        transport = Transport()
-        conn, _ = _connection(transport)
-        writer = await _idle(conn)
+        transport, conn, _, writer = await _started()
         transport.paused.clear()
         conn.send_text("x")
         conn.send_text("y")
@@ -147,9 +136,7 @@ def test_a_waiting_send_that_fails_ends_the_writer_quietly() -> None:
 
 def test_a_writer_cancelled_during_a_waiting_send_leaves_nothing_behind() -> None:
     async def main() -> None:
-        transport = Transport()
-        conn, _ = _connection(transport)
-        writer = await _idle(conn)
+        transport, conn, _, writer = await _started()
         transport.paused.clear()
         conn.send_text("x")
         for _ in range(3):

@@ -153,11 +153,16 @@ class Connection:
             awaited = send.send(None)  # type: ignore[attr-defined]
         except StopIteration:
             return
-        except Exception:  # the client went away (its reader learns it from the disconnect); whatever the
-            self.gone = True  # failure, it stays this connection's, not the sender's (another seat's move)
+        except Exception:  # whatever the failure, it stays this connection's, not the sender's (another
+            self._lost()  # seat's move)
             return
         self._suspended = (send, awaited)  # type: ignore[assignment]
         self._wake()
+
+    def _lost(self) -> None:
+        """A send failed: the client went away (its reader learns it from the disconnect); drop the rest."""
+        self.gone = True
+        self.queue.clear()
 
     def close(self, code: int, reason: str) -> None:
         """Close after every message queued so far has gone out."""
@@ -169,30 +174,26 @@ class Connection:
     async def writer(self) -> None:
         queue = self.queue
         while True:
+            sending: Awaitable[None]
             suspended = self._suspended
-            if suspended is not None:
+            if suspended is not None:  # a send begun by hand comes first
                 self._suspended = None
-                try:
-                    await _go_on(*suspended)
-                except Exception:  # as in _write_now
-                    self.gone = True
-                    queue.clear()
-                    return
-                continue
-            if not queue:
+                sending = _go_on(*suspended)
+            elif not queue:
                 self._waiting = asyncio.get_running_loop().create_future()
                 await self._waiting
                 continue
-            item = queue.popleft()
-            if isinstance(item, tuple):
-                with contextlib.suppress(Exception):
-                    await self.websocket.close(item[0], item[1])
-                return
+            else:
+                item = queue.popleft()
+                if isinstance(item, tuple):
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(item[0], item[1])
+                    return
+                sending = self._send({"type": "websocket.send", "text": item})
             try:
-                await self._send({"type": "websocket.send", "text": item})
-            except Exception:  # as in _write_now
-                self.gone = True
-                queue.clear()
+                await sending
+            except Exception:
+                self._lost()
                 return
 
 
