@@ -581,7 +581,10 @@ def serve(
     bot_processes: Annotated[
         int | None,
         typer.Option(
-            "--bot-processes", envvar="COVEN_BOT_PROCESSES", min=0, help="Bots' worker processes (default 2)."
+            "--bot-processes",
+            envvar="COVEN_BOT_PROCESSES",
+            min=0,
+            help="Bots' worker processes (default: the machine's cores less one, at least 1).",
         ),
     ] = None,
     lease_seconds: Annotated[

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from coven.server.botpool import WORKER_NICENESS
+from coven.server.settings import Settings, default_bot_processes
 from tests.server.conftest import TestClient
 from tests.server.helpers import create, drain, hello, latest, wait_for, ws_url
 
@@ -86,3 +87,12 @@ def test_a_bot_past_its_budget_is_answered_for(
         final = latest(wait_for(ws, lambda m: m.get("status") == "over", seconds=240))
     assert final["result"] is not None
     assert any("ran past" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(("cores", "workers"), [(1, 1), (2, 1), (8, 7)])
+def test_bot_workers_leave_a_core_to_people(
+    monkeypatch: pytest.MonkeyPatch, cores: int, workers: int
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)), raising=False)
+    assert default_bot_processes() == workers
+    assert Settings().bot_processes == workers
