@@ -204,41 +204,15 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         return state.options
 
     def clone(self, state: BrujasState) -> BrujasState:
-        s = state
-        c = BrujasState()
-        c.n = s.n
-        c.nxt = s.nxt
-        c.options = s.options
-        c.conflict = s.conflict
-        c.silent = s.silent
-        c.values = s.values
-        c.hands = s.hands[:]
-        c.piles = s.piles[:]
-        c.witches = s.witches[:]
-        c.rank = s.rank[:]
-        c.leader = s.leader
-        c.turn = s.turn
-        c.phase = s.phase
-        c.trick = s.trick[:]
-        c.down = s.down
-        c.first = s.first
-        c.lead = s.lead
-        c.follow = s.follow
-        c.winner = s.winner
-        c.win_index = s.win_index
-        c.win_val = s.win_val
-        c.pool = s.pool
-        c.picks = s.picks[:]
-        c.history = s.history[:]
-        c.aside = s.aside
-        c.moved = s.moved
-        return c
+        return state.copy()
 
     def write_position(self, state: BrujasState) -> str:
         """The whole state as one line (:mod:`~coven.games.brujas.notation` says how it reads)."""
         return format_position(state)
 
-    def read_position(self, text: str) -> BrujasState:
+    def read_position(self, text: object) -> BrujasState:
+        # ``object``, as the notation reads it: compiled (see setup.py), a method refuses an argument of
+        # another type than it declares with a TypeError, and what is no text must get a NotationError
         return parse_position(text)
 
     # ---------------------------------------------------------------------------------------- turns
@@ -436,7 +410,8 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
     def format_action(self, action: Action) -> str:
         return format_action(action)
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
+        # ``object``: see read_position
         return parse_action(text)
 
     def action_from_json(self, raw: object) -> Action:
