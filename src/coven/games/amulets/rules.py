@@ -92,7 +92,7 @@ from coven.games.amulets.view import AmuletsView, Entry, Line, entry_of, line_ev
 HARD_QUESTION_LIMIT = 60
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class AmuletsState:
     players: int
     options: Options
@@ -118,6 +118,38 @@ class AmuletsState:
     written: list[Line] | None = field(default=None, compare=False, repr=False)
     """The first lines of ``record`` with their answers written, as :attr:`lines` last read them (the
     record only grows, so each line is answered once; a clone starts with a copy of its original's)."""
+
+    def __init__(
+        self,
+        players: int,
+        options: Options,
+        fields: tuple[int, ...],
+        amulets: tuple[int, ...],
+        turn: int,
+        out: list[bool],
+        winner: int,
+        over: bool,
+        record: list[Line],
+        questions: int,
+        chance: Chance,
+        limit: int,
+        written: list[Line] | None = None,
+    ) -> None:
+        # the dataclass's own __init__, written out: compiled (see setup.py), this one is native, where
+        # the generated one would be interpreted (a state is made on every playout and every clone)
+        self.players = players
+        self.options = options
+        self.fields = fields
+        self.amulets = amulets
+        self.turn = turn
+        self.out = out
+        self.winner = winner
+        self.over = over
+        self.record = record
+        self.questions = questions
+        self.chance = chance
+        self.limit = limit
+        self.written = written
 
     @property
     def lines(self) -> list[Line]:
