@@ -130,7 +130,6 @@ PLAYS_HI = _subset_table(PLAY_ACTION, 10)
 TAKES_LO = _subset_table(TAKE_ACTION, 0)
 TAKES_HI = _subset_table(TAKE_ACTION, 10)
 """Legal plays (picks) by the kinds held, ten kinds at a time: ``PLAYS_LO[m & 1023] + PLAYS_HI[m >> 10]``."""
-CARD_BIT = tuple(1 << c for c in range(2 * KINDS))
 WITCH_ORDERS = tuple(permutations(range(4)))
 SOLO = (*(frozenset({s}) for s in range(5)), frozenset[Seat]())
 
@@ -178,9 +177,10 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         s = new_state(players, options)
         size = HAND_SIZE[players]
         hands = s.hands
-        bit = CARD_BIT.__getitem__
         for seat in range(players):
-            h = sum(map(bit, deck[seat * size : (seat + 1) * size]))
+            h = 0
+            for c in deck[seat * size : (seat + 1) * size]:
+                h |= 1 << c  # the 40 physical cards are distinct: each one's bit is set once
             low, high = h & LOW, h >> KINDS
             hands[seat] = low | high | (low & high) << KINDS
         if players * size < len(deck):
@@ -239,6 +239,11 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         if phase == WITCH:
             return WITCH_CHOICES[state.rank[COLOUR[state.trick[state.win_index]]]]
         return ()
+
+    def advance(self, state: BrujasState, seat: Seat, action: Action) -> None:
+        # the base's, here so that compiled (see setup.py) playouts reach apply_unchecked natively: the
+        # events it returns are made at import (view's tables), so dropping them is all advance would save
+        self.apply_unchecked(state, seat, action)
 
     def illegal_reason(self, state: BrujasState, seat: Seat, action: Action) -> str | None:
         phase = state.phase
