@@ -96,3 +96,30 @@ def test_bot_workers_leave_a_core_to_people(
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)), raising=False)
     assert default_bot_processes() == workers
     assert Settings().bot_processes == workers
+
+
+@pytest.mark.parametrize("game_id", ["amulets", "brujas", "commandments", "namaste"])
+def test_what_a_worker_receives_survives_pickling(game_id: str) -> None:
+    """A worker gets a seat's view and legal actions pickled (compiled rules included: a native class
+    that cannot be rebuilt from its pickle kills the worker at every decision)."""
+    import pickle
+    import random
+
+    from coven.games import get_game
+
+    game = get_game(game_id)
+    players = game.spec.player_counts[0]
+    rng = random.Random(7)
+    state = game.new_game(players, None, 11)
+    checked = 0
+    while (seat := game.first_to_act(state)) is not None and checked < 40:
+        view = game.view(state, seat)
+        legal = game.legal_actions(state, seat)
+        assert pickle.loads(pickle.dumps(view)) == view
+        again = pickle.loads(pickle.dumps(legal))
+        assert len(again) == len(legal)
+        shown = range(min(len(legal), 50))
+        assert [again[i] for i in shown] == [legal[i] for i in shown]
+        game.advance(state, seat, legal[rng.randrange(len(legal))])
+        checked += 1
+    assert checked > 0

@@ -237,6 +237,12 @@ class Moves(FixedActions[Action]):
         """The questions' heads, then the casts': index ``i`` is head ``i // PLACEMENT_TAIL_COUNT``."""
         self._len = len(self._heads) * PLACEMENT_TAIL_COUNT
 
+    def __reduce__(self) -> tuple[type[Moves], tuple[bool, bool]]:
+        # made again from what it is made of (a bot worker receives a seat's legal actions pickled);
+        # compiled, the class's constructor runs __init__, so the default reduction (a bare new object,
+        # then its slots) is refused
+        return (Moves, (self._ask, self._cast))
+
     def __len__(self) -> int:
         return self._len
 
