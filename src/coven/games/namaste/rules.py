@@ -426,7 +426,7 @@ reading of :data:`_CELL_LINES` and :data:`_FULL`."""
 
 
 # ------------------------------------------------------------------------------------------- state
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class NamasteState:
     players: int
     options: Options
@@ -464,6 +464,48 @@ class NamasteState:
     shown: Shown | None = field(default=None, compare=False, repr=False)
     """The views of this position as :func:`coven.games.namaste.view.view_of` last made them, with the
     position they show (no part of the state: a clone starts without; see :data:`Shown`)."""
+
+    def __init__(
+        self,
+        players: int,
+        options: Options,
+        entries: list[int],
+        karma: list[tuple[int, ...]],
+        line_points: list[tuple[int, ...]],
+        claimed: tuple[bool, ...],
+        starter: Seat,
+        active: Seat,
+        pending: dict[Seat, Action],
+        turns: int,
+        ending: bool,
+        chance: Chance,
+        queue: tuple[int, ...],
+        fits: list[int],
+        roll: RollInfo | None,
+        waiting: int,
+        finished: int,
+        shown: Shown | None = None,
+    ) -> None:
+        # The dataclass's own __init__, written out: compiled (see setup.py), a generated one would be
+        # interpreted, and every new game makes a state.
+        self.players = players
+        self.options = options
+        self.entries = entries
+        self.karma = karma
+        self.line_points = line_points
+        self.claimed = claimed
+        self.starter = starter
+        self.active = active
+        self.pending = pending
+        self.turns = turns
+        self.ending = ending
+        self.chance = chance
+        self.queue = queue
+        self.fits = fits
+        self.roll = roll
+        self.waiting = waiting
+        self.finished = finished
+        self.shown = shown
 
     def sheet(self, seat: Seat) -> tuple[int, ...]:
         """The 25 circles of ``seat`` (0 = empty)."""
@@ -772,26 +814,26 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return state.options
 
     def clone(self, state: NamasteState) -> NamasteState:
-        new = NamasteState.__new__(NamasteState)
-        new.players = state.players
-        new.options = state.options
-        new.entries = state.entries[:]
-        new.karma = state.karma[:]
-        new.line_points = state.line_points[:]
-        new.claimed = state.claimed
-        new.starter = state.starter
-        new.active = state.active
-        new.pending = state.pending.copy()
-        new.turns = state.turns
-        new.ending = state.ending
-        new.chance = state.chance.copy()
-        new.queue = state.queue
-        new.fits = state.fits[:]
-        new.roll = state.roll
-        new.waiting = state.waiting
-        new.finished = state.finished
-        new.shown = None
-        return new
+        # the constructor (compiled: its own __init__) fills the fields; the copy starts without views
+        return NamasteState(
+            state.players,
+            state.options,
+            state.entries[:],
+            state.karma[:],
+            state.line_points[:],
+            state.claimed,
+            state.starter,
+            state.active,
+            state.pending.copy(),
+            state.turns,
+            state.ending,
+            state.chance.copy(),
+            state.queue,
+            state.fits[:],
+            state.roll,
+            state.waiting,
+            state.finished,
+        )
 
     # -------------------------------------------------------------------------------- positions
     def write_position(self, state: NamasteState) -> str:
