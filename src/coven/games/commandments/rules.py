@@ -96,7 +96,7 @@ from coven.core import (
     Seat,
     public,
 )
-from coven.core.chance import _GOLDEN, _MASK, _MIX1, _MIX2, Chance
+from coven.core.chance import _GOLDEN, _MASK, _MIX1, _MIX2, COMPILED, Chance
 from coven.core.codec import through_notation
 from coven.core.events import slot_setters
 from coven.games.commandments import notation
@@ -394,11 +394,17 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
     from all of them, by the last ``draws`` steps of a Fisher-Yates shuffle: the cards below are never
     drawn (every ritual draws two of each kind), so their order is left as it was.
 
-    Each step draws ``chance.below(i + 1)`` (the tests hold it to the plain loop), from the draws
-    :func:`deal_piles` mixes at once."""
+    Each step draws ``chance.below(i + 1)`` (the tests hold it to the plain loop): compiled, by that
+    call; interpreted, from draws mixed at once (:func:`_draws`, see
+    :data:`~coven.core.chance.COMPILED`)."""
     pile = list(cards)
     top = len(pile) - 1
     steps = range(top, max(top - draws, 0), -1)
+    if COMPILED:  # a draw costs less alone than mixed with others (see Chance.below)
+        for i in steps:
+            j = chance.below(i + 1)
+            pile[i], pile[j] = pile[j], pile[i]
+        return tuple(pile)
     mixed = _draws(chance.key, chance.counter + 1, len(steps))
     for i, z in zip(steps, mixed, strict=True):  # Chance.below(i + 1): Lemire's multiply-shift
         j = (z * (i + 1)) >> 64
@@ -410,8 +416,10 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
 def deal_piles(
     chance: Chance, red: Sequence[int], green: Sequence[int], draws: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(deal(chance, red, draws), deal(chance, green, draws))``, their draws mixed at once (the steps of
-    both deals by the piles' sizes: :func:`_deal_steps`)."""
+    """``(deal(chance, red, draws), deal(chance, green, draws))``: that, compiled; interpreted, their draws
+    mixed at once (the steps of both deals by the piles' sizes: :func:`_deal_steps`)."""
+    if COMPILED:  # a draw costs less alone than mixed with others (see Chance.below): deal, twice
+        return deal(chance, red, draws), deal(chance, green, draws)
     sizes = (len(red), len(green), draws)
     steps, steps2, n, k = _DEAL_STEPS.get(sizes) or _deal_steps(*sizes)
     mixed = _draws(chance.key, chance.counter + 1, k)
