@@ -59,7 +59,7 @@ are made once (:mod:`coven.games.namaste.view`); :meth:`NamasteGame.advance` tak
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 from typing import Final, final
@@ -776,6 +776,14 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     view_class = NamasteView
 
     # ------------------------------------------------------------------------------------ setup
+    def new_game(
+        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
+    ) -> NamasteState:
+        """As :meth:`Game.new_game`; without options (Namaste has none), none are resolved or checked."""
+        if options is None and type(players) is int and 2 <= players <= 4:
+            return self.setup(players, {}, seed)
+        return super().new_game(players, options, seed)
+
     def setup(self, players: int, options: Options, seed: int) -> NamasteState:
         return NamasteState(
             players=players,
