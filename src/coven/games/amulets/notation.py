@@ -71,7 +71,7 @@ def format_action(action: Action) -> str:
     return f"{kind} {format_placement(action.fields)}"
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: object) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is text, not {short_repr(text)}")
     head, _, rest = text.strip().partition(" ")
@@ -169,7 +169,7 @@ def _book_line(token: str, players: int) -> BookLine:
     return BookLine(seat, _KINDS[head[mark]], fields, answers)
 
 
-def read_position(text: str) -> Position:
+def read_position(text: object) -> Position:
     """The parts of a position text, each well formed; the rules check the rest (the book's answers,
     its order of turns) as they replay it. Raises :class:`NotationError` saying what is wrong."""
     if not isinstance(text, str):

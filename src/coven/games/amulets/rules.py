@@ -92,7 +92,7 @@ from coven.games.amulets.view import AmuletsView, Entry, Line, entry_of, line_ev
 HARD_QUESTION_LIMIT = 60
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class AmuletsState:
     players: int
     options: Options
@@ -118,6 +118,38 @@ class AmuletsState:
     written: list[Line] | None = field(default=None, compare=False, repr=False)
     """The first lines of ``record`` with their answers written, as :attr:`lines` last read them (the
     record only grows, so each line is answered once; a clone starts with a copy of its original's)."""
+
+    def __init__(
+        self,
+        players: int,
+        options: Options,
+        fields: tuple[int, ...],
+        amulets: tuple[int, ...],
+        turn: int,
+        out: list[bool],
+        winner: int,
+        over: bool,
+        record: list[Line],
+        questions: int,
+        chance: Chance,
+        limit: int,
+        written: list[Line] | None = None,
+    ) -> None:
+        # the dataclass's own __init__, written out: compiled (see setup.py), this one is native, where
+        # the generated one would be interpreted (a state is made on every playout and every clone)
+        self.players = players
+        self.options = options
+        self.fields = fields
+        self.amulets = amulets
+        self.turn = turn
+        self.out = out
+        self.winner = winner
+        self.over = over
+        self.record = record
+        self.questions = questions
+        self.chance = chance
+        self.limit = limit
+        self.written = written
 
     @property
     def lines(self) -> list[Line]:
@@ -313,12 +345,16 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     # ------------------------------------------------------------------ setup
     def new_game(
-        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
+        self, players: object, options: Mapping[str, object] | None = None, seed: int = 0
     ) -> AmuletsState:
+        # ``players`` is ``object``: compiled (see setup.py), a method refuses an argument of another type
+        # than it declares with a TypeError, and a count that is no whole number gets an InvalidOptionError
         if options is None and type(players) is int and players in self._player_counts:
             # the default options, resolved once: playouts start many games. The states share that dict
             # as clones share their options (nothing changes a state's options)
             return self._shuffled(players, self._defaults, self._default_limit, seed)
+        self.spec.check_players(players)  # as the base does first: what is no whole number is refused
+        assert isinstance(players, int)
         return super().new_game(players, options, seed)  # checks players and options
 
     def setup(self, players: int, options: Options, seed: int) -> AmuletsState:
@@ -394,7 +430,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         """The whole state as one line (the format: :mod:`coven.games.amulets.notation`)."""
         return notation.write_position(state)
 
-    def read_position(self, text: str) -> AmuletsState:
+    def read_position(self, text: object) -> AmuletsState:
         """The state a position text describes: the deal, then the spell book replayed through the rules
         (each line must be legal when it comes, and its answers, if written, those the secrets give)."""
         position = notation.read_position(text)
@@ -524,7 +560,9 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
+        # ``object``, as the notation reads it: compiled (see setup.py), a method refuses an argument of
+        # another type than it declares with a TypeError, and what is no text must get a NotationError
         return notation.parse_action(text)
 
     def action_from_json(self, raw: object) -> Action:

@@ -115,7 +115,7 @@ def format_action(action: Action) -> str:
     return action.direction
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: object) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is text, not {short_repr(text)}")
     t = text.strip()
@@ -204,7 +204,7 @@ def _past(text: str, n: int) -> list[tuple[int, tuple[int, ...], int, int, tuple
     return history
 
 
-def parse_position(text: str, options: Mapping[str, object] | None = None) -> BrujasState:
+def parse_position(text: object, options: Mapping[str, object] | None = None) -> BrujasState:
     """The state a position describes; raises NotationError. ``options`` (a game's options by name) are
     laid under the variants the text names: a test may write ``parse_position(text, {"silent": True})``
     or put ``silent`` in the text."""

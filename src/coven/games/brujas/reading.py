@@ -216,16 +216,7 @@ class WorldChain:
         """A world state: the skeleton's public facts with the walk's current hands."""
         self.walk(self.spacing)
         s = self.skeleton
-        c = BrujasState()
-        for name in BrujasState.__slots__:
-            setattr(c, name, getattr(s, name))
-        c.hands = s.hands[:]
+        c = s.copy()
         for i in self.seats:
             c.hands[i] = self._set(self.hands[i])
-        c.piles = s.piles[:]
-        c.witches = s.witches[:]
-        c.rank = s.rank[:]
-        c.trick = s.trick[:]
-        c.picks = s.picks[:]
-        c.history = s.history[:]
         return c

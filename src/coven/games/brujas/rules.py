@@ -130,7 +130,6 @@ PLAYS_HI = _subset_table(PLAY_ACTION, 10)
 TAKES_LO = _subset_table(TAKE_ACTION, 0)
 TAKES_HI = _subset_table(TAKE_ACTION, 10)
 """Legal plays (picks) by the kinds held, ten kinds at a time: ``PLAYS_LO[m & 1023] + PLAYS_HI[m >> 10]``."""
-CARD_BIT = tuple(1 << c for c in range(2 * KINDS))
 WITCH_ORDERS = tuple(permutations(range(4)))
 SOLO = (*(frozenset({s}) for s in range(5)), frozenset[Seat]())
 
@@ -178,9 +177,10 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         s = new_state(players, options)
         size = HAND_SIZE[players]
         hands = s.hands
-        bit = CARD_BIT.__getitem__
         for seat in range(players):
-            h = sum(map(bit, deck[seat * size : (seat + 1) * size]))
+            h = 0
+            for c in deck[seat * size : (seat + 1) * size]:
+                h |= 1 << c  # the 40 physical cards are distinct: each one's bit is set once
             low, high = h & LOW, h >> KINDS
             hands[seat] = low | high | (low & high) << KINDS
         if players * size < len(deck):
@@ -204,41 +204,15 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         return state.options
 
     def clone(self, state: BrujasState) -> BrujasState:
-        s = state
-        c = BrujasState()
-        c.n = s.n
-        c.nxt = s.nxt
-        c.options = s.options
-        c.conflict = s.conflict
-        c.silent = s.silent
-        c.values = s.values
-        c.hands = s.hands[:]
-        c.piles = s.piles[:]
-        c.witches = s.witches[:]
-        c.rank = s.rank[:]
-        c.leader = s.leader
-        c.turn = s.turn
-        c.phase = s.phase
-        c.trick = s.trick[:]
-        c.down = s.down
-        c.first = s.first
-        c.lead = s.lead
-        c.follow = s.follow
-        c.winner = s.winner
-        c.win_index = s.win_index
-        c.win_val = s.win_val
-        c.pool = s.pool
-        c.picks = s.picks[:]
-        c.history = s.history[:]
-        c.aside = s.aside
-        c.moved = s.moved
-        return c
+        return state.copy()
 
     def write_position(self, state: BrujasState) -> str:
         """The whole state as one line (:mod:`~coven.games.brujas.notation` says how it reads)."""
         return format_position(state)
 
-    def read_position(self, text: str) -> BrujasState:
+    def read_position(self, text: object) -> BrujasState:
+        # ``object``, as the notation reads it: compiled (see setup.py), a method refuses an argument of
+        # another type than it declares with a TypeError, and what is no text must get a NotationError
         return parse_position(text)
 
     # ---------------------------------------------------------------------------------------- turns
@@ -265,6 +239,11 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         if phase == WITCH:
             return WITCH_CHOICES[state.rank[COLOUR[state.trick[state.win_index]]]]
         return ()
+
+    def advance(self, state: BrujasState, seat: Seat, action: Action) -> None:
+        # the base's, here so that compiled (see setup.py) playouts reach apply_unchecked natively: the
+        # events it returns are made at import (view's tables), so dropping them is all advance would save
+        self.apply_unchecked(state, seat, action)
 
     def illegal_reason(self, state: BrujasState, seat: Seat, action: Action) -> str | None:
         phase = state.phase
@@ -436,7 +415,8 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
     def format_action(self, action: Action) -> str:
         return format_action(action)
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
+        # ``object``: see read_position
         return parse_action(text)
 
     def action_from_json(self, raw: object) -> Action:

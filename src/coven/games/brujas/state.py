@@ -139,6 +139,37 @@ class BrujasState:
     moved: int
     """The witch move of the current trick: 0 up, 1 down (meaningful in the take phase)."""
 
+    def copy(self) -> BrujasState:
+        """An independent copy: the lists copied, everything else (ints, tuples, the options) shared."""
+        c = BrujasState()
+        c.n = self.n
+        c.nxt = self.nxt
+        c.options = self.options
+        c.conflict = self.conflict
+        c.silent = self.silent
+        c.values = self.values
+        c.hands = self.hands[:]
+        c.piles = self.piles[:]
+        c.witches = self.witches[:]
+        c.rank = self.rank[:]
+        c.leader = self.leader
+        c.turn = self.turn
+        c.phase = self.phase
+        c.trick = self.trick[:]
+        c.down = self.down
+        c.first = self.first
+        c.lead = self.lead
+        c.follow = self.follow
+        c.winner = self.winner
+        c.win_index = self.win_index
+        c.win_val = self.win_val
+        c.pool = self.pool
+        c.picks = self.picks[:]
+        c.history = self.history[:]
+        c.aside = self.aside
+        c.moved = self.moved
+        return c
+
 
 def new_state(n: int, options: Options) -> BrujasState:
     s = BrujasState()
