@@ -359,7 +359,7 @@ class Plan:
     the turns of a ritual, and the novice who follows each seat in this ritual. A class, not a tuple:
     compiled, the hot path reads its fields without unpacking the whole."""
 
-    __slots__ = ("after", "art", "art2", "before", "following", "on_board", "on_board2", "p1", "p2", "turns")
+    __slots__ = ("art", "art2", "before", "following", "on_board", "on_board2", "p1", "p2", "turns")
 
     def __init__(
         self,
