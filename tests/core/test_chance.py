@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 from collections import Counter
 
 import pytest
 
-from coven.core.chance import BLOCK, Chance, _block, key_of
+from coven.core.chance import _GOLDEN, BLOCK, COMPILED, Chance, _block, _halves, _mix, key_of
 
 
 def test_same_seed_same_draws_and_a_copy_continues_identically() -> None:
@@ -98,3 +99,23 @@ def test_cached_blocks_give_the_plain_draws(key: int, counter: int) -> None:
     assert [chance.bits64() for _ in range(draws)] == plain
     assert _block(key, counter + 1) == tuple(plain[:BLOCK])
     assert chance == Chance.at(key, counter + draws) and pickle.loads(pickle.dumps(chance)) == chance
+
+
+def test_draws_mixed_on_halves_are_the_formula() -> None:
+    """The draws compiled code mixes on 32-bit halves (see COMPILED) equal the formula, and so does
+    ``below`` on them, at the ends of the keys, counters and bounds it takes."""
+    rng = random.Random(7)
+    keys = [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1, _GOLDEN] + [rng.getrandbits(64) for _ in range(60)]
+    counters = [0, 1, 2, 2**32 - 1, 2**32, 2**62 - 2] + [rng.getrandbits(40) for _ in range(20)]
+    sizes = [1, 2, 6, 36, 1296, 2**16 + 1, 2**30 - 1]
+    for key in keys:
+        for counter in counters:
+            z = _mix(key, counter + 1)
+            hi, lo = _halves(key >> 32, key & 0xFFFFFFFF, counter + 1)
+            assert hi << 32 | lo == z, (key, counter)
+            for n in sizes:
+                assert Chance.at(key, counter).below(n) == (z * n) >> 64, (key, counter, n)
+    # past the bounds of the halves' path (a huge bound or counter), below takes the blocks': the same
+    for key, counter, n in [(5, 0, 2**32), (2**64 - 1, 2**62, 6), (3, 2**70, 1000)]:
+        assert Chance.at(key, counter).below(n) == (_mix(key, counter + 1) * n) >> 64
+    assert isinstance(COMPILED, bool)

@@ -20,8 +20,13 @@ from __future__ import annotations
 
 import random
 import struct
+import types
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
+
+if TYPE_CHECKING:
+    # mypyc's 64-bit machine integer (no tag, no overflow check); a plain int when interpreted
+    from mypy_extensions import i64
 
 T = TypeVar("T")
 
@@ -57,6 +62,60 @@ def _mix(key: int, counter: int) -> int:
     z = ((z ^ (z >> 30)) * _MIX1) & _MASK
     z = ((z ^ (z >> 27)) * _MIX2) & _MASK
     return z ^ (z >> 31)
+
+
+COMPILED: Final = not isinstance(_mix, types.FunctionType)
+"""Whether this module runs compiled (setup.py). Then a draw is mixed alone on its 32-bit halves
+(:func:`_halves`), in the machine's integers, which costs less than any block of big-integer lanes;
+interpreted, each of those small operations costs as much as one on a big integer, and blocks
+(:func:`_block`) are the cheaper way. Either way the draws are the same: the formula's."""
+_M32: Final = 0xFFFFFFFF
+_GOLDEN_HI: Final = 0x9E3779B9
+_GOLDEN_LO: Final = 0x7F4A7C15
+_MIX1_HI: Final = 0xBF58476D
+_MIX1_LO: Final = 0x1CE4E5B9
+_MIX2_HI: Final = 0x94D049BB
+_MIX2_LO: Final = 0x133111EB
+"""The halves of the formula's constants (literals, folded into compiled code; asserted below)."""
+assert (_GOLDEN_HI << 32 | _GOLDEN_LO, _MIX1_HI << 32 | _MIX1_LO, _MIX2_HI << 32 | _MIX2_LO) == (
+    _GOLDEN,
+    _MIX1,
+    _MIX2,
+)
+
+
+def _times(hi: i64, lo: i64, by_hi: i64, by_lo: i64) -> tuple[i64, i64]:
+    """``(hi * 2**32 + lo) * (by_hi * 2**32 + by_lo)`` modulo 2**64, as its high and low 32-bit halves,
+    from products of at most 48 bits (a half times 16 bits of the other): nothing ever leaves a compiled
+    module's machine integers."""
+    lo0 = lo & 0xFFFF
+    lo1 = lo >> 16
+    upper = lo1 * by_lo
+    low = lo0 * by_lo + ((upper & 0xFFFF) << 16)  # lo * by_lo is low + (upper >> 16) * 2**32
+    high = (low >> 32) + (upper >> 16)
+    high += (hi & 0xFFFF) * by_lo + (((hi >> 16) * by_lo & 0xFFFF) << 16)  # hi * by_lo, modulo 2**32
+    high += lo0 * by_hi + ((lo1 * by_hi & 0xFFFF) << 16)  # lo * by_hi, modulo 2**32
+    return high & _M32, low & _M32
+
+
+def _halves(key_hi: i64, key_lo: i64, counter: int) -> tuple[i64, i64]:
+    """Draw ``counter`` of the key whose halves are given, as its high and low 32-bit halves: exactly
+    :func:`_mix`'s, step by step on the halves (:func:`_times` for the products)."""
+    counter_hi: i64 = counter >> 32 & _M32
+    counter_lo: i64 = counter & _M32
+    step_hi, step_lo = _times(counter_hi, counter_lo, _GOLDEN_HI, _GOLDEN_LO)
+    lo = key_lo + step_lo
+    hi = (key_hi + step_hi + (lo >> 32)) & _M32
+    lo &= _M32
+    lo ^= (lo >> 30 | hi << 2) & _M32  # z ^= z >> 30 (the low half first: it reads the old high one)
+    hi ^= hi >> 30
+    hi, lo = _times(hi, lo, _MIX1_HI, _MIX1_LO)
+    lo ^= (lo >> 27 | hi << 5) & _M32
+    hi ^= hi >> 27
+    hi, lo = _times(hi, lo, _MIX2_HI, _MIX2_LO)
+    lo ^= (lo >> 31 | hi << 1) & _M32
+    hi ^= hi >> 31
+    return hi, lo
 
 
 BLOCK = 32
@@ -102,14 +161,16 @@ class Chance:
     (see :func:`_block`), which costs a fraction of a draw's dozen big-integer operations one by one.
     """
 
-    __slots__ = ("_block", "_key", "_start", "counter")
+    __slots__ = ("_block", "_hi", "_key", "_lo", "_start", "counter")
 
     def __init__(self, seed: int = 0, counter: int = 0) -> None:
         # a seed of 0 to 2**64-1 is its own key (key_of's first case, without the call: games start often)
-        self._key = seed if type(seed) is int and 0 <= seed <= _MASK else key_of(seed)
+        self._key = key = seed if type(seed) is int and 0 <= seed <= _MASK else key_of(seed)
         self.counter = counter
         self._block: tuple[int, ...] = ()
         self._start = _NO_BLOCK
+        self._hi: i64 = key >> 32  # the key's halves, for draws mixed on halves (see COMPILED)
+        self._lo: i64 = key & _M32
 
     @property
     def key(self) -> int:
@@ -190,6 +251,11 @@ class Chance:
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
         self.counter = counter = self.counter + 1  # bits64, inlined: this is the games' hot path
+        if COMPILED and n < 0x40000000 and counter <= 0x3FFFFFFFFFFFFFFF:
+            # the draw on its halves (see COMPILED); hi * n stays below 2**62
+            hi, lo = _halves(self._hi, self._lo, counter)
+            size: i64 = n
+            return (hi * size + (lo * size >> 32)) >> 32
         i = counter - self._start
         if 0 <= i < BLOCK:
             return (self._block[i] * n) >> 64

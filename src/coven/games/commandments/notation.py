@@ -153,8 +153,13 @@ Action = Ordain | Place | Move | Forfeit | Judge
 ACTION_CLASSES: Final = (Ordain, Place, Move, Forfeit, Judge)
 FORFEIT: Final = Forfeit()
 
-ORDAIN, PLACE, MOVE, JUDGE, OVER = range(5)
-"""The phases of a ritual (and the end of the game)."""
+ORDAIN: Final = 0
+PLACE: Final = 1
+MOVE: Final = 2
+JUDGE: Final = 3
+OVER: Final = 4
+"""The phases of a ritual (and the end of the game), in order. Final literals: the compiled rules fold
+them into their comparisons instead of looking them up."""
 PHASE_NAMES: Final = ("ordain", "place", "move", "judge", "over")
 
 

@@ -82,7 +82,7 @@ import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, Final, cast
+from typing import Any, Final, cast, final
 
 from coven.core import (
     Bounds,
@@ -96,7 +96,7 @@ from coven.core import (
     Seat,
     public,
 )
-from coven.core.chance import _GOLDEN, _MASK, _MIX1, _MIX2, Chance
+from coven.core.chance import _GOLDEN, _MASK, _MIX1, _MIX2, COMPILED, Chance
 from coven.core.codec import through_notation
 from coven.core.events import slot_setters
 from coven.games.commandments import notation
@@ -179,7 +179,7 @@ def rounds_for(players: int) -> int:
     return 4 if players == 3 else 3 if players <= 5 else 2
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Ritual:
     priestess: int
     hand: list[int]
@@ -194,6 +194,32 @@ class Ritual:
     ended: bool = False
     made: int = field(default=0, compare=False, repr=False)
     """How many of the first entries of :attr:`log` are known to be MoveLog already."""
+
+    def __init__(
+        self,
+        priestess: int,
+        hand: list[int],
+        discard: int = -1,
+        slots: list[int] | None = None,
+        placement: tuple[int, ...] = (),
+        log: list[Any] | None = None,
+        gains: list[int] | None = None,
+        disempowered: bool = False,
+        ended: bool = False,
+        made: int = 0,
+    ) -> None:
+        # The dataclass's own __init__, written out: compiled (see setup.py), a generated one would be
+        # interpreted, and a ritual starts three to seven times a game. None stands for a new list.
+        self.priestess = priestess
+        self.hand = hand
+        self.discard = discard
+        self.slots = [] if slots is None else slots
+        self.placement = placement
+        self.log = [] if log is None else log
+        self.gains = [] if gains is None else gains
+        self.disempowered = disempowered
+        self.ended = ended
+        self.made = made
 
     @property
     def moves(self) -> list[MoveLog]:
@@ -238,7 +264,7 @@ def unpacked_entry(entry: PackedEntry) -> LogEntry:
     return seat, move, start, MARKS[packed & 7], announce(packed >> 3), flips
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class CommandmentsState:
     players: int
     options: Options
@@ -272,6 +298,46 @@ class CommandmentsState:
     made when she ordains, or on the first move when ``None``; shared by clones). Code that sets the
     slots by hand sets this back to ``None``."""
 
+    def __init__(
+        self,
+        players: int,
+        options: Options,
+        deck: Deck,
+        chance: Chance,
+        red: tuple[int, ...],
+        green: tuple[int, ...],
+        rituals: list[Ritual],
+        phase: int,
+        board: list[int],
+        flips: int,
+        karma: list[int],
+        turn: int,
+        pending: Move | None = None,
+        pending_start: int = -1,
+        codes: Codes | None = None,
+        mover: int = -2,
+        judging: Judging | None = None,
+    ) -> None:
+        # The dataclass's own __init__, written out: compiled (see setup.py), a generated one would be
+        # interpreted, and every new game and every clone makes a state.
+        self.players = players
+        self.options = options
+        self.deck = deck
+        self.chance = chance
+        self.red = red
+        self.green = green
+        self.rituals = rituals
+        self.phase = phase
+        self.board = board
+        self.flips = flips
+        self.karma = karma
+        self.turn = turn
+        self.pending = pending
+        self.pending_start = pending_start
+        self.codes = codes
+        self.mover = mover
+        self.judging = judging
+
     @property
     def ritual(self) -> Ritual:
         return self.rituals[-1]
@@ -279,29 +345,47 @@ class CommandmentsState:
 
 Followers = tuple[int, ...]
 """Per seat, the novice who moves after it in a ritual (its High Priestess never moves)."""
-Judging = (
-    tuple[()]
-    | tuple[
-        tuple[int, ...],
-        tuple[int, ...],
-        tuple[int, ...],
-        tuple[int, ...],
-        BoardFn | None,
-        BoardFn | None,
-        bool,
-        int,
-        Followers,
-    ]
-)
-"""A ritual's :func:`judging_plan`, its slots' karma *packed* (see :data:`SlotJudging`: a move's packed
-values add up to its total times 8 plus its markers' bits): the packed values of each of its (at most
-two) action cards by the move's performance (kept apart: adding the two tables up when she ordains
-costs more than one more lookup on each of a ritual's moves), of each of its (at most two) artefact
-cards that never read the board by the move's colour and areas (:attr:`Deck.boardless`; a table of
-zeros for none), the functions that give
-the packed value of its cards that read the board (the first two, in slot order; None for none),
-whether one of them reads the board before the move, the turns of a ritual, and the novice who follows
-each seat in this ritual. ``()``: the engine does not judge this ritual's moves alone (a judging
+
+
+@final
+class Plan:
+    """A ritual's :func:`judging_plan`, its slots' karma *packed* (see :data:`SlotJudging`: a move's
+    packed values add up to its total times 8 plus its markers' bits): the packed values of each of its
+    (at most two) action cards by the move's performance (kept apart: adding the two tables up when she
+    ordains costs more than one more lookup on each of a ritual's moves), of each of its (at most two)
+    artefact cards that never read the board by the move's colour and areas (:attr:`Deck.boardless`; a
+    table of zeros for none), the functions that give the packed value of its cards that read the board
+    (the first two, in slot order; None for none), whether one of them reads the board before the move,
+    the turns of a ritual, and the novice who follows each seat in this ritual. A class, not a tuple:
+    compiled, the hot path reads its fields without unpacking the whole."""
+
+    __slots__ = ("art", "art2", "before", "following", "on_board", "on_board2", "p1", "p2", "turns")
+
+    def __init__(
+        self,
+        p1: tuple[int, ...],
+        p2: tuple[int, ...],
+        art: tuple[int, ...],
+        art2: tuple[int, ...],
+        on_board: BoardFn | None,
+        on_board2: BoardFn | None,
+        before: bool,
+        turns: int,
+        following: Followers,
+    ) -> None:
+        self.p1 = p1
+        self.p2 = p2
+        self.art = art
+        self.art2 = art2
+        self.on_board = on_board
+        self.on_board2 = on_board2
+        self.before = before
+        self.turns = turns
+        self.following = following
+
+
+Judging = Plan | tuple[()]
+"""A ritual's :class:`Plan`, or ``()``: the engine does not judge this ritual's moves alone (a judging
 priestess, not three slots)."""
 
 
@@ -310,11 +394,17 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
     from all of them, by the last ``draws`` steps of a Fisher-Yates shuffle: the cards below are never
     drawn (every ritual draws two of each kind), so their order is left as it was.
 
-    Each step draws ``chance.below(i + 1)`` (the tests hold it to the plain loop), from the draws
-    :func:`deal_piles` mixes at once."""
+    Each step draws ``chance.below(i + 1)`` (the tests hold it to the plain loop): compiled, by that
+    call; interpreted, from draws mixed at once (:func:`_draws`, see
+    :data:`~coven.core.chance.COMPILED`)."""
     pile = list(cards)
     top = len(pile) - 1
     steps = range(top, max(top - draws, 0), -1)
+    if COMPILED:  # a draw costs less alone than mixed with others (see Chance.below)
+        for i in steps:
+            j = chance.below(i + 1)
+            pile[i], pile[j] = pile[j], pile[i]
+        return tuple(pile)
     mixed = _draws(chance.key, chance.counter + 1, len(steps))
     for i, z in zip(steps, mixed, strict=True):  # Chance.below(i + 1): Lemire's multiply-shift
         j = (z * (i + 1)) >> 64
@@ -326,8 +416,10 @@ def deal(chance: Chance, cards: Sequence[int], draws: int) -> tuple[int, ...]:
 def deal_piles(
     chance: Chance, red: Sequence[int], green: Sequence[int], draws: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(deal(chance, red, draws), deal(chance, green, draws))``, their draws mixed at once (the steps of
-    both deals by the piles' sizes: :func:`_deal_steps`)."""
+    """``(deal(chance, red, draws), deal(chance, green, draws))``: that, compiled; interpreted, their draws
+    mixed at once (the steps of both deals by the piles' sizes: :func:`_deal_steps`)."""
+    if COMPILED:  # a draw costs less alone than mixed with others (see Chance.below): deal, twice
+        return deal(chance, red, draws), deal(chance, green, draws)
     sizes = (len(red), len(green), draws)
     steps, steps2, n, k = _DEAL_STEPS.get(sizes) or _deal_steps(*sizes)
     mixed = _draws(chance.key, chance.counter + 1, k)
@@ -786,26 +878,28 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         family off what this did), so the two cannot drift apart."""
         hot = _HOT.get(id(action))  # a move of the family (by identity), or None
         plan = state.judging
-        if hot is None or not plan:
+        if hot is None or not isinstance(plan, Plan):
             if hot is not None and plan is None:
                 plan = state.judging = judging_plan(state)
-            if hot is None or not plan:  # the method of its kind, called directly (as _apply does)
-                _APPLY[type(action)](self, state, seat, action, False)
+            if hot is None or not isinstance(plan, Plan):  # the method of its kind, called directly
+                _APPLY[type(action)](self, state, seat, action, False)  # (as _apply does)
                 return
-        performance, at, artefact, colour, step, to = hot
-        p1, p2, art, art2, f1, f2, copy, turns, following = plan
+        artefact, colour, step, to = hot.artefact, hot.colour, hot.step, hot.to
+        performance = hot.performance
         board = state.board
         start = board[artefact]
-        at += start * NUM_AREAS  # (colour * 12 + start) * 12 + to
-        x = p1[performance] + p2[performance] + art[at] + art2[at]  # the total * 8 + the markers' bits
+        at = hot.at + start * NUM_AREAS  # (colour * 12 + start) * 12 + to
+        x = plan.p1[performance] + plan.p2[performance] + plan.art[at] + plan.art2[at]  # total * 8 + bits
+        f1 = plan.on_board
         if f1 is not None:
             after = state.codes
             if after is None:
                 after = state.codes = codes_of(board)
-            before = after[:] if copy else after  # a copy only for a card that reads it
+            before = after[:] if plan.before else after  # a copy only for a card that reads it
             after[start] -= step
             after[to] += step
             x += f1(after, before, colour, start, to)
+            f2 = plan.on_board2
             if f2 is not None:
                 x += f2(after, before, colour, start, to)
         else:
@@ -823,8 +917,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         turn = state.turn + 1
         if flips < DESTINY_CARDS:
             state.turn = turn
-            if turn < turns:  # the next novice's turn (_next_turn's common case, inlined)
-                state.mover = following[seat]
+            if turn < plan.turns:  # the next novice's turn (_next_turn's common case, inlined)
+                state.mover = plan.following[seat]
                 return
             # her ritual ends regularly (_next_turn and _end_ritual, inlined)
             priestess = ritual.priestess
@@ -857,7 +951,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         plan = state.judging
         if plan is None:
             plan = state.judging = judging_plan(state)
-        if not plan:
+        if not isinstance(plan, Plan):
             return self._apply(state, seat, action, True)
         ritual = state.rituals[-1]
         self.advance(state, seat, action)
@@ -1224,13 +1318,29 @@ the move, its performance, its notation, its artefact, colour and target, and wh
 target put it in a :attr:`Deck.boardless` table (the starting area adds ``start * 12``)."""
 
 
-_HOT: Final[dict[int, tuple[int, int, int, int, int, int]]] = {
-    id(move): (performance, at, artefact, colour, CODE_STEP[colour], to)
+@final
+class _Hot:
+    """A move of the family as :meth:`CommandmentsGame.advance` reads it: its performance, where its
+    colour and target put it in a table of :attr:`Deck.boardless` (the starting area adds
+    ``start * 12``), its artefact, colour, the step of its colour in a code (:data:`CODE_STEP`) and
+    target (a class, not a tuple: compiled, its fields are read without unpacking the whole)."""
+
+    __slots__ = ("artefact", "at", "colour", "performance", "step", "to")
+
+    def __init__(self, performance: int, at: int, artefact: int, colour: int, to: int) -> None:
+        self.performance = performance
+        self.at = at
+        self.artefact = artefact
+        self.colour = colour
+        self.step: int = CODE_STEP[colour]
+        self.to = to
+
+
+_HOT: Final[dict[int, _Hot]] = {
+    id(move): _Hot(performance, at, artefact, colour, to)
     for move, performance, _, artefact, colour, to, at in _FAMILY_INFO.values()
 }
-"""A move of the family by identity, as :meth:`CommandmentsGame.advance` reads it: its performance,
-where its colour and target put it in a table of :attr:`Deck.boardless` (the starting area adds
-``start * 12``), its artefact, colour, the step of its colour in a code (:data:`CODE_STEP`) and target."""
+"""The moves of the family by identity, as :meth:`CommandmentsGame.advance` reads them (:class:`_Hot`)."""
 
 
 def _by_priestess(state: CommandmentsState) -> bool:
@@ -1324,8 +1434,7 @@ def judging_plan(state: CommandmentsState) -> Judging:
     if pick is None:  # three cards of a kind
         return ()
     turns, following = _SEATING[state.players][ritual.priestess]
-    plan: Judging = pick((x0, x1, x2, _ZERO_TABLE, None, b0 or b1 or b2, turns, following))
-    return plan
+    return Plan(*pick((x0, x1, x2, _ZERO_TABLE, None, b0 or b1 or b2, turns, following)))
 
 
 _BY_PERFORMANCE, _BY_AREAS, _ON_BOARD = range(3)

@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from coven.core import NotationError
 from coven.core.errors import short_repr
@@ -150,7 +151,7 @@ def parse_action(text: object) -> Action:
 
 
 # --------------------------------------------------------------------------------------------- dice
-WILD = 1
+WILD: Final = 1
 """A die showing the 1/7 face is stored as 1."""
 FACES = (WILD, 2, 3, 4, 5, 6)
 _FACE_OF_TEXT = {"1/7": WILD, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6}

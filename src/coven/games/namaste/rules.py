@@ -59,9 +59,10 @@ are made once (:mod:`coven.games.namaste.view`); :meth:`NamasteGame.advance` tak
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
+from typing import Final, final
 
 from coven.core import (
     Bounds,
@@ -158,23 +159,27 @@ __all__ = [
 """The rules' own names, and the actions and dice helpers that lived here before the package took the
 shape of every game (notation and view hold them now)."""
 
-CHOOSE, DECIDE, OVER = "choose", "decide", "over"
+CHOOSE: Final = "choose"
+DECIDE: Final = "decide"
+OVER: Final = "over"
 
 # ------------------------------------------------------------------------------------------ tables
-_ALL_VALUES = sum(1 << v for v in range(1, MAX_VALUE + 1))
+_ALL_VALUES: Final = sum(1 << v for v in range(1, MAX_VALUE + 1))
 """Bit v for every value 1-28: what an empty circle with no filled neighbour can take."""
-_LESS: tuple[int, ...] = tuple(((1 << x) - 1) & _ALL_VALUES for x in range(MAX_VALUE + 2))
+_LESS: Final[tuple[int, ...]] = tuple(((1 << x) - 1) & _ALL_VALUES for x in range(MAX_VALUE + 2))
 """``_LESS[x]``: the values below x."""
-_MORE: tuple[int, ...] = tuple(_ALL_VALUES & ~((1 << (x + 1)) - 1) for x in range(MAX_VALUE + 1))
+_MORE: Final[tuple[int, ...]] = tuple(_ALL_VALUES & ~((1 << (x + 1)) - 1) for x in range(MAX_VALUE + 1))
 """``_MORE[x]``: the values above x."""
-_BEFORE: tuple[tuple[int, ...], ...] = tuple(LEFT[c] + ABOVE[c] for c in range(NCELLS))
+_BEFORE: Final[tuple[tuple[int, ...], ...]] = tuple(LEFT[c] + ABOVE[c] for c in range(NCELLS))
 """The circles that must hold less than circle c (left of it and above it)."""
-_AFTER: tuple[tuple[int, ...], ...] = tuple(RIGHT[c] + BELOW[c] for c in range(NCELLS))
+_AFTER: Final[tuple[tuple[int, ...], ...]] = tuple(RIGHT[c] + BELOW[c] for c in range(NCELLS))
 """The circles that must hold more than circle c (right of it and below it)."""
-_LINE_MASK: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in LINES)
-_NEVER = 1 << NCELLS
-"""A mask no sheet's filled circles cover (no circle has that bit)."""
-_ROW_LINES = 5
+_LINE_MASK: Final[tuple[int, ...]] = tuple(sum(1 << c for c in line) for line in LINES)
+_NEVER: Final = 0x2000000
+"""A mask no sheet's filled circles cover (no circle has that bit): ``1 << NCELLS``. This constant and
+the others written as numbers are literals so that compiled code folds them into its arithmetic (the
+assertions below hold them to what they stand for)."""
+_ROW_LINES: Final = 5
 """Symbol lines 0-4 are rows b-f, 5-9 columns 2-6 (:data:`coven.games.namaste.sheet.LINES`)."""
 
 
@@ -186,17 +191,18 @@ def _cell_lines(cell: int) -> tuple[int, int, int, int]:
     return (row, _LINE_MASK[row] if rows else _NEVER, column, _LINE_MASK[column] if columns else _NEVER)
 
 
-_CELL_LINES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_lines(c) for c in range(NCELLS))
+_CELL_LINES: Final[tuple[tuple[int, int, int, int], ...]] = tuple(_cell_lines(c) for c in range(NCELLS))
 """``_CELL_LINES[c]``: the symbol row through circle c and its mask, then the symbol column and its mask
 (:data:`_NEVER` where c is on no such line): a line is complete when the filled circles cover its mask."""
-_FULL = (1 << NCELLS) - 1
-_CELLS_MASK = (1 << NCELLS) - 1
-"""One field of ``fits``: a bit per circle."""
-_EMPTY_FITS = sum(_CELLS_MASK << (NCELLS * v) for v in range(MAX_VALUE + 1))
+_FULL: Final = 0x1FFFFFF
+_CELLS_MASK: Final = 0x1FFFFFF
+"""One field of ``fits``: a bit per circle (``(1 << NCELLS) - 1``, as :data:`_FULL`)."""
+assert _NEVER == 1 << NCELLS and _FULL == _CELLS_MASK == (1 << NCELLS) - 1
+_EMPTY_FITS: Final = sum(_CELLS_MASK << (NCELLS * v) for v in range(MAX_VALUE + 1))
 """The fits of an empty sheet: every circle empty (field 0) and able to take every value."""
-_VALUE_ONES: tuple[int, ...] = tuple(1 << (NCELLS * v) for v in range(MAX_VALUE + 1))
+_VALUE_ONES: Final[tuple[int, ...]] = tuple(1 << (NCELLS * v) for v in range(MAX_VALUE + 1))
 """Bit 0 of the field of each value: ``cells * _VALUE_ONES[v]`` is those circles in field v."""
-_KEEP: tuple[tuple[int, ...], ...] = tuple(
+_KEEP: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         _EMPTY_FITS
         & ~(
@@ -210,9 +216,9 @@ _KEEP: tuple[tuple[int, ...], ...] = tuple(
 )
 """``fits & _KEEP[c][x]``: the fits after writing x in circle c (c is no longer empty: out of field 0
 too)."""
-_CHUNK_SPANS = ((0, 9), (9, 8), (17, 8))
+_CHUNK_SPANS: Final[tuple[tuple[int, int], ...]] = ((0, 9), (9, 8), (17, 8))
 """The circles of a field in three chunks (first circle, number of circles): 9, 8 and 8."""
-_CHUNKS: tuple[tuple[tuple[tuple[Write, ...], ...], ...], ...] = tuple(
+_CHUNKS: Final[tuple[tuple[tuple[tuple[Write, ...], ...], ...], ...]] = tuple(
     tuple(
         tuple(tuple(WRITES[v][first + i] for i in range(size) if bits >> i & 1) for bits in range(1 << size))
         for first, size in _CHUNK_SPANS
@@ -223,9 +229,11 @@ _CHUNKS: tuple[tuple[tuple[tuple[Write, ...], ...], ...], ...] = tuple(
 are set in ``bits``."""
 
 Picker = Callable[[tuple[Write, ...]], tuple[Write, ...]]
-_PAIR_SHIFT = 6 * NCELLS
-"""From the field of a roll's lower total to that of the higher one six above (one 1/7 die)."""
-_PAIR_ROWS: tuple[tuple[Write, ...], ...] = tuple(
+_PAIR_SHIFT: Final = 150
+"""From the field of a roll's lower total to that of the higher one six above (one 1/7 die):
+``6 * NCELLS``."""
+assert _PAIR_SHIFT == 6 * NCELLS
+_PAIR_ROWS: Final[tuple[tuple[Write, ...], ...]] = tuple(
     WRITES[v] + WRITES[v + 6] if v + 6 <= MAX_VALUE else () for v in range(MAX_VALUE + 1)
 )
 """``_PAIR_ROWS[v]``: the writes of v in every circle, then those of v + 6 (the two totals of a roll
@@ -242,7 +250,7 @@ def _picker(indices: list[int]) -> Picker:
     return pick
 
 
-_PAIR_PICKS: tuple[tuple[tuple[Picker, ...], ...], ...] = tuple(
+_PAIR_PICKS: Final[tuple[tuple[tuple[Picker, ...], ...], ...]] = tuple(
     tuple(
         tuple(
             _picker(
@@ -261,55 +269,94 @@ _PAIR_PICKS: tuple[tuple[tuple[Picker, ...], ...], ...] = tuple(
 )
 """``_PAIR_PICKS[k][a][b]``: from a pair row, the writes in circles 5k to 5k+4 where the five bits
 ``a`` (the lower total) and ``b`` (the higher) are set, circle by circle and then by value."""
-_PASS_TAIL: tuple[Action, ...] = (PASS,)
-_KARMA_TAIL: tuple[Action, ...] = (KARMA,)
+_PASS_TAIL: Final[tuple[Action, ...]] = (PASS,)
+_KARMA_TAIL: Final[tuple[Action, ...]] = (KARMA,)
 """What follows the writes in the legal actions: a fellow's pass, or the bad karma of the player who
 rolled while a space is free (nothing once all four are filled); alone, the legal actions of a seat with
 no circle for the dice (the tuples are shared: nobody may change what legal_actions returns)."""
-_CELL_OF = attrgetter("cell")
-_NO_LINES = (0,) * len(LINES)
-_SEATS: tuple[frozenset[Seat], ...] = tuple(frozenset(s for s in range(4) if m >> s & 1) for m in range(16))
-_FIRST: tuple[Seat | None, ...] = tuple(min(seats) if seats else None for seats in _SEATS)
+_ROLLS: Final = ROLLS
+_WRITE: Final = Write
+_KARMA: Final = Karma
+"""The legal actions of the player about to roll (:data:`~coven.games.namaste.notation.ROLLS`), and the
+classes of the actions the rules tell apart on the hot path, bound here: compiled, a final name is read
+without a lookup in the module's namespace."""
+_CELL_OF: Final = attrgetter("cell")
+_NO_LINES: Final = (0,) * len(LINES)
+_SEATS: Final[tuple[frozenset[Seat], ...]] = tuple(
+    frozenset(s for s in range(4) if m >> s & 1) for m in range(16)
+)
+_FIRST: Final[tuple[Seat | None, ...]] = tuple(min(seats) if seats else None for seats in _SEATS)
 """The lowest waiting seat by the mask of waiting seats (None for nobody)."""
 """``_SEATS[mask]``: the seats of a bitmask, as ``to_act`` returns them."""
-_SEAT_TEXT = tuple(str(s) for s in range(4))
+_SEAT_TEXT: Final = tuple(str(s) for s in range(4))
 
 Chunks = tuple[tuple[tuple[Write, ...], ...], ...]
 """The writes of one value by chunk and bits (a row of :data:`_CHUNKS`)."""
-OneTotal = (
-    tuple[
-        int,
-        tuple[tuple[Write, ...], ...],
-        tuple[tuple[Write, ...], ...],
-        tuple[tuple[Action, ...], ...],
-    ]
-    | None
-)
-"""A roll's single total for some seats as the shift of its field of ``fits`` and its writes in each
-chunk (the three parts of its row of :data:`_CHUNKS`, the last one's each followed by the tail of those
-seats' legal actions: a fellow's pass, the bad karma of the player who rolled), or None when those seats
-have two totals or more."""
-RollInfo = tuple[
-    tuple[int, ...],
-    int,
-    tuple[int, ...],
-    int,
-    tuple[int, ...],
-    int,
-    str,
-    list[JSONValue],
-    list[Event | None],
-    OneTotal,
-    OneTotal,
-]
-"""A roll and what follows from it: white faces, turquoise face, the totals of the white dice and their
-fields of ``fits`` (for the fellow players), the same for all dice (for the active player), the dice
-in notation, the white faces as the ``roll`` event's list (made once, like the events' data a
-read-only value) and the ``roll`` events of this roll made so far, by ``active << 4 | asked`` (the
-event depends only on the dice, the seat that rolled and the seats asked: made the first time, then
-shared like the other events' values); then, when the white dice (for the fellow players) or all dice
-(for the active player) give one total, that total's shift in ``fits`` and its writes by chunk, the
-legal writes' common case read without looking at the totals."""
+
+
+@final
+class OneTotal:
+    """A roll's single total for some seats (the fellow players, or the player who rolled): the shift of
+    its field of ``fits`` and its writes in each chunk (the three parts of its row of :data:`_CHUNKS`, the
+    last one's each followed by the tail of those seats' legal actions: a fellow's pass, the bad karma of
+    the player who rolled)."""
+
+    __slots__ = ("first", "second", "shift", "third")
+
+    def __init__(self, value: int, tail: tuple[Action, ...]) -> None:
+        self.shift: int = NCELLS * value
+        first, second, third = _CHUNKS[value]
+        self.first: tuple[tuple[Write, ...], ...] = first
+        self.second: tuple[tuple[Write, ...], ...] = second
+        self.third: tuple[tuple[Action, ...], ...] = tuple(writes + tail for writes in third)
+
+
+@final
+class RollInfo:
+    """A roll and what follows from it, made once per roll in :data:`_ROLL_OF_DRAW` (a class, not a
+    tuple: compiled, its fields are read without unpacking the whole)."""
+
+    __slots__ = (
+        "events",
+        "fellow",
+        "fellow_fields",
+        "fellow_one",
+        "mine",
+        "mine_fields",
+        "mine_one",
+        "text",
+        "turquoise",
+        "white",
+        "white_list",
+    )
+
+    def __init__(self, white: tuple[int, ...], turquoise: int) -> None:
+        self.white: tuple[int, ...] = white
+        """The white faces."""
+        self.turquoise: int = turquoise
+        """The turquoise face."""
+        self.fellow: tuple[int, ...] = sums(white)
+        """The totals of the white dice (for the fellow players)."""
+        self.fellow_fields: int = _fields(self.fellow)
+        """Their fields of ``fits``."""
+        self.mine: tuple[int, ...] = sums((*white, turquoise))
+        """The totals of all dice (for the player who rolled)."""
+        self.mine_fields: int = _fields(self.mine)
+        """Their fields of ``fits``."""
+        self.text: str = dice_text(white, turquoise)
+        """The dice in notation."""
+        self.white_list: list[JSONValue] = list(white)
+        """The white faces as the ``roll`` event's list (made once, like the events' data a read-only
+        value)."""
+        self.events: list[Event | None] = [None] * 64
+        """The ``roll`` events of this roll made so far, by ``active << 4 | asked`` (the event depends only
+        on the dice, the seat that rolled and the seats asked: made the first time, then shared like the
+        other events' values)."""
+        self.fellow_one: OneTotal | None = _one_total(self.fellow, _PASS_TAIL)
+        """When the white dice give one total (for the fellow players), its :class:`OneTotal`: the legal
+        writes' common case, read without looking at the totals."""
+        self.mine_one: OneTotal | None = _one_total(self.mine, _KARMA_TAIL)
+        """The same when all dice give one total (for the player who rolled)."""
 
 
 def _fields(values: Sequence[int]) -> int:
@@ -317,37 +364,16 @@ def _fields(values: Sequence[int]) -> int:
     return sum(_CELLS_MASK << (NCELLS * v) for v in values)
 
 
-def _roll_info(white: tuple[int, ...], turquoise: int) -> RollInfo:
-    fellow = sums(white)
-    mine = sums((*white, turquoise))
-    return (
-        white,
-        turquoise,
-        fellow,
-        _fields(fellow),
-        mine,
-        _fields(mine),
-        dice_text(white, turquoise),
-        list(white),
-        [None] * 64,
-        _one_total(fellow, _PASS_TAIL),
-        _one_total(mine, _KARMA_TAIL),
-    )
+def _one_total(values: tuple[int, ...], tail: tuple[Action, ...]) -> OneTotal | None:
+    return OneTotal(values[0], tail) if len(values) == 1 else None
 
 
-def _one_total(values: tuple[int, ...], tail: tuple[Action, ...]) -> OneTotal:
-    if len(values) != 1:
-        return None
-    first, second, third = _CHUNKS[values[0]]
-    return (NCELLS * values[0], first, second, tuple(writes + tail for writes in third))
-
-
-_DRAW = (1, 6**2, 6**3, 6**4)
+_DRAW: Final[tuple[int, ...]] = (1, 6**2, 6**3, 6**4)
 """A roll of n white dice is one draw below ``_DRAW[n]``: its base-6 digits are the white dice, then the
 turquoise one."""
-_ROLL_OF_DRAW: tuple[tuple[RollInfo, ...], ...] = tuple(
+_ROLL_OF_DRAW: Final[tuple[tuple[RollInfo, ...], ...]] = tuple(
     tuple(
-        _roll_info(tuple(FACES[code // 6**i % 6] for i in range(n)), FACES[code // 6**n])
+        RollInfo(tuple(FACES[code // 6**i % 6] for i in range(n)), FACES[code // 6**n])
         for code in range(_DRAW[n])
     )
     for n in range(4)
@@ -358,26 +384,26 @@ _ROLL_OF_DRAW: tuple[tuple[RollInfo, ...], ...] = tuple(
 def _roll_of_faces(white: Sequence[int], turquoise: int) -> RollInfo:
     """The table's entry for these faces."""
     n = len(white)
-    code = sum(FACES.index(face) * 6**i for i, face in enumerate(white))
-    return _ROLL_OF_DRAW[n][code + FACES.index(turquoise) * 6**n]
+    code: int = sum(FACES.index(face) * 6**i for i, face in enumerate(white)) + FACES.index(turquoise) * 6**n
+    return _ROLL_OF_DRAW[n][code]
 
 
-_SEAT_TUPLES: tuple[tuple[Seat, ...], ...] = tuple(
+_SEAT_TUPLES: Final[tuple[tuple[Seat, ...], ...]] = tuple(
     tuple(s for s in range(4) if m >> s & 1) for m in range(16)
 )
 """``_SEAT_TUPLES[mask]``: the seats of a bitmask, ascending."""
-_SEAT_LISTS: tuple[list[JSONValue], ...] = tuple(list(seats) for seats in _SEAT_TUPLES)
+_SEAT_LISTS: Final[tuple[list[JSONValue], ...]] = tuple(list(seats) for seats in _SEAT_TUPLES)
 """The same as the events' lists (read-only values)."""
-_FELLOWS: tuple[tuple[tuple[tuple[Seat, int], ...], ...], ...] = tuple(
+_FELLOWS: Final[tuple[tuple[tuple[tuple[Seat, int], ...], ...], ...]] = tuple(
     tuple(tuple((s, 1 << s) for s in range(players) if s != active) for active in range(players))
     for players in range(5)
 )
 """``_FELLOWS[players][active]``: the other seats and their bits, in seat order."""
-_NOT_SEAT: tuple[int, ...] = tuple(~(1 << s) for s in range(4))
+_NOT_SEAT: Final[tuple[int, ...]] = tuple(~(1 << s) for s in range(4))
 """``waiting & _NOT_SEAT[seat]``: ``seat`` has decided."""
-_BYTE_SHIFT: tuple[int, ...] = tuple(8 * c for c in range(NCELLS))
+_BYTE_SHIFT: Final[tuple[int, ...]] = tuple(8 * c for c in range(NCELLS))
 """Where circle c's byte lies in :attr:`NamasteState.entries`."""
-_PLACE: tuple[tuple[int, ...], ...] = tuple(
+_PLACE: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(v << (8 * c) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
 )
 """``entries | _PLACE[c][v]``: v written in the empty circle c."""
@@ -388,7 +414,7 @@ def _gates(cell: int) -> tuple[int, int]:
     return (_FULL if row_mask == _NEVER else row_mask, _FULL if column_mask == _NEVER else column_mask)
 
 
-_WRITE_EFFECT: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+_WRITE_EFFECT: Final[tuple[tuple[tuple[int, int, int, int], ...], ...]] = tuple(
     tuple((_PLACE[c][v], _KEEP[c][v], *_gates(c)) for v in range(MAX_VALUE + 1)) for c in range(NCELLS)
 )
 """``_WRITE_EFFECT[c][v]``: what writing v in circle c does, read by one lookup: its byte in ``entries``
@@ -400,7 +426,7 @@ reading of :data:`_CELL_LINES` and :data:`_FULL`."""
 
 
 # ------------------------------------------------------------------------------------------- state
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class NamasteState:
     players: int
     options: Options
@@ -439,6 +465,48 @@ class NamasteState:
     """The views of this position as :func:`coven.games.namaste.view.view_of` last made them, with the
     position they show (no part of the state: a clone starts without; see :data:`Shown`)."""
 
+    def __init__(
+        self,
+        players: int,
+        options: Options,
+        entries: list[int],
+        karma: list[tuple[int, ...]],
+        line_points: list[tuple[int, ...]],
+        claimed: tuple[bool, ...],
+        starter: Seat,
+        active: Seat,
+        pending: dict[Seat, Action],
+        turns: int,
+        ending: bool,
+        chance: Chance,
+        queue: tuple[int, ...],
+        fits: list[int],
+        roll: RollInfo | None,
+        waiting: int,
+        finished: int,
+        shown: Shown | None = None,
+    ) -> None:
+        # The dataclass's own __init__, written out: compiled (see setup.py), a generated one would be
+        # interpreted, and every new game makes a state.
+        self.players = players
+        self.options = options
+        self.entries = entries
+        self.karma = karma
+        self.line_points = line_points
+        self.claimed = claimed
+        self.starter = starter
+        self.active = active
+        self.pending = pending
+        self.turns = turns
+        self.ending = ending
+        self.chance = chance
+        self.queue = queue
+        self.fits = fits
+        self.roll = roll
+        self.waiting = waiting
+        self.finished = finished
+        self.shown = shown
+
     def sheet(self, seat: Seat) -> tuple[int, ...]:
         """The 25 circles of ``seat`` (0 = empty)."""
         return tuple(self.entries[seat].to_bytes(NCELLS, "little"))
@@ -466,12 +534,12 @@ class NamasteState:
     @property
     def white(self) -> tuple[int, ...]:
         """The current roll's white dice (``()`` before the roll)."""
-        return () if self.roll is None else self.roll[0]
+        return () if self.roll is None else self.roll.white
 
     @property
     def turquoise(self) -> int:
         """The current roll's turquoise die (0 before the roll)."""
-        return 0 if self.roll is None else self.roll[1]
+        return 0 if self.roll is None else self.roll.turquoise
 
 
 def _fits_of(sheet: tuple[int, ...]) -> int:
@@ -572,7 +640,7 @@ def assemble(
 def _set_roll(state: NamasteState, info: RollInfo) -> None:
     """The dice are on the table: ask the active seat and every fellow who can write the white total."""
     state.roll = info
-    fellow = info[3]
+    fellow = info.fellow_fields
     fits = state.fits
     active = state.active
     waiting = 1 << active
@@ -585,13 +653,15 @@ def _set_roll(state: NamasteState, info: RollInfo) -> None:
 def _roll_event(state: NamasteState, info: RollInfo) -> Event:
     """The ``roll`` event of the roll just set: made the first time these dice, this roller and these
     seats asked come together, then shared."""
-    made = info[8]
+    made = info.events
     active = state.active
     waiting = state.waiting
     key = active << 4 | waiting
     event = made[key]
     if event is None:
-        event = made[key] = roll_event(active, info[6], info[7], info[1], _SEAT_LISTS[waiting])
+        event = made[key] = roll_event(
+            active, info.text, info.white_list, info.turquoise, _SEAT_LISTS[waiting]
+        )
     return event
 
 
@@ -626,16 +696,16 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
             action = pending[s]
             entries[_SEAT_TEXT[s]] = (
                 WRITE_TEXT[action.value][action.cell]
-                if isinstance(action, Write)
+                if isinstance(action, _WRITE)
                 else "karma"
-                if isinstance(action, Karma)
+                if isinstance(action, _KARMA)
                 else "pass"
             )
-        events.append(entries_event(info[6], entries))
+        events.append(entries_event(info.text, entries))
     completed: list[tuple[Seat, int]] | None = None  # made by the first completion (rare)
     codes, fits = state.entries, state.fits
     for s, action in pending.items():  # in the order of the decisions: the state does not depend on it
-        if isinstance(action, Write):
+        if isinstance(action, _WRITE):
             place, keep, row_gate, column_gate = _WRITE_EFFECT[action.cell][action.value]
             codes[s] |= place
             fits[s] = left = fits[s] & keep
@@ -652,8 +722,8 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
                     completed.append((s, column_line))
                 if mine == _FULL:
                     state.finished |= 1 << s
-        elif isinstance(action, Karma):
-            state.karma[s] = karma = (*state.karma[s], 1 if info[1] == WILD else info[1])
+        elif isinstance(action, _KARMA):
+            state.karma[s] = karma = (*state.karma[s], 1 if info.turquoise == WILD else info.turquoise)
             if len(karma) >= KARMA_SPACES:
                 state.finished |= 1 << s
     if completed:
@@ -706,6 +776,14 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     view_class = NamasteView
 
     # ------------------------------------------------------------------------------------ setup
+    def new_game(
+        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
+    ) -> NamasteState:
+        """As :meth:`Game.new_game`; without options (Namaste has none), none are resolved or checked."""
+        if options is None and type(players) is int and 2 <= players <= 4:
+            return self.setup(players, {}, seed)
+        return super().new_game(players, options, seed)
+
     def setup(self, players: int, options: Options, seed: int) -> NamasteState:
         return NamasteState(
             players=players,
@@ -744,26 +822,26 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return state.options
 
     def clone(self, state: NamasteState) -> NamasteState:
-        new = NamasteState.__new__(NamasteState)
-        new.players = state.players
-        new.options = state.options
-        new.entries = state.entries[:]
-        new.karma = state.karma[:]
-        new.line_points = state.line_points[:]
-        new.claimed = state.claimed
-        new.starter = state.starter
-        new.active = state.active
-        new.pending = state.pending.copy()
-        new.turns = state.turns
-        new.ending = state.ending
-        new.chance = state.chance.copy()
-        new.queue = state.queue
-        new.fits = state.fits[:]
-        new.roll = state.roll
-        new.waiting = state.waiting
-        new.finished = state.finished
-        new.shown = None
-        return new
+        # the constructor (compiled: its own __init__) fills the fields; the copy starts without views
+        return NamasteState(
+            state.players,
+            state.options,
+            state.entries[:],
+            state.karma[:],
+            state.line_points[:],
+            state.claimed,
+            state.starter,
+            state.active,
+            state.pending.copy(),
+            state.turns,
+            state.ending,
+            state.chance.copy(),
+            state.queue,
+            state.fits[:],
+            state.roll,
+            state.waiting,
+            state.finished,
+        )
 
     # -------------------------------------------------------------------------------- positions
     def write_position(self, state: NamasteState) -> str:
@@ -905,33 +983,32 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         """The sums ``seat`` may write on the current roll."""
         if state.roll is None:
             return sums(())
-        return state.roll[4] if seat == state.active else state.roll[2]
+        return state.roll.mine if seat == state.active else state.roll.fellow
 
     def legal_actions(self, state: NamasteState, seat: Seat) -> Sequence[Action]:
         info = state.roll
         if info is None:  # the active seat rolls, unless the game is over
-            return ROLLS if seat == state.active and state.waiting else ()
-        if seat not in _SEATS[state.waiting]:
+            return _ROLLS if seat == state.active and state.waiting else ()
+        if seat < 0 or not state.waiting >> seat & 1:  # not waited for (the bit of no seat is 0)
             return ()
         if seat == state.active:
             if len(state.karma[seat]) < KARMA_SPACES:
-                one = info[10]
+                one = info.mine_one
                 tail = _KARMA_TAIL
             else:  # no bad-karma space left (rare): the general reading below, with no tail
                 one = None
                 tail = ()
         else:
-            one = info[9]
+            one = info.fellow_one
             tail = _PASS_TAIL
         fits = state.fits[seat]
         if one is not None:  # one total (no 1/7 die among the dice that count): the common case
             # The writes of each chunk are shared tuples, the last chunk's followed by the tail (alone
             # when no circle takes the total): a tuple added to an empty one is returned as it is, so
             # a seat whose circles for the total lie in one chunk gets a shared tuple, built once.
-            shift, first, second, third = one
-            m = fits >> shift & _CELLS_MASK
-            return first[m & 511] + second[m >> 9 & 255] + third[m >> 17]
-        values = info[4] if seat == state.active else info[2]
+            m = fits >> one.shift & _CELLS_MASK
+            return one.first[m & 511] + one.second[m >> 9 & 255] + one.third[m >> 17]
+        values = info.mine if seat == state.active else info.fellow
         if len(values) == 2:
             # Two totals six apart: five circles at a time, circle by circle and then by value.
             above = fits >> (NCELLS * values[0])  # the field of the lower total first
@@ -999,7 +1076,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         info = state.roll
         if info is None:
             return False
-        return bool(state.fits[seat] & (info[5] if seat == state.active else info[3]))
+        return bool(state.fits[seat] & (info.mine_fields if seat == state.active else info.fellow_fields))
 
     def apply_unchecked(self, state: NamasteState, seat: Seat, action: Action) -> list[Event]:
         if isinstance(action, Write):
@@ -1026,7 +1103,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             # _roll's common case and _set_roll, inlined: ask the active seat and every fellow who can
             # write the white dice's total
             state.roll = info = _ROLL_OF_DRAW[white][state.chance.below(_DRAW[white])]
-            fellow = info[3]
+            fellow = info.fellow_fields
             fits = state.fits
             active = state.active
             waiting = 1 << active
@@ -1076,5 +1153,5 @@ def _complete(state: NamasteState, seat: Seat, line: int) -> bool:
     return not state.fits[seat] & _LINE_MASK[line]  # no empty circle (field 0) in the line
 
 
-RULES = NamasteGame()
+RULES: Final = NamasteGame()
 """The bare rules (no bots, no text): checks inside the package, worlds on copies."""

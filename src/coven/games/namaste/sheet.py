@@ -15,67 +15,75 @@ row separated by spaces, ``.`` for an empty circle::
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from coven.core import NotationError
 from coven.core.errors import short_repr
 
-ROW_NAMES = "abcdefg"
-ROW_LENGTHS = (1, 3, 5, 7, 5, 3, 1)
+ROW_NAMES: Final = "abcdefg"
+ROW_LENGTHS: Final[tuple[int, ...]] = (1, 3, 5, 7, 5, 3, 1)
 
-CELLS: tuple[tuple[int, int], ...] = tuple(
+CELLS: Final[tuple[tuple[int, int], ...]] = tuple(
     (r, c) for r in range(1, 8) for c in range(1, 8) if abs(r - 4) + abs(c - 4) <= 3
 )
 """(row, column) of each cell index, rows and columns 1-7."""
-NCELLS = len(CELLS)
-INDEX: dict[tuple[int, int], int] = {rc: i for i, rc in enumerate(CELLS)}
-CELL_NAMES: tuple[str, ...] = tuple(f"{ROW_NAMES[r - 1]}{c}" for r, c in CELLS)
-CELL_BY_NAME: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
+NCELLS: Final = 25
+"""The number of circles (a literal, so that compiled code folds it into its arithmetic)."""
+assert len(CELLS) == NCELLS
+INDEX: Final[dict[tuple[int, int], int]] = {rc: i for i, rc in enumerate(CELLS)}
+CELL_NAMES: Final[tuple[str, ...]] = tuple(f"{ROW_NAMES[r - 1]}{c}" for r, c in CELLS)
+CELL_BY_NAME: Final[dict[str, int]] = {name: i for i, name in enumerate(CELL_NAMES)}
 
-ROWS: tuple[tuple[int, ...], ...] = tuple(
+ROWS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(INDEX[(r, c)] for c in range(1, 8) if (r, c) in INDEX) for r in range(1, 8)
 )
-COLS: tuple[tuple[int, ...], ...] = tuple(
+COLS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(INDEX[(r, c)] for r in range(1, 8) if (r, c) in INDEX) for c in range(1, 8)
 )
 
-LEFT: tuple[tuple[int, ...], ...] = tuple(
+LEFT: Final[tuple[tuple[int, ...], ...]] = tuple(
     ROWS[r - 1][: ROWS[r - 1].index(i)] for i, (r, _) in enumerate(CELLS)
 )
-RIGHT: tuple[tuple[int, ...], ...] = tuple(
+RIGHT: Final[tuple[tuple[int, ...], ...]] = tuple(
     ROWS[r - 1][ROWS[r - 1].index(i) + 1 :] for i, (r, _) in enumerate(CELLS)
 )
-ABOVE: tuple[tuple[int, ...], ...] = tuple(
+ABOVE: Final[tuple[tuple[int, ...], ...]] = tuple(
     COLS[c - 1][: COLS[c - 1].index(i)] for i, (_, c) in enumerate(CELLS)
 )
-BELOW: tuple[tuple[int, ...], ...] = tuple(
+BELOW: Final[tuple[tuple[int, ...], ...]] = tuple(
     COLS[c - 1][COLS[c - 1].index(i) + 1 :] for i, (_, c) in enumerate(CELLS)
 )
-NEAR_BEFORE: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
+NEAR_BEFORE: Final[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = tuple(
     (LEFT[i][::-1], ABOVE[i][::-1]) for i in range(NCELLS)
 )
 """For each cell, the other cells of its row (left/right) and column (above/below), nearest last/first."""
 
 # The ten symbol lines: rows b-f (index 0-4), then columns 2-6 (index 5-9).
-LINES: tuple[tuple[int, ...], ...] = tuple(ROWS[1:6]) + tuple(COLS[1:6])
-LINE_NAMES: tuple[str, ...] = tuple(f"row {ROW_NAMES[r]}" for r in range(1, 6)) + tuple(
+LINES: Final[tuple[tuple[int, ...], ...]] = tuple(ROWS[1:6]) + tuple(COLS[1:6])
+LINE_NAMES: Final[tuple[str, ...]] = tuple(f"row {ROW_NAMES[r]}" for r in range(1, 6)) + tuple(
     f"column {c}" for c in range(2, 7)
 )
-PINK: tuple[int, ...] = tuple(INDEX[(r, 4)] for r in range(2, 7)) + tuple(INDEX[(4, c)] for c in range(2, 7))
+PINK: Final[tuple[int, ...]] = tuple(INDEX[(r, 4)] for r in range(2, 7)) + tuple(
+    INDEX[(4, c)] for c in range(2, 7)
+)
 """The pink circle of each symbol line (the centre d4 is the pink circle of row d and column 4)."""
-PINK_CELLS = frozenset(PINK)
-LINES_OF_CELL: tuple[tuple[int, ...], ...] = tuple(
+PINK_CELLS: Final = frozenset(PINK)
+LINES_OF_CELL: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(k for k, line in enumerate(LINES) if i in line) for i in range(NCELLS)
 )
 
-TOP, LEFT_TIP, BOTTOM, RIGHT_TIP = INDEX[(1, 4)], INDEX[(4, 1)], INDEX[(7, 4)], INDEX[(4, 7)]
-TRUTH_FULL = (TOP, LEFT_TIP)
-TRUTH_HALF = (BOTTOM, RIGHT_TIP)
-TRUTH_CELLS = frozenset(TRUTH_FULL + TRUTH_HALF)
+TOP: Final = INDEX[(1, 4)]
+LEFT_TIP: Final = INDEX[(4, 1)]
+BOTTOM: Final = INDEX[(7, 4)]
+RIGHT_TIP: Final = INDEX[(4, 7)]
+TRUTH_FULL: Final[tuple[int, ...]] = (TOP, LEFT_TIP)
+TRUTH_HALF: Final[tuple[int, ...]] = (BOTTOM, RIGHT_TIP)
+TRUTH_CELLS: Final = frozenset(TRUTH_FULL + TRUTH_HALF)
 
-MAX_VALUE = 28
+MAX_VALUE: Final = 28
 """Four dice showing 7 each."""
-KARMA_SPACES = 4
-_VALUE = re.compile(r"[0-9]{1,4}")
+KARMA_SPACES: Final = 4
+_VALUE: Final = re.compile(r"[0-9]{1,4}")
 """A value in a circle: a few ASCII digits (``str.isdigit()`` takes "²", which ``int()`` refuses)."""
 
 
