@@ -60,6 +60,7 @@ def test_a_person_leaves_and_returns_to_their_seat_from_your_tables(server: Any,
     assert watch == links["spectator"] and "token" not in watch
     assert row.locator(".forget").count() == 0  # a table still being played stays in the list
     # The recent tables open this one in the seat too, not as a spectator.
+    lobby.wait_for_selector("section.recent[data-ready=yes]")
     assert lobby.locator(f".recent-list a[href='{invite}']").count() == 1
 
     back.click()
