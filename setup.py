@@ -28,7 +28,8 @@ COMPILED = [
     "src/coven/games/namaste/rules.py",
     "src/coven/games/namaste/sheet.py",
 ]
-"""Kept in step with ``coven.core.compiled.COMPILED`` (a test checks it)."""
+"""Only typed engine modules of the rules (tests/test_layout.py checks it, and that no build is older than
+its source)."""
 
 
 def _warn(what: str, exc: BaseException) -> None:
