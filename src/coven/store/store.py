@@ -171,23 +171,23 @@ class _DriverStatement:
             self._pick = (lambda row: (row[names[0]],)) if len(names) == 1 else itemgetter(*names)
 
     def rows(self, params: Sequence[dict[str, Any]]) -> list[Any]:
-        """The driver's parameters of each row. A value that needs converting is converted once per call
-        (a batch's rows share their timestamp: it was converted for each row, a tenth of a batch's CPU)."""
+        """The driver's parameters of each row. A value object that needs converting is converted once
+        per call (a batch's rows share their timestamp: it was converted for each row, a tenth of a batch's
+        CPU). By identity, not equality: equal values may convert differently (two aware datetimes of one
+        instant in different zones), and ``params`` keeps every value alive, so no id is reused."""
         convert = self.convert
         if convert:
-            done: dict[tuple[str, Any], Any] = {}
+            done: dict[tuple[str, int], Any] = {}
             converted = []
             for given in params:
                 row = dict(given)
                 for name, process in convert.items():
                     if name in row:
                         value = row[name]
-                        try:
-                            row[name] = done[name, value]
-                        except KeyError:
-                            row[name] = done[name, value] = process(value)
-                        except TypeError:  # not hashable: converted each time
-                            row[name] = process(value)
+                        key = (name, id(value))
+                        if key not in done:
+                            done[key] = process(value)
+                        row[name] = done[key]
                 converted.append(row)
             params = converted
         pick = self._pick
