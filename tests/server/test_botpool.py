@@ -7,7 +7,6 @@ import os
 import signal
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -38,16 +37,14 @@ def test_bots_think_in_a_worker_process(make_client: Callable[..., TestClient]) 
         hello(ws)
         final = latest(wait_for(ws, lambda m: m.get("status") == "over", seconds=120))
     assert final["result"] is not None
-    executor = service(client).bot_pool._executor
-    assert isinstance(executor, ProcessPoolExecutor)
-    workers = list(executor._processes.values())  # type: ignore[attr-defined]
-    assert workers and all(p.pid != os.getpid() for p in workers)
+    workers = service(client).bot_pool.worker_pids()
+    assert workers and all(pid != os.getpid() for pid in workers)
     # people first: the workers think at a lower scheduling priority than the server
     server_nice = os.getpriority(os.PRIO_PROCESS, 0)
-    for worker in workers:
-        assert os.getpriority(os.PRIO_PROCESS, worker.pid) >= min(19, server_nice + WORKER_NICENESS)
+    for pid in workers:
+        assert os.getpriority(os.PRIO_PROCESS, pid) >= min(19, server_nice + WORKER_NICENESS)
         if hasattr(os, "SCHED_BATCH"):  # Linux: a batch task, whose wake-ups never preempt the server
-            assert os.sched_getscheduler(worker.pid) == os.SCHED_BATCH
+            assert os.sched_getscheduler(pid) == os.SCHED_BATCH
 
 
 def test_a_table_survives_the_loss_of_its_worker(
@@ -62,11 +59,10 @@ def test_a_table_survives_the_loss_of_its_worker(
         killed = 0
         deadline = time.monotonic() + 60
         while killed < 2 and time.monotonic() < deadline:  # kill the worker twice, mid-game
-            executor = pool._executor
-            workers = list(executor._processes.values()) if executor is not None else []  # type: ignore[attr-defined]
+            workers = pool.worker_pids()
             if workers and any(m.get("type") == "update" for m in drain(ws)):
-                for process in workers:
-                    os.kill(process.pid, signal.SIGKILL)
+                for pid in workers:
+                    os.kill(pid, signal.SIGKILL)
                 killed += 1
                 time.sleep(0.3)
             time.sleep(0.02)
@@ -123,3 +119,33 @@ def test_what_a_worker_receives_survives_pickling(game_id: str) -> None:
         game.advance(state, seat, legal[rng.randrange(len(legal))])
         checked += 1
     assert checked > 0
+
+
+def test_a_worker_answers_each_request_in_its_frame() -> None:
+    """The worker's side of the pipe: one answer per request, in order, by number; a bot that fails is
+    answered with its error (the worker goes on), and the worker ends with its input."""
+    import io
+    import pickle
+
+    from coven.games import get_game
+    from coven.server.botworker import frame, read_frame, serve
+
+    game = get_game("brujas")
+    state = game.new_game(3, None, 5)
+    seat = game.first_to_act(state)
+    assert seat is not None
+    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    requests = io.BytesIO(
+        frame((7, "brujas", "t1", seat, "random", 3, view, legal, True))
+        + frame((8, "no-such-game", "t2", seat, "random", 3, view, legal, True))
+        + frame((9, "brujas", "t1", seat, "random", 3, view, legal, True))
+    )
+    answers = io.BytesIO()
+    serve(requests, answers)
+    answers.seek(0)
+    got = []
+    while (body := read_frame(answers)) is not None:
+        got.append(pickle.loads(body))
+    assert [(number, ok) for number, ok, _ in got] == [(7, True), (8, False), (9, True)]
+    assert got[0][2] in list(legal) and got[2][2] in list(legal)
+    assert "no-such-game" in got[1][2] or "Unknown" in got[1][2]

@@ -6,9 +6,13 @@ so it can run anywhere: a worker process receives the game's id, the bot's name,
 view and the legal actions, and returns the action. Each worker keeps the bots it has built (so a bot's
 random stream and caches carry over between its decisions when they land on the same worker).
 
-Every decision has a time budget. A decision past it, or lost with its worker (a crash, the operating
-system's OOM killer), is answered by the game's first legal action for a required decision and by a pass
-for an optional one, and the pool is rebuilt, so a bot table never waits on a dead worker.
+Every decision has a time budget. A decision lost with its worker (a crash, the operating system's OOM
+killer) is asked once more of a new worker; a decision past its budget ends its worker (a new one starts
+when next needed). Either way, what is still unanswered is answered by the game's first legal action for
+a required decision and by a pass for an optional one, so a bot table never waits on a dead worker.
+
+The workers are child processes (:mod:`coven.server.botworker`) that the event loop talks to through their
+standard input and output; they end with the server's pipe, however the server ends.
 """
 
 from __future__ import annotations
@@ -16,73 +20,99 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import itertools
 import logging
-import multiprocessing
-import os
-import threading
-import time
-from collections import OrderedDict
+import pickle
+import struct
+import sys
 from collections.abc import Hashable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from coven.core import Bot, Seat
 
 log = logging.getLogger("coven.server")
 
-_BOTS: OrderedDict[tuple[str, Seat, str, int], Bot] = OrderedDict()
-"""A worker's bots, by (table, seat, bot name, seed); the least recently used go first."""
-_MAX_BOTS = 512
+HEADER = struct.Struct("!I")
+"""A frame's length, before its pickle (see :mod:`coven.server.botworker`)."""
 WORKER_NICENESS = 19
 """How much lower than the server's a bot worker's scheduling priority is (see ``nice(1)``; 19 is the
 lowest there is)."""
 
-
-def _decide(
-    game_id: str, table_id: str, seat: Seat, bot: str, seed: int, view: Any, legal: Any, required: bool
-) -> Hashable | None:
-    """Run in a worker process: the decision of ``bot`` at ``seat`` from its view alone."""
-    from coven.bots.arena import make_bot
-    from coven.games import get_game
-
-    key = (table_id, seat, bot, seed)
-    thinker = _BOTS.get(key)
-    if thinker is None:
-        thinker = make_bot(get_game(game_id), bot, seat, seed)
-        _BOTS[key] = thinker
-        if len(_BOTS) > _MAX_BOTS:
-            _BOTS.popitem(last=False)
-    else:
-        _BOTS.move_to_end(key)
-    action: Hashable | None = thinker.act(view, legal, required)
-    return action
+__all__ = ["HEADER", "WORKER_NICENESS", "BotPool", "WorkerLostError"]
 
 
-def _warm(parent: int) -> None:
-    """Start a worker: import the games once (not on its first decision), and end the worker when the
-    server that spawned it is gone, however it went (a SIGKILL leaves no time to stop its workers)."""
-    import coven.bots.arena
-    import coven.games  # noqa: F401
+class WorkerLostError(Exception):
+    """A worker process ended (or was ended) before it answered."""
 
-    # People first: a worker thinks at the lowest scheduling priority (nice 19: about 1.5 % of a core
-    # it shares with the server), so on a busy machine the operating system gives the people's moves the
-    # processor before the bots' searches, yet a bot is never starved outright. On Linux it is also a
-    # batch task (SCHED_BATCH): the scheduler takes it for the CPU-bound work it is and never lets its
-    # wake-ups preempt the server. (Nice 10 still took about a tenth of a shared core: coven bench server
-    # --bot-tables 4 with one worker on 2 cores moved the people's ack p50 3.4 -> 4.8-6.0 ms with it,
-    # 4.5-4.6 ms at nice 19.)
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(WORKER_NICENESS)
-    with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
+class _Worker:
+    """One worker process (:mod:`coven.server.botworker`) and what it was asked and has not answered.
 
-    threading.Thread(target=watch, name="coven-bot-parent-watch", daemon=True).start()
+    Requests are written to its input and answers read from its output by the event loop itself: a
+    decision costs the server one write and one read, and no thread of its own (an executor's queue
+    threads woke, took the interpreter lock and handed each decision over, several times per decision)."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.pending: dict[int, asyncio.Future[Any]] = {}
+        self.alive = True
+        self._reader = asyncio.create_task(self._read(), name=f"coven-bot-worker-{process.pid}")
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    async def _read(self) -> None:
+        output = self.process.stdout
+        assert output is not None
+        try:
+            while True:
+                (size,) = HEADER.unpack(await output.readexactly(HEADER.size))
+                number, ok, value = pickle.loads(await output.readexactly(size))
+                future = self.pending.pop(number, None)
+                if future is None or future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(RuntimeError(str(value)))
+        except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError, ValueError):
+            pass  # the worker is gone (or talks nonsense): what it was asked is lost with it
+        finally:
+            self._lost()
+
+    def _lost(self) -> None:
+        self.alive = False
+        pending, self.pending = self.pending, {}
+        for future in pending.values():
+            if not future.done():
+                future.set_exception(WorkerLostError())
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+
+    def ask(self, number: int, request: bytes) -> asyncio.Future[Any]:
+        """Send a request (a frame's pickle); its answer comes back in the future."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        if not self.alive or self.process.stdin is None:
+            future.set_exception(WorkerLostError())
+            return future
+        self.pending[number] = future
+        self.process.stdin.write(HEADER.pack(len(request)) + request)
+        return future
+
+    def kill(self) -> None:
+        """End the worker now (a runaway decision must not keep a core); its pending requests are lost.
+        Its reader ends when the process has (see :meth:`ended`)."""
+        self._lost()
+
+    async def ended(self) -> None:
+        """Wait until the process has ended and its pipes are read to their end."""
+        await asyncio.shield(self._reader)
+        await self.process.wait()
 
 
 class BotPool:
@@ -93,32 +123,35 @@ class BotPool:
         self.processes = processes
         self.threads = max(1, threads)
         self.budget = budget
-        self._executor: Executor | None = None
+        self._workers: list[_Worker] = []
+        self._threads: ThreadPoolExecutor | None = None
+        self._numbers = itertools.count(1)
+        self._starting: asyncio.Lock | None = None
 
     @property
     def in_processes(self) -> bool:
         return self.processes > 0
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            if self.in_processes:
-                context = multiprocessing.get_context("spawn")  # no fork of a threaded, async server
-                self._executor = ProcessPoolExecutor(
-                    self.processes, mp_context=context, initializer=_warm, initargs=(os.getpid(),)
-                )
-            else:
-                self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
-        return self._executor
+    def worker_pids(self) -> list[int]:
+        """The process ids of the live workers (none before the first decision)."""
+        return [worker.pid for worker in self._workers if worker.alive]
 
-    def _rebuild(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:  # a runaway decision must not keep a core
-            if process.is_alive():
-                process.kill()
+    async def _worker(self) -> _Worker:
+        """The live worker with the fewest decisions waiting, after starting any that are missing."""
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:  # two decisions at once start the missing workers once
+            self._workers = [worker for worker in self._workers if worker.alive]
+            while len(self._workers) < self.processes:
+                process = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "coven.server.botworker",
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                )
+                self._workers.append(_Worker(process))
+        return min(self._workers, key=lambda worker: len(worker.pending))
 
     async def decide(
         self,
@@ -132,24 +165,46 @@ class BotPool:
 
         ``where`` is (game id, table id, seat, bot name, seed): what a worker process needs to build the
         same bot; ``bot`` is the one built here, used when thinking in threads."""
-        loop = asyncio.get_running_loop()
         game_id, table_id, seat, name, seed = where
-        for attempt in (1, 2):
-            if self.in_processes:
-                call = functools.partial(_decide, game_id, table_id, seat, name, seed, view, legal, required)
-            else:
-                call = functools.partial(bot.act, view, legal, required)
+        if not self.in_processes:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
+            call = functools.partial(bot.act, view, legal, required)
+            loop = asyncio.get_running_loop()
             try:
-                return await asyncio.wait_for(loop.run_in_executor(self._pool(), call), self.budget)
+                return await asyncio.wait_for(loop.run_in_executor(self._threads, call), self.budget)
+            except TimeoutError:  # a thread cannot be stopped: later decisions get new threads
+                self._late(name, seat, table_id)
+                threads, self._threads = self._threads, None
+                threads.shutdown(wait=False, cancel_futures=True)
+                return legal[0] if required and len(legal) else None
+        number = next(self._numbers)
+        asked = (number, game_id, table_id, seat, name, seed, view, legal, required)
+        request = pickle.dumps(asked, protocol=pickle.HIGHEST_PROTOCOL)
+        for attempt in (1, 2):
+            worker = await self._worker()
+            try:
+                answer: Hashable | None = await asyncio.wait_for(worker.ask(number, request), self.budget)
+                return answer
             except TimeoutError:
-                budget = self.budget
-                log.warning("bot %s of seat %s on table %s ran past %.0f s", name, seat, table_id, budget)
-                self._rebuild()
+                self._late(name, seat, table_id)
+                worker.kill()
                 break
-            except BrokenProcessPool:
+            except WorkerLostError:
                 log.warning("a bot worker died (table %s, seat %s); attempt %d", table_id, seat, attempt)
-                self._rebuild()
         return legal[0] if required and len(legal) else None
 
-    def close(self) -> None:
-        self._rebuild()
+    def _late(self, name: str, seat: Seat, table_id: str) -> None:
+        log.warning("bot %s of seat %s on table %s ran past %.0f s", name, seat, table_id, self.budget)
+
+    async def close(self) -> None:
+        """End the workers, and wait for them (briefly); the threads end once their decisions are done."""
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            worker.kill()
+        for worker in workers:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(worker.ended(), 5.0)
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._threads = None

@@ -182,6 +182,9 @@ class _Shown:
     views: dict[Seat | None, Any] = field(default_factory=dict)
     snapshots: dict[Seat | None, dict[str, Any]] = field(default_factory=dict)
     updates: dict[Seat | None, str] = field(default_factory=dict)
+    shared: str | None = None
+    """The members of an ``update`` every seat is sent alike, as JSON text (see
+    :meth:`Table._shared_members`)."""
     listed: dict[Seat, _Listing] = field(default_factory=dict)
     """The listing each seat was given at this number (see :meth:`Table.listed_action`)."""
     listings: dict[tuple[AnyGame, int, int], _Listing] = field(default_factory=dict)
@@ -342,26 +345,53 @@ class Table:
         snap = now.snapshots.get(seat)
         if snap is None:
             to_act, may_act = self.turn()
-            if now.pace is None:
-                now.pace = self.pace_json()  # the same for every seat
-            if now.result is _MISSING:
-                now.result = self.result()
-            view = now.views.get(seat, _MISSING)
-            if view is _MISSING:  # the views of every seat watching, made together (they share the table)
-                wanted = {listener.seat for listener in self.listeners} - now.views.keys()
-                wanted.add(seat)
-                now.views.update(self.game.views(self.state, wanted))
-                view = now.views[seat]
             snap = now.snapshots[seat] = {
                 "status": self.status,
-                "view": view,  # written as its JSON form by dumps
+                "view": self._view(now, seat),  # written as its JSON form by dumps
                 "to_act": to_act,
                 "may_act": may_act,
-                "pace": now.pace,
+                "pace": self._pace(now),
                 "legal": self.legal(seat, cap),
-                "result": now.result,
+                "result": self._result(now),
             }
         return snap
+
+    def _view(self, now: _Shown, seat: Seat | None) -> Any:
+        """``seat``'s view at this number: the views of every seat watching are made together (they share
+        the table's public part)."""
+        view = now.views.get(seat, _MISSING)
+        if view is _MISSING:
+            wanted = {listener.seat for listener in self.listeners} - now.views.keys()
+            wanted.add(seat)
+            now.views.update(self.game.views(self.state, wanted))
+            view = now.views[seat]
+        return view
+
+    def _pace(self, now: _Shown) -> dict[str, Any]:
+        if now.pace is None:
+            now.pace = self.pace_json()  # the same for every seat
+        return now.pace
+
+    def _result(self, now: _Shown) -> Any:
+        if now.result is _MISSING:
+            now.result = self.result()
+        return now.result
+
+    def _shared_members(self, now: _Shown) -> str:
+        """The members of an ``update`` that every seat is sent alike (status, who acts, the pace, the
+        result), as JSON text, encoded once per number."""
+        shared = now.shared
+        if shared is None:
+            to_act, may_act = self.turn()
+            members = {
+                "status": self.status,
+                "to_act": to_act,
+                "may_act": may_act,
+                "pace": self._pace(now),
+                "result": self._result(now),
+            }
+            shared = now.shared = dumps(members)[1:-1]
+        return shared
 
     def decided_together(self, seat: Seat, number: int) -> bool:
         """Whether an action ``seat`` chose at ``number``, behind the table now, is still one it could
@@ -377,15 +407,22 @@ class Table:
         return {"number": step.number, "actor": step.actor, "events": step.events_json(seat)}
 
     def update_text(self, seat: Seat | None, cap: int) -> str:
-        """The ``update`` message of the latest step for ``seat`` (serialised once per seat)."""
+        """The ``update`` message of the latest step for ``seat`` (serialised once per seat; what every seat
+        is sent alike is encoded once, see :meth:`_shared_members`)."""
 
         now = self._shown()
         text = now.updates.get(seat)
         if text is None:
             step = self.steps[-1]
-            message = {"type": "update", **self.step_json(step, seat), **self.snapshot(seat, cap)}
-            message["number"] = self.number
-            text = now.updates[seat] = dumps(message)
+            own = {
+                "type": "update",
+                "number": self.number,
+                "actor": step.actor,
+                "events": step.events_json(seat),
+                "view": self._view(now, seat),  # written as its JSON form by dumps
+                "legal": self.legal(seat, cap),
+            }
+            text = now.updates[seat] = f"{dumps(own)[:-1]},{self._shared_members(now)}}}"
         return text
 
     def sync_message(self, seat: Seat | None, last: int | None, cap: int) -> dict[str, Any]:
@@ -542,7 +579,7 @@ class TableService:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await table.driver
         await self.bus.close()
-        self.bot_pool.close()
+        await self.bot_pool.close()
         try:  # hand our tables over at once rather than when the leases run out
             await asyncio.to_thread(self.store.release_leases, self.node)
         except Exception:
