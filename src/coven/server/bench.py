@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import http.client
 import json
 import math
 import os
@@ -36,9 +37,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
-import urllib.request
+import urllib.parse
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -59,15 +61,52 @@ STALL_SECONDS = 3.0
 
 
 # --------------------------------------------------------------------------- the server processes
+_KEPT: dict[tuple[int, str], http.client.HTTPConnection] = {}
+"""Open HTTP connections by thread and host (kept alive between requests, as a browser keeps them)."""
+_KEPT_LOCK = threading.Lock()
+
+
+def _close_kept() -> None:
+    """Close every kept connection (at the end of a phase: its threads are gone)."""
+    with _KEPT_LOCK:
+        kept = list(_KEPT.values())
+        _KEPT.clear()
+    for connection in kept:
+        connection.close()
+
+
 def _http(method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+    """A JSON request to a bench server; its JSON answer (an HTTPError for a 4xx or 5xx status).
+
+    The connection stays open for the thread's next request to the same server, as a browser keeps it
+    (a lobby does not reconnect for each table it creates); one that the server has closed meanwhile is
+    opened again once."""
     if not url.startswith(f"http://{LOOPBACK}:"):
         raise ValueError("the bench only talks to 127.0.0.1")
+    parts = urllib.parse.urlsplit(url)
+    target = parts.path + (f"?{parts.query}" if parts.query else "")
     data = None if body is None else json.dumps(body).encode("utf-8")
-    request = urllib.request.Request(
-        url, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read().decode("utf-8"))
+    key = (threading.get_ident(), parts.netloc)
+    for attempt in (1, 2):
+        with _KEPT_LOCK:
+            connection = _KEPT.get(key)
+            if connection is None:
+                connection = _KEPT[key] = http.client.HTTPConnection(parts.netloc, timeout=30)
+        try:
+            connection.request(method, target, body=data, headers={"Content-Type": "application/json"})
+            response = connection.getresponse()
+            payload = response.read()
+        except (http.client.HTTPException, OSError):
+            connection.close()
+            with _KEPT_LOCK:
+                _KEPT.pop(key, None)
+            if attempt == 2:
+                raise
+            continue
+        if response.status >= 400:
+            raise urllib.error.HTTPError(url, response.status, response.reason, response.headers, None)
+        return json.loads(payload.decode("utf-8"))
+    raise AssertionError("unreachable")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +172,7 @@ class Child:
                     self.port = int(self.port_file.read_text(encoding="ascii"))
                 health: dict[str, Any] = _http("GET", f"{self.base_http}/api/health")
                 return health
-            except (urllib.error.URLError, ConnectionError, OSError, ValueError):
+            except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError):
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.log.flush()
                     self.log.seek(0)
@@ -559,6 +598,7 @@ def bench_server(
 
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="coven-bench-")))
+        stack.callback(_close_kept)
         url = database or f"sqlite:///{(tmp / 'bench.sqlite3').as_posix()}"
         log = stack.enter_context(open(tmp / "server.log", "w+b"))
         echo_log = stack.enter_context(open(tmp / "echo.log", "w+b"))
