@@ -149,3 +149,34 @@ def test_a_worker_answers_each_request_in_its_frame() -> None:
     assert [(number, ok) for number, ok, _ in got] == [(7, True), (8, False), (9, True)]
     assert got[0][2] in list(legal) and got[2][2] in list(legal)
     assert "no-such-game" in got[1][2] or "Unknown" in got[1][2]
+
+
+def test_a_worker_whose_server_is_gone_ends_quietly() -> None:
+    """A worker that finishes a decision after its server went away (a broken pipe) ends at once, with
+    nothing on its standard error (which is the server's log)."""
+    import subprocess
+    import sys
+
+    from coven.games import get_game
+    from coven.server.botworker import frame
+
+    game = get_game("brujas")
+    state = game.new_game(3, None, 5)
+    seat = game.first_to_act(state)
+    assert seat is not None
+    request = frame(
+        (1, "brujas", "t", seat, "random", 1, game.view(state, seat), game.legal_actions(state, seat), True)
+    )
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "coven.server.botworker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert worker.stdin is not None and worker.stdout is not None and worker.stderr is not None
+    worker.stdout.close()  # the server's end of the answers is gone
+    worker.stdin.write(request)
+    worker.stdin.close()
+    with worker.stderr:
+        assert worker.wait(timeout=60) == 0
+        assert worker.stderr.read() == b""

@@ -89,8 +89,11 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> None:
             answer: tuple[int, bool, Any] = (number, True, decide(*request))
         except Exception as exc:  # the server answers for the bot; this worker goes on
             answer = (number, False, f"{type(exc).__name__}: {exc}"[:500])
-        sink.write(frame(answer))
-        sink.flush()
+        try:
+            sink.write(frame(answer))
+            sink.flush()
+        except OSError:  # the server is gone (a broken pipe): nobody waits for answers any more
+            return
 
 
 def leave_with(parent: int) -> None:
@@ -113,8 +116,9 @@ def main() -> None:
 
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a bot's print goes to the log, not into the answers
-    with answers:
-        serve(sys.stdin.buffer, answers)
+    serve(sys.stdin.buffer, answers)
+    with contextlib.suppress(OSError):  # (what is left to flush has nowhere to go if the server is gone)
+        answers.close()
 
 
 if __name__ == "__main__":
