@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
@@ -109,6 +110,9 @@ def leave_with(parent: int) -> None:
 
 
 def main() -> None:
+    # Ctrl-C in a terminal reaches the whole process group: the server shuts down and ends its workers
+    # (no traceback from each of them on the way)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     leave_with(os.getppid())
     lower_priority()
     import coven.bots.arena
