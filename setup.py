@@ -21,15 +21,19 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "src/coven/core/chance.py",
     "src/coven/games/amulets/rules.py",
+    "src/coven/games/amulets/view.py",
     "src/coven/games/brujas/rules.py",
     "src/coven/games/brujas/state.py",
+    "src/coven/games/brujas/view.py",
     "src/coven/games/commandments/deck.py",
     "src/coven/games/commandments/rules.py",
+    "src/coven/games/commandments/view.py",
     "src/coven/games/namaste/rules.py",
     "src/coven/games/namaste/sheet.py",
+    "src/coven/games/namaste/view.py",
 ]
-"""Only typed engine modules of the rules (tests/test_layout.py checks it, and that no build is older than
-its source)."""
+"""Only typed engine modules: the rules, and the views made after every move (their dataclasses compiled too,
+see ``coven.core.native``). tests/test_layout.py checks it, and that no build is older than its source."""
 
 
 def _warn(what: str, exc: BaseException) -> None:

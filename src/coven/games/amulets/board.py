@@ -15,10 +15,10 @@ Encoding, built once at import:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import permutations
 
-from coven.core import NotationError
+from coven.core import JSONValue, NotationError
 from coven.core.errors import short_repr
 
 FIELDS = 25
@@ -229,3 +229,61 @@ def placement_index(fields: Sequence[int]) -> int:
         free.pop(d)
         index = index * radix + d
     return index
+
+
+# ------------------------------------------------------------------------------ a spell-book line, said
+# (here, not in the view module: that one is compiled, and mypyc cannot make a class of a Mapping)
+class Spoken(Mapping[str, JSONValue]):
+    """The data of the public event of a spell-book line, written out the first time someone reads it
+    (the rules make one per action; playouts never read them).
+
+    A question: ``{"seat", "placement", "answers"}``, the answers as ``[seat, answer]`` clockwise from
+    the asker's left. A cast: ``{"seat", "placement", "checks", "success"}``, the checks clockwise from
+    the caster's left up to the first ``n``. Equal to the plain dict it stands for; copies and pickles
+    become that dict.
+    """
+
+    __slots__ = ("_data", "_line")
+    _data: dict[str, JSONValue]
+    """The plain dict, once written (unset before)."""
+
+    def __init__(self, line: tuple[str, int, tuple[int, ...], str]) -> None:
+        self._line = line
+
+    def written(self) -> dict[str, JSONValue]:
+        try:
+            return self._data
+        except AttributeError:
+            kind, seat, fields, said = self._line
+            n = len(said)
+            order = [(seat + i) % n for i in range(1, n)]
+            placement = format_placement(fields)
+            data: dict[str, JSONValue]
+            if kind == "ask":
+                answers: list[JSONValue] = [[s, said[s]] for s in order]
+                data = {"seat": seat, "placement": placement, "answers": answers}
+            else:
+                checks: list[JSONValue] = [[s, said[s]] for s in order if said[s] != SILENT]
+                data = {
+                    "seat": seat,
+                    "placement": placement,
+                    "checks": checks,
+                    "success": NO not in said,
+                }
+            self._data = data
+            return data
+
+    def __getitem__(self, key: str) -> JSONValue:
+        return self.written()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.written())
+
+    def __len__(self) -> int:
+        return len(self.written())
+
+    def __repr__(self) -> str:
+        return repr(self.written())
+
+    def __reduce__(self) -> tuple[type[dict[str, JSONValue]], tuple[dict[str, JSONValue]]]:
+        return (dict, (self.written(),))

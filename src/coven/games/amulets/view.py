@@ -9,19 +9,23 @@ With the table option ``assistant`` the view also carries what the exact deducti
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, cast
 
-from coven.core import Event, JSONValue, Seat
+from coven.core import Event, Seat
 from coven.core.events import slot_setters
-from coven.games.amulets.board import FIELDS, NO, SILENT, format_placement, pair_of
+from coven.core.native import mypyc_attr, native_dataclasses
+from coven.games.amulets.board import FIELDS, Spoken, pair_of
 from coven.games.amulets.deduction import Knowledge
 
 if TYPE_CHECKING:
     from coven.games.amulets.rules import AmuletsState
 
 
+# The classes of the views are compiled (setup.py), with their ``__init__`` written out: see
+# coven.core.native.
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One line of the spell book (public).
@@ -36,6 +40,18 @@ class Entry:
     fields: tuple[int, ...]
     answers: str
 
+    def __init__(
+        self,
+        kind: str,
+        seat: int,
+        fields: tuple[int, ...],
+        answers: str,
+    ) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "fields", fields)
+        object.__setattr__(self, "answers", answers)
+
     def as_tuple(self) -> tuple[str, int, tuple[int, ...], str]:
         return (self.kind, self.seat, self.fields, self.answers)
 
@@ -46,100 +62,41 @@ in order (:meth:`Entry.as_tuple`). The state holds these plain tuples; an :class
 when someone reads the book (:func:`entry_of`)."""
 
 
-class Spoken(Mapping[str, JSONValue]):
-    """The data of the public event of a spell-book line, written out the first time someone reads it
-    (the rules make one per action; playouts never read them).
-
-    A question: ``{"seat", "placement", "answers"}``, the answers as ``[seat, answer]`` clockwise from
-    the asker's left. A cast: ``{"seat", "placement", "checks", "success"}``, the checks clockwise from
-    the caster's left up to the first ``n``. Equal to the plain dict it stands for; copies and pickles
-    become that dict.
-    """
-
-    __slots__ = ("_data", "_line")
-    _data: dict[str, JSONValue]
-    """The plain dict, once written (unset before)."""
-
-    def __init__(self, line: Line) -> None:
-        self._line = line
-
-    def written(self) -> dict[str, JSONValue]:
-        try:
-            return self._data
-        except AttributeError:
-            kind, seat, fields, said = self._line
-            n = len(said)
-            order = [(seat + i) % n for i in range(1, n)]
-            placement = format_placement(fields)
-            data: dict[str, JSONValue]
-            if kind == "ask":
-                answers: list[JSONValue] = [[s, said[s]] for s in order]
-                data = {"seat": seat, "placement": placement, "answers": answers}
-            else:
-                checks: list[JSONValue] = [[s, said[s]] for s in order if said[s] != SILENT]
-                data = {
-                    "seat": seat,
-                    "placement": placement,
-                    "checks": checks,
-                    "success": NO not in said,
-                }
-            self._data = data
-            return data
-
-    def __getitem__(self, key: str) -> JSONValue:
-        return self.written()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.written())
-
-    def __len__(self) -> int:
-        return len(self.written())
-
-    def __repr__(self) -> str:
-        return repr(self.written())
-
-    def __reduce__(self) -> tuple[type[dict[str, JSONValue]], tuple[dict[str, JSONValue]]]:
-        return (dict, (self.written(),))
-
-
-# Spell-book entries and events are read far less often than lines are written: their frozen values are
-# made with their slots filled directly, not through the frozen dataclasses' ``__init__`` (one
-# ``object.__setattr__`` per field). The tests check they equal the plain values.
+# Spell-book events are read far less often than lines are written: their frozen values are made with
+# their slots filled directly, not through the frozen dataclass's ``__init__`` (one ``object.__setattr__``
+# per field). The tests check they equal the plain values.
 _new = object.__new__
-_set_kind, _set_seat, _set_fields, _set_answers = slot_setters(Entry)
 _set_event_kind, _set_event_data, _set_event_audience = slot_setters(Event)
 _set_line = vars(Spoken)["_line"].__set__
-EVENT_KIND = {"ask": "question", "cast": "cast"}
+EVENT_KIND: Final = {"ask": "question", "cast": "cast"}
 """The kind of the event of a spell-book line of each kind."""
 
 
 def entry_of(line: Line) -> Entry:
     """``Entry(*line)``: the spell-book entry of a line as the rules keep it."""
     kind, seat, fields, answers = line
-    entry: Entry = _new(Entry)
-    _set_kind(entry, kind)
-    _set_seat(entry, seat)
-    _set_fields(entry, fields)
-    _set_answers(entry, answers)
-    return entry
+    return Entry(kind, seat, fields, answers)
 
 
-_READ: dict[int, tuple[Line, Entry]] = {}
+_READ: Final[dict[int, tuple[object, Entry]]] = {}
 """Entries of lines read before, by the line's identity (a line is one tuple, shared by every later state
 and clone: the server shows the whole book to every seat after every move). Each entry keeps its line,
 so the identity names no other while it lasts."""
 READ_BOUND = 65_536
-"""At most this many entries are kept (then they all go, and are made again as read)."""
+"""At most this many entries are kept (then they all go, and are made again as read). Not ``Final``: a
+compiled module would build the number in, and tests lower it."""
 
 
-def read_entry(line: Line) -> Entry:
-    """:func:`entry_of`, made once per line (see :data:`_READ`)."""
+def read_entry(line: object) -> Entry:
+    """:func:`entry_of` of a :data:`Line`, made once per line (see :data:`_READ`). The line is typed
+    ``object``: this module is compiled, and there a ``Line`` would be unpacked into a native struct
+    (boxed again as a new tuple when kept), losing the identity the memo goes by."""
     hit = _READ.get(id(line))
     if hit is not None and hit[0] is line:
         return hit[1]
     if len(_READ) >= READ_BOUND:
         _READ.clear()
-    entry = entry_of(line)
+    entry = entry_of(cast("Line", line))
     _READ[id(line)] = (line, entry)
     return entry
 
@@ -168,6 +125,7 @@ def write_line(
     return event
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Possibility:
     """A (field, amulet) pair still possible for a wizard, and in how many joint worlds."""
@@ -176,13 +134,33 @@ class Possibility:
     amulet: int
     worlds: int
 
+    def __init__(
+        self,
+        field: int,
+        amulet: int,
+        worlds: int,
+    ) -> None:
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "amulet", amulet)
+        object.__setattr__(self, "worlds", worlds)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class WizardKnowledge:
     seat: int
     possible: tuple[Possibility, ...]
 
+    def __init__(
+        self,
+        seat: int,
+        possible: tuple[Possibility, ...],
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "possible", possible)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Assistant:
     """What the deduction engine concludes from a view (the table option ``assistant``)."""
@@ -191,7 +169,16 @@ class Assistant:
     """Joint assignments of every unknown secret still consistent with the spell book."""
     wizards: tuple[WizardKnowledge, ...]
 
+    def __init__(
+        self,
+        worlds: int,
+        wizards: tuple[WizardKnowledge, ...],
+    ) -> None:
+        object.__setattr__(self, "worlds", worlds)
+        object.__setattr__(self, "wizards", wizards)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class AmuletsView:
     seat: int | None
@@ -209,6 +196,37 @@ class AmuletsView:
     questions: int
     assistant: Assistant | None = None
     """The deduction engine's conclusions, when the table enables the assistant (derived, public)."""
+
+    def __init__(
+        self,
+        seat: int | None,
+        players: int,
+        options: dict[str, bool | int | str],
+        field: int,
+        amulet: int,
+        turn: int,
+        out: tuple[bool, ...],
+        winner: int,
+        over: bool,
+        book: tuple[Entry, ...],
+        questions: int,
+        assistant: Assistant | None = None,
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "amulet", amulet)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "out", out)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "over", over)
+        object.__setattr__(self, "book", book)
+        object.__setattr__(self, "questions", questions)
+        object.__setattr__(self, "assistant", assistant)
+
+
+native_dataclasses(Entry, Possibility, WizardKnowledge, Assistant, AmuletsView)
 
 
 def view_of(state: AmuletsState, seat: Seat | None) -> AmuletsView:

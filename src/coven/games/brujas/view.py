@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from coven.core import Event, Seat, private, public
+from coven.core.native import mypyc_attr, native_dataclasses
 from coven.games.brujas.cards import COLOURS, KINDS, NAME, kinds_of
 from coven.games.brujas.state import (
     LEAD_NAME,
@@ -28,19 +30,19 @@ from coven.games.brujas.state import (
 )
 
 # ---------------------------------------------------------------------------------------------- events
-EV_PLAY = tuple(tuple(public("play", seat=s, card=NAME[k]) for k in range(KINDS)) for s in range(5))
-EV_DOWN = tuple(public("play", seat=s, card="?", face_down=True) for s in range(5))
-EV_DOWN_OWN = tuple(
+EV_PLAY: Final = tuple(tuple(public("play", seat=s, card=NAME[k]) for k in range(KINDS)) for s in range(5))
+EV_DOWN: Final = tuple(public("play", seat=s, card="?", face_down=True) for s in range(5))
+EV_DOWN_OWN: Final = tuple(
     tuple(private("face_down", (s,), seat=s, card=NAME[k]) for k in range(KINDS)) for s in range(5)
 )
-EV_WON = tuple(
+EV_WON: Final = tuple(
     tuple(
         tuple(public("trick", winner=s, card=NAME[k], lead=LEAD_NAME[ld]) for ld in range(3))
         for k in range(20)
     )
     for s in range(5)
 )
-EV_WITCH = tuple(
+EV_WITCH: Final = tuple(
     tuple(
         (
             public("witch", seat=s, colour=COLOURS[c], direction="up"),
@@ -50,7 +52,7 @@ EV_WITCH = tuple(
     )
     for s in range(5)
 )
-EV_TAKE = tuple(tuple(public("take", seat=s, card=NAME[k]) for k in range(KINDS)) for s in range(5))
+EV_TAKE: Final = tuple(tuple(public("take", seat=s, card=NAME[k]) for k in range(KINDS)) for s in range(5))
 
 
 def reveal(trick: Sequence[int]) -> Event:
@@ -63,6 +65,8 @@ def game_over(scores: Sequence[int]) -> Event:
 
 
 # ------------------------------------------------------------------------------------------------ view
+# The views' classes are compiled (setup.py), with their ``__init__`` written out: see coven.core.native.
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class PastTrick:
     """A finished trick as everyone saw it (face-down cards were revealed before collecting)."""
@@ -75,7 +79,17 @@ class PastTrick:
     picks: tuple[str, ...]
     """Cards picked, from the winner clockwise."""
 
+    def __init__(
+        self, leader: int, cards: tuple[str, ...], winner: int, witch: str, picks: tuple[str, ...]
+    ) -> None:
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "witch", witch)
+        object.__setattr__(self, "picks", picks)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class BrujasView:
     seat: int | None
@@ -106,6 +120,51 @@ class BrujasView:
     past: tuple[PastTrick, ...]
     scores: tuple[float, ...] = ()
     """What every face-up pile scores now (witch plus devil score): public, for the score board."""
+
+    def __init__(
+        self,
+        seat: int | None,
+        players: int,
+        options: dict[str, bool | int | str],
+        hand: tuple[str, ...],
+        hand_sizes: tuple[int, ...],
+        witches: tuple[str, ...],
+        score_values: tuple[int, ...],
+        piles: tuple[tuple[str, ...], ...],
+        leader: int,
+        trick: tuple[str, ...],
+        face_down: tuple[bool, ...],
+        lead: str,
+        phase: str,
+        to_act: int | None,
+        winner: int | None,
+        moved: str,
+        taken: tuple[str, ...],
+        past: tuple[PastTrick, ...],
+        scores: tuple[float, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_sizes", hand_sizes)
+        object.__setattr__(self, "witches", witches)
+        object.__setattr__(self, "score_values", score_values)
+        object.__setattr__(self, "piles", piles)
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "trick", trick)
+        object.__setattr__(self, "face_down", face_down)
+        object.__setattr__(self, "lead", lead)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "to_act", to_act)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "moved", moved)
+        object.__setattr__(self, "taken", taken)
+        object.__setattr__(self, "past", past)
+        object.__setattr__(self, "scores", scores)
+
+
+native_dataclasses(PastTrick, BrujasView)
 
 
 @lru_cache(maxsize=4096)

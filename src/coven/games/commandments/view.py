@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from coven.core import Event, JSONValue, Seat
 from coven.core.events import fast_event, slot_setters
+from coven.core.native import mypyc_attr, native_dataclasses
 from coven.games.commandments.notation import PHASE_NAMES, Move, MoveLog
 
 if TYPE_CHECKING:
@@ -26,6 +27,9 @@ TABOO: Final = 0
 """The slot of the taboo (slots 1-2 hold the commandments)."""
 
 
+# The classes of the views are compiled (setup.py), with their ``__init__`` written out: see
+# coven.core.native.
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class SlotView:
     type: str
@@ -35,7 +39,18 @@ class SlotView:
     card: str
     """The card's id when this seat knows it, else ``""``."""
 
+    def __init__(
+        self,
+        type: str,
+        role: str,
+        card: str,
+    ) -> None:
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "role", role)
+        object.__setattr__(self, "card", card)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class RitualView:
     priestess: int
@@ -49,7 +64,30 @@ class RitualView:
     disempowered: bool
     ended: bool
 
+    def __init__(
+        self,
+        priestess: int,
+        hand: tuple[str, ...],
+        discard: str,
+        slots: tuple[SlotView, ...],
+        placement: tuple[int, ...],
+        moves: tuple[MoveLog, ...],
+        gains: tuple[int, ...],
+        disempowered: bool,
+        ended: bool,
+    ) -> None:
+        object.__setattr__(self, "priestess", priestess)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "discard", discard)
+        object.__setattr__(self, "slots", slots)
+        object.__setattr__(self, "placement", placement)
+        object.__setattr__(self, "moves", moves)
+        object.__setattr__(self, "gains", gains)
+        object.__setattr__(self, "disempowered", disempowered)
+        object.__setattr__(self, "ended", ended)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class CardText:
     """The words of a card this seat knows (its hand, her discard, revealed slots), for the page."""
@@ -61,7 +99,22 @@ class CardText:
     en: str
     fr: str
 
+    def __init__(
+        self,
+        id: str,
+        type: str,
+        value: str,
+        en: str,
+        fr: str,
+    ) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "en", en)
+        object.__setattr__(self, "fr", fr)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class CommandmentsView:
     seat: int | None
@@ -79,6 +132,37 @@ class CommandmentsView:
     pending_start: int
     cards: tuple[CardText, ...] = ()
     """The texts of every card named in this view, in order of first mention."""
+
+    def __init__(
+        self,
+        seat: int | None,
+        players: int,
+        options: dict[str, bool | int | str],
+        phase: str,
+        to_move: int,
+        rituals: tuple[RitualView, ...],
+        board: tuple[int, ...],
+        flips: int,
+        karma: tuple[int, ...],
+        pending: Move | None,
+        pending_start: int,
+        cards: tuple[CardText, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "to_move", to_move)
+        object.__setattr__(self, "rituals", rituals)
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "flips", flips)
+        object.__setattr__(self, "karma", karma)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "pending_start", pending_start)
+        object.__setattr__(self, "cards", cards)
+
+
+native_dataclasses(SlotView, RitualView, CardText, CommandmentsView)
 
 
 def ritual_view(ritual: Ritual, cards: tuple[Card, ...], own: bool, known: bool, hide: bool) -> RitualView:
@@ -122,7 +206,7 @@ def _kept(
     return value
 
 
-_PAST: dict[tuple[int, bool, bool, bool], tuple[Ritual, RitualView]] = {}
+_PAST: Final[dict[tuple[int, bool, bool, bool], tuple[Ritual, RitualView]]] = {}
 """Views of finished rituals, by the ritual's identity (kept, so the id names no other) and the kind of
 seat."""
 
@@ -184,7 +268,7 @@ def build_views(
     return out
 
 
-_TEXTS: dict[int, tuple[Deck, dict[str, CardText]]] = {}
+_TEXTS: Final[dict[int, tuple[Deck, dict[str, CardText]]]] = {}
 
 
 def card_texts(deck: Deck) -> dict[str, CardText]:

@@ -9,15 +9,13 @@ and the dice not yet rolled.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from operator import call
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from coven.core import Event, JSONValue, Seat
 from coven.core.events import fast_event, slot_setters
+from coven.core.native import mypyc_attr, native_dataclasses
 from coven.games.namaste.notation import WRITE_TEXT, format_action, sums
 from coven.games.namaste.sheet import MAX_VALUE, NCELLS, truth_points
 
@@ -25,6 +23,8 @@ if TYPE_CHECKING:
     from coven.games.namaste.rules import NamasteState
 
 
+# The view's class is compiled (setup.py), with its ``__init__`` written out: see coven.core.native.
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class NamasteView:
     seat: int | None
@@ -45,6 +45,47 @@ class NamasteView:
     """The viewer's own decision on the current roll, in notation ("" if none yet)."""
     turns: int
     ending: bool
+
+    def __init__(
+        self,
+        seat: int | None,
+        players: int,
+        options: dict[str, bool | int | str],
+        starter: int,
+        active: int,
+        phase: str,
+        white: tuple[int, ...],
+        turquoise: int,
+        sheets: tuple[tuple[int, ...], ...],
+        karma: tuple[tuple[int, ...], ...],
+        line_points: tuple[tuple[int, ...], ...],
+        claimed: tuple[bool, ...],
+        asked: tuple[int, ...],
+        to_decide: tuple[int, ...],
+        my_choice: str,
+        turns: int,
+        ending: bool,
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "starter", starter)
+        object.__setattr__(self, "active", active)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "white", white)
+        object.__setattr__(self, "turquoise", turquoise)
+        object.__setattr__(self, "sheets", sheets)
+        object.__setattr__(self, "karma", karma)
+        object.__setattr__(self, "line_points", line_points)
+        object.__setattr__(self, "claimed", claimed)
+        object.__setattr__(self, "asked", asked)
+        object.__setattr__(self, "to_decide", to_decide)
+        object.__setattr__(self, "my_choice", my_choice)
+        object.__setattr__(self, "turns", turns)
+        object.__setattr__(self, "ending", ending)
+
+
+native_dataclasses(NamasteView)
 
 
 def plain_view(state: NamasteState, seat: Seat | None) -> NamasteView:
@@ -73,28 +114,22 @@ def plain_view(state: NamasteState, seat: Seat | None) -> NamasteView:
     )
 
 
-Shown = tuple[int, int, object, tuple[object, ...]]
+Shown = tuple[int, int, object, NamasteView]
 """What :attr:`NamasteState.shown` keeps: the position's ``turns``, ``waiting`` and ``roll``, then the
-values of the spectator's view of it, field by field."""
-_new = object.__new__
-_SETTERS = slot_setters(NamasteView)
-_FIELDS = tuple(NamasteView.__dataclass_fields__)
-_SET_SEAT = _SETTERS[_FIELDS.index("seat")]
-_SET_OPTIONS = _SETTERS[_FIELDS.index("options")]
-_SET_MY_CHOICE = _SETTERS[_FIELDS.index("my_choice")]
-_exhaust: Callable[[Iterable[object]], None] = deque[object](maxlen=0).extend
-"""Runs an iterator to its end (``itertools``' ``consume`` recipe): ``_exhaust(map(call, _SETTERS,
-repeat(view), values))`` fills every slot of ``view`` with one C-level loop."""
+spectator's view of it."""
+_NO_OPTIONS: Final[dict[str, bool | int | str]] = {}
+"""The options of the kept spectator's view (never shown: each view gets its own copy of the table's)."""
 
 
-def _public(state: NamasteState) -> tuple[object, ...]:
-    """The fields of the spectator's view (:func:`plain_view` with ``seat=None``), in order."""
+def _public(state: NamasteState) -> NamasteView:
+    """The spectator's view (:func:`plain_view` with ``seat=None``), its options left out (each view
+    gets its own dict: :func:`view_of`)."""
     asked = state.asked
     pending = state.pending
-    return (
+    return NamasteView(
         None,
         state.players,
-        None,  # the options: each view gets its own dict (view_of)
+        _NO_OPTIONS,
         state.starter,
         state.active,
         state.phase,
@@ -106,7 +141,7 @@ def _public(state: NamasteState) -> tuple[object, ...]:
         tuple(state.claimed),
         asked,
         tuple([s for s in asked if s not in pending]),
-        "",  # the viewer's own decision (view_of)
+        "",
         state.turns,
         state.ending,
     )
@@ -114,28 +149,38 @@ def _public(state: NamasteState) -> tuple[object, ...]:
 
 def view_of(state: NamasteState, seat: Seat | None) -> NamasteView:
     """:func:`plain_view`, its public part read once per position: the server asks every seat's view
-    after every move. The fields of the spectator's view (each sheet decoded once) are kept in
-    :attr:`NamasteState.shown` with the position they show, its rolls completed, seats waited for and
+    after every move. The spectator's view (each sheet decoded once) is kept in
+    :attr:`NamasteState.shown` with the position it shows, its rolls completed, seats waited for and
     roll on the table: the rules change the rest of the state only when a roll resolves, which counts it
-    in ``turns`` (a decision changes ``waiting``, a roll ``roll``), so fields kept for the same three
-    still show the state. Each view shares those immutable values and gets its own options (a dict),
-    viewer and own decision; its slots are filled directly (see
-    :func:`coven.core.events.slot_setters`)."""
+    in ``turns`` (a decision changes ``waiting``, a roll ``roll``), so a view kept for the same three
+    still shows the state. Each view shares its immutable values and gets its own options (a dict),
+    viewer and own decision."""
     shown = state.shown
     if shown is None or shown[0] != state.turns or shown[1] != state.waiting or shown[2] is not state.roll:
-        values = _public(state)
-        state.shown = (state.turns, state.waiting, state.roll, values)
+        public = _public(state)
+        state.shown = (state.turns, state.waiting, state.roll, public)
     else:
-        values = shown[3]
-    view: NamasteView = _new(NamasteView)
-    _exhaust(map(call, _SETTERS, repeat(view), values))
-    _SET_SEAT(view, seat)
-    _SET_OPTIONS(view, dict(state.options))
-    if seat is not None:
-        mine = state.pending.get(seat)
-        if mine is not None:
-            _SET_MY_CHOICE(view, format_action(mine))
-    return view
+        public = shown[3]
+    mine = state.pending.get(seat) if seat is not None else None
+    return NamasteView(
+        seat,
+        public.players,
+        dict(state.options),
+        public.starter,
+        public.active,
+        public.phase,
+        public.white,
+        public.turquoise,
+        public.sheets,
+        public.karma,
+        public.line_points,
+        public.claimed,
+        public.asked,
+        public.to_decide,
+        format_action(mine) if mine is not None else "",
+        public.turns,
+        public.ending,
+    )
 
 
 def view_json(view: NamasteView) -> dict[str, JSONValue]:
@@ -181,8 +226,9 @@ def score_of(sheet: Sequence[int], karma: Sequence[int], line_points: Sequence[i
 # action's cost in a playout), and the two that depend only on a seat and its decision (``decided``,
 # ``waiting``) are made once, in the tables below: events are values (frozen, their data a read-only
 # ``Mapping``), so every roll may return the same one. The tests check they equal the plain values.
+_new = object.__new__
 _set_kind, _set_data, _set_audience = slot_setters(Event)
-_ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(4))
+_ONLY: Final[tuple[frozenset[Seat], ...]] = tuple(frozenset((s,)) for s in range(4))
 
 
 _event = fast_event
@@ -206,14 +252,14 @@ def waiting_event(seat: Seat, still: list[JSONValue]) -> Event:
     return event
 
 
-DECIDED_WRITE: tuple[tuple[tuple[Event, ...], ...], ...] = tuple(
+DECIDED_WRITE: Final[tuple[tuple[tuple[Event, ...], ...], ...]] = tuple(
     tuple(tuple(decided_event(seat, WRITE_TEXT[v][c]) for c in range(NCELLS)) for v in range(MAX_VALUE + 1))
     for seat in range(4)
 )
 """``DECIDED_WRITE[seat][value][cell]``: the ``decided`` event of that write."""
-DECIDED_KARMA: tuple[Event, ...] = tuple(decided_event(seat, "karma") for seat in range(4))
-DECIDED_PASS: tuple[Event, ...] = tuple(decided_event(seat, "pass") for seat in range(4))
-WAITING: tuple[tuple[Event, ...], ...] = tuple(
+DECIDED_KARMA: Final[tuple[Event, ...]] = tuple(decided_event(seat, "karma") for seat in range(4))
+DECIDED_PASS: Final[tuple[Event, ...]] = tuple(decided_event(seat, "pass") for seat in range(4))
+WAITING: Final[tuple[tuple[Event, ...], ...]] = tuple(
     tuple(waiting_event(seat, [s for s in range(4) if still >> s & 1]) for still in range(16))
     for seat in range(4)
 )
