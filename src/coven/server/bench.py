@@ -66,11 +66,11 @@ _KEPT: dict[tuple[int, str], http.client.HTTPConnection] = {}
 _KEPT_LOCK = threading.Lock()
 
 
-def _close_kept() -> None:
-    """Close every kept connection (at the end of a phase: its threads are gone)."""
+def _close_kept(host: str | None = None) -> None:
+    """Close the kept connections to ``host`` (``"127.0.0.1:port"``; None: to every server)."""
     with _KEPT_LOCK:
-        kept = list(_KEPT.values())
-        _KEPT.clear()
+        going = [key for key in _KEPT if host is None or key[1] == host]
+        kept = [_KEPT.pop(key) for key in going]
     for connection in kept:
         connection.close()
 
@@ -185,6 +185,7 @@ class Child:
 
     def stop(self) -> None:
         """Stop the server, then anything left in its process group (a worker it failed to end)."""
+        _close_kept(f"{LOOPBACK}:{self.port}")
         if self.process.poll() is None:
             self.process.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
