@@ -180,3 +180,35 @@ def test_a_worker_whose_server_is_gone_ends_quietly() -> None:
     with worker.stderr:
         assert worker.wait(timeout=60) == 0
         assert worker.stderr.read() == b""
+
+
+def test_a_worker_whose_answer_cannot_be_read_is_given_up(caplog: pytest.LogCaptureFixture) -> None:
+    """An answer that is no pickle ends the worker: what it was asked fails as lost (the pool then asks a
+    new worker), and the server logs why."""
+    import asyncio
+    import sys
+
+    from coven.server.botpool import WorkerLostError, _Worker
+
+    caplog.set_level(logging.WARNING, logger="coven.server")
+    nonsense = (  # a frame of three bytes that are no pickle, then silence
+        "import sys, time; sys.stdout.buffer.write(b'\\x00\\x00\\x00\\x03abc'); sys.stdout.flush(); "
+        "time.sleep(30)"
+    )
+
+    async def ask() -> BaseException | None:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", nonsense, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
+        worker = _Worker(process)
+        try:
+            await asyncio.wait_for(worker.ask(1, b"request"), 20)
+        except BaseException as exc:
+            return exc
+        finally:
+            await asyncio.wait_for(worker.ended(), 20)
+            assert not worker.alive and process.returncode is not None
+        return None
+
+    assert isinstance(asyncio.run(ask()), WorkerLostError)
+    assert any("could not be read" in r.getMessage() for r in caplog.records)

@@ -77,8 +77,10 @@ class _Worker:
                     future.set_result(value)
                 else:
                     future.set_exception(RuntimeError(str(value)))
-        except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError, ValueError):
-            pass  # the worker is gone (or talks nonsense): what it was asked is lost with it
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass  # the worker is gone: what it was asked is lost with it
+        except Exception as exc:  # an answer that cannot be read: the worker is of no more use
+            log.warning("a bot worker's answer could not be read (%s); it is replaced", type(exc).__name__)
         finally:
             self._lost()
 
