@@ -344,15 +344,10 @@ class Table:
         now = self._shown()
         snap = now.snapshots.get(seat)
         if snap is None:
-            to_act, may_act = self.turn()
             snap = now.snapshots[seat] = {
-                "status": self.status,
+                **self._common(now),
                 "view": self._view(now, seat),  # written as its JSON form by dumps
-                "to_act": to_act,
-                "may_act": may_act,
-                "pace": self._pace(now),
                 "legal": self.legal(seat, cap),
-                "result": self._result(now),
             }
         return snap
 
@@ -377,20 +372,23 @@ class Table:
             now.result = self.result()
         return now.result
 
+    def _common(self, now: _Shown) -> dict[str, Any]:
+        """What every seat is shown alike at this number: the status, who acts, the pace, the result."""
+        to_act, may_act = self.turn()
+        return {
+            "status": self.status,
+            "to_act": to_act,
+            "may_act": may_act,
+            "pace": self._pace(now),
+            "result": self._result(now),
+        }
+
     def _shared_members(self, now: _Shown) -> str:
-        """The members of an ``update`` that every seat is sent alike (status, who acts, the pace, the
-        result), as JSON text, encoded once per number."""
+        """The members of an ``update`` that every seat is sent alike (:meth:`_common`), as JSON text,
+        encoded once per number."""
         shared = now.shared
         if shared is None:
-            to_act, may_act = self.turn()
-            members = {
-                "status": self.status,
-                "to_act": to_act,
-                "may_act": may_act,
-                "pace": self._pace(now),
-                "result": self._result(now),
-            }
-            shared = now.shared = dumps(members)[1:-1]
+            shared = now.shared = dumps(self._common(now))[1:-1]
         return shared
 
     def decided_together(self, seat: Seat, number: int) -> bool:
