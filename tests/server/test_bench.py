@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import math
@@ -88,6 +89,82 @@ def test_process_usage_reads_this_process() -> None:
     if usage is None:
         pytest.skip("no /proc here")
     assert usage.cpu > 0 and usage.rss > 0
+
+
+_BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+_PARENT = f"""
+import subprocess, sys, time
+burn = {_BURN!r}
+ended = subprocess.Popen([sys.executable, "-c", burn])
+ended.wait()  # its CPU is now the parent's cutime
+alive = subprocess.Popen([sys.executable, "-c", burn + "time.sleep(60)"])
+print("ready", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_servers_cpu_counts_its_child_processes(tmp_path: Path) -> None:
+    # a server's bot workers are its children: their CPU is the server's, whether they still run or
+    # have ended (and been waited for)
+    import os
+    import signal
+    import subprocess
+    import time
+
+    if bench.process_usage(os.getpid()) is None:
+        pytest.skip("no /proc here")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+        deadline = time.monotonic() + 20.0
+        while True:
+            own, group = bench.process_usage(parent.pid), bench.process_usage(parent.pid, group=True)
+            assert own is not None and group is not None
+            if group.cpu >= own.cpu + 0.55 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert group.cpu >= own.cpu + 0.55  # both children's 0.3 s (ticks of 10 ms: a little less)
+        assert own.cpu < 0.3  # the parent itself only started them
+        assert group.rss == own.rss  # the memory stays the server's own
+    finally:
+        os.killpg(parent.pid, signal.SIGKILL)
+        parent.wait()
+        assert parent.stdout is not None
+        parent.stdout.close()
+
+
+def test_a_gate_holds_its_clients_and_knows_when_their_answers_are_in() -> None:
+    async def scenario() -> list[str]:
+        seen: list[str] = []
+        gate = bench.Gate()
+        await gate.passed()  # open from the start
+        gate.close()
+
+        async def client() -> None:
+            await gate.passed()
+            gate.busy += 1
+            seen.append("sent")
+            await asyncio.sleep(0.05)
+            gate.busy -= 1
+            seen.append("answered")
+
+        task = asyncio.ensure_future(client())
+        await asyncio.sleep(0.02)
+        seen.append("still closed")
+        gate.open()
+        await asyncio.sleep(0.01)
+        gate.close()
+        assert gate.busy == 1
+        assert await gate.drained(5.0)
+        seen.append("drained")
+        await task
+        gate.busy += 1  # an answer that never comes: the wait gives up
+        assert not await gate.drained(0.05)
+        return seen
+
+    assert asyncio.run(scenario()) == ["still closed", "sent", "answered", "drained"]
 
 
 @pytest.mark.slow

@@ -1,23 +1,31 @@
 """``coven bench server``: simulated people over real websockets on loopback, and the figures of issue 12.
 
-One run has up to three phases of ``seconds`` each, every server in its own child process on 127.0.0.1:
+One run has up to three phases, every server in its own child process on 127.0.0.1:
 
 1. **people**: ``tables`` tables of the game, every seat a simulated person who plays a random legal
    action (from the ``legal`` list the server sends) whenever the game waits for it, and, when a game
    ends, sits down at a new table. Measured: moves per second, the time from sending an ``act`` to its
-   ``ack``, the server process's CPU time (user + system, from ``/proc/<pid>/stat``) per acknowledged
-   move, and its resident memory at the start and the end of the measured window (over the games that
-   finished in it).
-2. **people and bots** (only with ``bot_tables`` > 0): the same people, plus ``bot_tables`` tables where
-   every seat is the ``best`` bot, thinking at the same time (a finished bot table is replaced). Measured:
-   the people's ack times again, beside those of phase 1.
-3. **echo**: a bare Starlette websocket echo app (:mod:`coven.server.echo`) under uvicorn with the same
+   ``ack``, the server's CPU time (user + system, from ``/proc``: its own, its child processes' and
+   those it has waited for) per acknowledged move, and its resident memory at the start and the end of
+   the measured time (over the games that finished in it).
+2. **echo**: a bare Starlette websocket echo app (:mod:`coven.server.echo`) under uvicorn with the same
    transport settings, driven by the same client machinery with the same number of connections: per
    table one message at a time, the seats taking turns, each message as long as the mean frame the
-   people received in phase 1. Measured: the echo process's CPU time per message.
+   people have received so far. Measured: the echo process's CPU time per message.
+3. **people and bots** (only with ``bot_tables`` > 0): the same people, plus ``bot_tables`` tables where
+   every seat is the ``best`` bot, thinking at the same time (a finished bot table is replaced). Measured:
+   the people's ack times again, beside those of phase 1.
 
-Each phase's first ``min(1 s, 20 %)`` is a warm-up (connections, first tables; longer, up to half the
-phase, until the first answer comes and the first bot has moved); the figures come from the rest.
+Phases 1 and 2 run side by side and are measured in alternating slices of at most a second (people,
+echo, people, ...; ``seconds`` of each in all): each side's clients send only while its gate is open,
+and a slice ends when every request sent in it has its answer, so the work it started is measured in
+it. A shared machine's speed drifts over seconds (the same code measured 9.1 and 13.5 a minute apart
+when the phases ran one after the other); alternating, both sides of ``cpu_ratio`` see the same drift.
+Work a server does with no client request (a heartbeat) is measured only if it falls in its own
+slices.
+
+Each phase begins with a warm-up of ``min(1 s, 20 %)`` (connections, first tables; longer, up to half
+the phase, until the first answer comes and the first bot has moved); the figures come from the rest.
 ``cpu_ratio`` = server CPU per move / echo CPU per message. Nothing here sends a ``seed``: the server
 deals; the bench's ``seed`` drives only the simulated people's choices.
 """
@@ -121,17 +129,38 @@ _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
-def process_usage(pid: int) -> Usage | None:
+def process_usage(pid: int, group: bool = False) -> Usage | None:
     """CPU time (every thread, live or ended) and RSS of process ``pid``, from ``/proc`` (Linux); None
-    where there is no ``/proc``."""
+    where there is no ``/proc``.
+
+    ``group``: the CPU of the whole process group ``pid`` leads, as well (a server's bot workers and store
+    writer are its children, in its group: their work is the server's): the live members' own, and what
+    the children it has waited for used (``cutime``/``cstime``). Its RSS stays its own."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
         statm = Path(f"/proc/{pid}/statm").read_text()
     except OSError:
         return None
-    rest = stat[stat.rindex(")") + 2 :].split()  # the name may hold spaces and parentheses
-    utime, stime = int(rest[11]), int(rest[12])  # fields 14 and 15 of proc(5)
-    return Usage((utime + stime) / _TICKS, int(statm.split()[1]) * _PAGE)
+    fields = _stat_fields(stat)
+    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
+    ticks = utime + stime
+    if group:
+        ticks += int(fields[13]) + int(fields[14])  # cutime, cstime: its children that ended
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or entry.name == str(pid):
+                continue
+            try:
+                member = _stat_fields((entry / "stat").read_text())
+            except (OSError, ValueError):
+                continue  # gone meanwhile
+            if int(member[2]) == pid:  # field 5 of proc(5): its process group
+                ticks += int(member[11]) + int(member[12])
+    return Usage(ticks / _TICKS, int(statm.split()[1]) * _PAGE)
+
+
+def _stat_fields(stat: str) -> list[str]:
+    """The fields of a ``/proc/PID/stat`` line after the name (field 3 of proc(5) is the first)."""
+    return stat[stat.rindex(")") + 2 :].split()  # the name may hold spaces and parentheses
 
 
 class Child:
@@ -181,7 +210,8 @@ class Child:
                 time.sleep(0.05)
 
     def usage(self) -> Usage | None:
-        return process_usage(self.process.pid)
+        """The server's CPU, its child processes' included (see :func:`process_usage`)."""
+        return process_usage(self.process.pid, group=True)
 
     def stop(self) -> None:
         """Stop the server, then anything left in its process group (a worker it failed to end)."""
@@ -199,10 +229,43 @@ class Child:
 
 
 # --------------------------------------------------------------------------- simulated people
+class Gate:
+    """Whether a side's clients may send now, and how many of their requests are still unanswered (so that
+    a slice of the alternating measurement ends once its work is done, see :func:`_alternate`). Open
+    unless closed: the bots' phase never closes it."""
+
+    def __init__(self) -> None:
+        self._open = asyncio.Event()
+        self._open.set()
+        self.busy = 0
+        """Requests sent and not answered yet; new tables not yet seen by all their people."""
+
+    def open(self) -> None:
+        self._open.set()
+
+    def close(self) -> None:
+        self._open.clear()
+
+    async def passed(self) -> None:
+        """Return when the gate is open (at once if it is)."""
+        if not self._open.is_set():
+            await self._open.wait()
+
+    async def drained(self, timeout: float) -> bool:
+        """Wait until nothing is unanswered (False: still something after ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
+        while self.busy > 0:
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.002)
+        return True
+
+
 @dataclass
 class Sink:
     """What the clients of one phase saw. Counters move only while ``measuring``."""
 
+    gate: Gate = field(default_factory=Gate)
     measuring: bool = False
     answered: bool = False
     """Whether any action was acknowledged (or message echoed) yet: the warm-up lasts at least until then."""
@@ -210,6 +273,9 @@ class Sink:
     moves: int = 0
     frames: int = 0
     frame_chars: int = 0
+    seen_frames: int = 0
+    """Frames received, warm-up included (what the echo's messages are sized by)."""
+    seen_chars: int = 0
     games: int = 0
     """Games seen to the end while measuring."""
     all_games: int = 0
@@ -277,87 +343,122 @@ async def _connect(url: str) -> AsyncIterator[Any]:
             ws.transport.abort()
 
 
-async def _person(url: str, token: str, rng: random.Random, sink: Sink, group: int) -> bool:
+async def _person(
+    url: str, token: str, rng: random.Random, sink: Sink, group: int, arrived: Callable[[], None]
+) -> bool:
     """One simulated person at one table. Plays a random listed action whenever its ``legal`` is required
     (and, now and then, an optional one); after ``stale``/``conflict`` it decides again on the newest
-    state it has. Returns whether it saw the game end."""
+    state it has. Sends only while its sink's gate is open; calls ``arrived`` once, at its first state
+    (or when it leaves without one). Returns whether it saw the game end."""
     next_id = 0
     pending: tuple[int, float, bool] | None = None  # (id, sent at, sent while measuring)
     latest: dict[str, Any] | None = None
     decided_at = -1  # the number this person last acted (or chose not to act) on
     tries: Counter[int] = Counter()
-    async with _connect(url) as ws:
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "last": None}))
-        async for raw in ws:
-            now = time.perf_counter()
-            sink.progress[group] = now
-            if sink.measuring:
-                sink.frames += 1
-                sink.frame_chars += len(raw)
-            message = _decode(raw)
-            kind = message.get("type")
-            ack = message.get("ack") if kind == "update" else message if kind == "ack" else None
-            if isinstance(ack, dict):  # inside the update our action made (alone: not yet listening)
-                sink.answered = True
-                if pending is not None and ack.get("id") == pending[0]:
-                    if pending[2] and sink.measuring:
-                        sink.latencies.append((now - pending[1]) * 1000.0)
-                        sink.moves += 1
-                    pending = None
-                if kind == "ack":
+    gate = sink.gate
+    try:
+        async with _connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "last": None}))
+            async for raw in ws:
+                now = time.perf_counter()
+                sink.progress[group] = now
+                sink.seen_frames += 1
+                sink.seen_chars += len(raw)
+                if sink.measuring:
+                    sink.frames += 1
+                    sink.frame_chars += len(raw)
+                message = _decode(raw)
+                kind = message.get("type")
+                ack = message.get("ack") if kind == "update" else message if kind == "ack" else None
+                if isinstance(ack, dict):  # inside the update our action made (alone: not yet listening)
+                    sink.answered = True
+                    if pending is not None and ack.get("id") == pending[0]:
+                        if pending[2] and sink.measuring:
+                            sink.latencies.append((now - pending[1]) * 1000.0)
+                            sink.moves += 1
+                        pending = None
+                        gate.busy -= 1
+                    if kind == "ack":
+                        continue
+                if kind == "error":
+                    code = str(message.get("code"))
+                    if sink.measuring or code not in EXPECTED_ERRORS:
+                        sink.errors[code] += 1
+                    if code == "game_over":
+                        return True
+                    if pending is not None and message.get("id") == pending[0]:
+                        pending = None
+                        gate.busy -= 1
+                        if code not in EXPECTED_ERRORS and latest is not None:
+                            number = int(latest["number"])
+                            tries[number] += 1
+                            if tries[number] < 3:  # another listed action; then wait for the next state
+                                decided_at = -1
+                elif kind in {"sync", "update"}:
+                    if latest is None:
+                        arrived()
+                    latest = message
+                    sink.last[group] = message  # described only if the table stalls (see _last_seen)
+                    if message.get("status") == "over":
+                        return True
+                else:
                     continue
-            if kind == "error":
-                code = str(message.get("code"))
-                if sink.measuring or code not in EXPECTED_ERRORS:
-                    sink.errors[code] += 1
-                if code == "game_over":
-                    return True
-                if pending is not None and message.get("id") == pending[0]:
-                    pending = None
-                    if code not in EXPECTED_ERRORS and latest is not None:
-                        number = int(latest["number"])
-                        tries[number] += 1
-                        if tries[number] < 3:  # another listed action; then wait for the next state
-                            decided_at = -1
-            elif kind in {"sync", "update"}:
-                latest = message
-                sink.last[group] = message  # described only if the table stalls (see _last_seen)
-                if message.get("status") == "over":
-                    return True
-            else:
-                continue
-            if pending is not None or latest is None or latest.get("number") == decided_at:
-                continue
-            if latest.get("status") != "playing":
-                continue  # not started yet: decide on the sync that comes with the start
-            legal = latest.get("legal")
-            number = int(latest["number"])
-            decided_at = number
-            if not isinstance(legal, dict):
-                continue
-            if not legal.get("required") and rng.random() >= OPTIONAL_RATE:
-                continue
-            listed = _choices(legal)
-            if not listed:
-                continue
-            next_id += 1
-            pending = (next_id, time.perf_counter(), sink.measuring)
-            act = {"type": "act", "number": number, "action": rng.choice(listed), "id": next_id}
-            await ws.send(json.dumps(act))
-    return False
+                if pending is not None or latest is None or latest.get("number") == decided_at:
+                    continue
+                if latest.get("status") != "playing":
+                    continue  # not started yet: decide on the sync that comes with the start
+                legal = latest.get("legal")
+                number = int(latest["number"])
+                decided_at = number
+                if not isinstance(legal, dict):
+                    continue
+                if not legal.get("required") and rng.random() >= OPTIONAL_RATE:
+                    continue
+                listed = _choices(legal)
+                if not listed:
+                    continue
+                await gate.passed()  # (nobody at this table moves while it is closed: the state stays)
+                next_id += 1
+                pending = (next_id, time.perf_counter(), sink.measuring)
+                gate.busy += 1
+                act = {"type": "act", "number": number, "action": rng.choice(listed), "id": next_id}
+                await ws.send(json.dumps(act))
+        return False
+    finally:
+        if pending is not None:
+            gate.busy -= 1
+        if latest is None:
+            arrived()
 
 
 async def _people_table(
     child: Child, game: str, count: int, group: int, rng: random.Random, sink: Sink
 ) -> None:
-    """The people of one table: play a game, then sit down at a new table, until cancelled."""
+    """The people of one table: play a game, then sit down at a new table, until cancelled. A table is
+    created only while the gate is open, and counts as busy until each of its people has its first state
+    (its set-up is part of the measured work)."""
     body = {"game": game, "players": count, "seats": [{"kind": "human"}] * count}  # the server deals
+    gate = sink.gate
     while True:
-        created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
+        await gate.passed()
+        gate.busy += 1
+        waiting = count
+
+        def arrived() -> None:
+            nonlocal waiting
+            waiting -= 1
+            if waiting == 0:
+                gate.busy -= 1
+
+        try:
+            created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
+        except BaseException:
+            gate.busy -= 1
+            raise
         url = f"{child.base_ws}/ws/tables/{created['table']['id']}"
         sink.progress[group] = time.perf_counter()
         people = [
-            _person(url, invite["token"], random.Random(rng.getrandbits(64)), sink, group)
+            _person(url, invite["token"], random.Random(rng.getrandbits(64)), sink, group, arrived)
             for invite in created["invites"]
         ]
         results = await asyncio.gather(*people)
@@ -403,30 +504,18 @@ async def _measure(
     sink: Sink,
     tasks: list[Callable[[], Awaitable[None]]],
     ready: Callable[[], bool],
-    games: int = 0,
 ) -> Window:
     """Run ``tasks`` for ``seconds``; measure after the warm-up (which lasts until ``ready()``, up to half
-    the phase), then cancel them. With ``games``, the warm-up also waits for a tenth as many games to
-    end, the measured window lasts until ``games`` games have ended in it, however long that takes, and
-    the memory is read again when half of them have (see :func:`_steady_growth`)."""
+    the phase), then cancel them."""
     started = time.monotonic()
     running = [asyncio.ensure_future(task()) for task in tasks]
     try:
         await _sleep_watching(running, min(1.0, 0.2 * seconds))
         while not ready() and time.monotonic() < started + 0.5 * seconds:  # a slow start
             await _sleep_watching(running, 0.02)
-        while games and sink.all_games < max(1, games // 10):
-            await _sleep_watching(running, 0.05)
         usage0, client0, t0 = child.usage(), time.process_time(), time.perf_counter()
         sink.measuring = True
-        half: tuple[Usage | None, int] = (None, 0)
-        if games:
-            while sink.games < games:
-                if half[0] is None and sink.games >= games // 2 > 0:
-                    half = (child.usage(), sink.games)
-                await _sleep_watching(running, 0.05)
-        else:
-            await _sleep_watching(running, max(0.05, started + seconds - time.monotonic()))
+        await _sleep_watching(running, max(0.05, started + seconds - time.monotonic()))
         sink.measuring = False
         usage1, client1, t1 = child.usage(), time.process_time(), time.perf_counter()
     finally:
@@ -443,8 +532,6 @@ async def _measure(
         client_cpu=client1 - client0,
         rss_before=usage0.rss if usage0 is not None else None,
         rss_after=usage1.rss if usage1 is not None else None,
-        rss_half=half[0].rss if half[0] is not None else None,
-        games_half=half[1],
     )
 
 
@@ -472,16 +559,10 @@ async def _sleep_watching(tasks: Sequence[asyncio.Future[None]], seconds: float)
             raise RuntimeError(f"a bench client failed: {task.exception()!r}") from task.exception()
 
 
-async def _people_phase(
-    child: Child,
-    game: str,
-    count: int,
-    tables: int,
-    bot_tables: int,
-    seconds: float,
-    seed: int,
-    games: int = 0,
+async def _bots_phase(
+    child: Child, game: str, count: int, tables: int, bot_tables: int, seconds: float, seed: int
 ) -> tuple[Sink, Window, int]:
+    """Phase 3: the people's tables and ``bot_tables`` tables of ``best`` bots, for ``seconds``."""
     sink = Sink()
     rng = random.Random(seed)
     tasks: list[Callable[[], Awaitable[None]]] = []
@@ -490,9 +571,7 @@ async def _people_phase(
         tasks.append(functools.partial(_people_table, child, game, count, group, group_rng, sink))
     for _ in range(bot_tables):
         tasks.append(functools.partial(_bot_table, child, game, count, sink))
-    window = await _measure(
-        child, seconds, sink, tasks, lambda: sink.answered and (sink.bots_moved or not bot_tables), games
-    )
+    window = await _measure(child, seconds, sink, tasks, lambda: sink.answered and sink.bots_moved)
     now = time.perf_counter()
     stalled = [g for g, t in sink.progress.items() if now - t > STALL_SECONDS]
     sink.last = {g: _last_seen(sink.last.get(g)) for g in stalled[:3]}
@@ -500,20 +579,31 @@ async def _people_phase(
 
 
 async def _echo_connection(
-    url: str, count: int, size: int, rng: random.Random, sink: Sink, group: int
+    url: str, count: int, size: list[int], rng: random.Random, sink: Sink, group: int
 ) -> None:
-    """``count`` connections of one table: one message at a time, the seats taking turns."""
+    """``count`` connections of one table: one message at a time, the seats taking turns, each message
+    ``size[0]`` characters long (read before each message: the measurement sizes them as the people's
+    frames, as it learns their mean)."""
     async with contextlib.AsyncExitStack() as stack:
         sockets = [await stack.enter_async_context(_connect(url)) for _ in range(count)]
         seat = rng.randrange(count)
         head = '{"type":"act","number":0,"id":0,"action":"'
-        text = head + "x" * max(8, size - len(head) - 2) + '"}'
+        text, made_for = "", -1
+        gate = sink.gate
         while True:
             ws = sockets[seat]
+            await gate.passed()
+            if made_for != size[0]:
+                made_for = size[0]
+                text = head + "x" * max(8, made_for - len(head) - 2) + '"}'
             sent = time.perf_counter()
             measured = sink.measuring
-            await ws.send(text)
-            raw = await ws.recv()
+            gate.busy += 1
+            try:
+                await ws.send(text)
+                raw = await ws.recv()
+            finally:
+                gate.busy -= 1
             now = time.perf_counter()
             sink.progress[group] = now
             sink.answered = True
@@ -525,18 +615,140 @@ async def _echo_connection(
             seat = (seat + 1) % count
 
 
-async def _echo_phase(
-    child: Child, count: int, tables: int, size: int, seconds: float, seed: int
-) -> tuple[Sink, Window]:
-    sink = Sink()
+SLICE_SECONDS = 1.0
+"""The longest slice of the alternating measurement (see :func:`_alternate`)."""
+DRAIN_SECONDS = 5.0
+"""How long a slice's end waits for the answers to what was sent in it."""
+
+
+@dataclass
+class _Tally:
+    """The measured slices of one side, added up."""
+
+    seconds: float = 0.0
+    server_cpu: float | None = 0.0
+    client_cpu: float = 0.0
+    first: Usage | None = None
+    last: Usage | None = None
+
+
+async def _slice(
+    child: Child,
+    sink: Sink,
+    running: Sequence[asyncio.Future[None]],
+    length: float,
+    tally: _Tally,
+    done: Callable[[], bool] | None = None,
+) -> None:
+    """One measured slice of one side: open its gate for ``length`` seconds (or until ``done()``), close
+    it, wait for the answers to what it sent, and add the server's CPU, the bench's own CPU and the time
+    to ``tally``. Work a slice started is measured in it, to its last answer."""
+    usage0, client0, t0 = child.usage(), time.process_time(), time.perf_counter()
+    sink.measuring = True
+    sink.gate.open()
+    try:
+        end = t0 + length
+        while (left := end - time.perf_counter()) > 0 and not (done is not None and done()):
+            await _sleep_watching(running, min(0.05, left))
+    finally:
+        sink.gate.close()
+    await sink.gate.drained(DRAIN_SECONDS)  # (one that never answers shows as a stalled table)
+    sink.measuring = False
+    usage1, client1, t1 = child.usage(), time.process_time(), time.perf_counter()
+    tally.seconds += t1 - t0
+    tally.client_cpu += client1 - client0
+    if tally.server_cpu is not None and usage0 is not None and usage1 is not None:
+        tally.server_cpu += usage1.cpu - usage0.cpu
+    else:
+        tally.server_cpu = None
+    tally.first = tally.first or usage0
+    tally.last = usage1
+
+
+async def _alternate(
+    child: Child,
+    echo_child: Child,
+    game: str,
+    count: int,
+    tables: int,
+    seconds: float,
+    seed: int,
+    games: int = 0,
+) -> tuple[Sink, Window, int, Sink, Window, int]:
+    """Phases 1 and 3, measured in alternating slices (see the module's doc): the people and the echo's
+    clients run side by side, each side sending only while its gate is open, so that the machine's
+    speed, which drifts over seconds on a shared machine, is the same for both sides of the ratio.
+
+    Returns the people's sink, window and stalled tables, the echo's sink and window, and the echo's
+    message length."""
+    people, echo = Sink(), Sink()
     rng = random.Random(seed)
-    url = f"{child.base_ws}/ws/echo"
-    tasks: list[Callable[[], Awaitable[None]]] = []
+    running: list[asyncio.Future[None]] = []
     for group in range(tables):
         group_rng = random.Random(rng.getrandbits(64))
-        tasks.append(functools.partial(_echo_connection, url, count, size, group_rng, sink, group))
-    window = await _measure(child, seconds, sink, tasks, lambda: sink.answered)
-    return sink, window
+        running.append(asyncio.ensure_future(_people_table(child, game, count, group, group_rng, people)))
+    try:
+        # the people's warm-up (their gate is open): connections, first tables, first answers
+        started = time.monotonic()
+        await _sleep_watching(running, min(1.0, 0.2 * seconds))
+        while not people.answered and time.monotonic() < started + 0.5 * seconds:  # a slow start
+            await _sleep_watching(running, 0.02)
+        while games and people.all_games < max(1, games // 10):
+            await _sleep_watching(running, 0.05)
+        people.gate.close()
+        await people.gate.drained(DRAIN_SECONDS)
+        size = [people.seen_chars // people.seen_frames if people.seen_frames else 256]
+        # the echo's warm-up
+        echo_rng = random.Random(seed + 2)
+        url = f"{echo_child.base_ws}/ws/echo"
+        for group in range(tables):
+            group_rng = random.Random(echo_rng.getrandbits(64))
+            running.append(asyncio.ensure_future(_echo_connection(url, count, size, group_rng, echo, group)))
+        started = time.monotonic()
+        await _sleep_watching(running, min(1.0, 0.2 * seconds))
+        while not echo.answered and time.monotonic() < started + 0.5 * seconds:
+            await _sleep_watching(running, 0.02)
+        echo.gate.close()
+        await echo.gate.drained(DRAIN_SECONDS)
+        # the measured slices, side after side
+        length = min(SLICE_SECONDS, max(0.1, seconds / 4))
+        mine, theirs = _Tally(), _Tally()
+        half: tuple[Usage | None, int] = (None, 0)
+        enough = (lambda: people.games >= games) if games else None
+        while True:
+            more_people = people.games < games if games else mine.seconds < seconds
+            more_echo = theirs.seconds < seconds
+            if not more_people and not more_echo:
+                break
+            if more_people:
+                await _slice(child, people, running, length, mine, enough)
+                if games and half[0] is None and people.games >= games // 2 > 0:
+                    half = (child.usage(), people.games)
+            if more_echo:
+                if people.frames:  # as long as the frames the people received, so far
+                    size[0] = people.frame_chars // people.frames
+                await _slice(echo_child, echo, running, length, theirs)
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.wait(running, timeout=10.0)
+    for task in running:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            raise RuntimeError(f"a bench client failed: {task.exception()!r}")
+    now = time.perf_counter()
+    stalled = [g for g, t in people.progress.items() if now - t > STALL_SECONDS]
+    people.last = {g: _last_seen(people.last.get(g)) for g in stalled[:3]}
+    window = Window(
+        seconds=mine.seconds,
+        server_cpu=mine.server_cpu,
+        client_cpu=mine.client_cpu,
+        rss_before=mine.first.rss if mine.first is not None else None,
+        rss_after=mine.last.rss if mine.last is not None else None,
+        rss_half=half[0].rss if half[0] is not None else None,
+        games_half=half[1],
+    )
+    echo_window = Window(theirs.seconds, theirs.server_cpu, theirs.client_cpu, None, None)
+    return people, window, len(stalled), echo, echo_window, size[0]
 
 
 # --------------------------------------------------------------------------- figures
@@ -611,17 +823,16 @@ def bench_server(
         stack.callback(echo_child.stop)
         if "echo" in child.wait_ready() or "echo" not in echo_child.wait_ready():
             raise RuntimeError("the bench's servers answer on each other's ports")
-        people, alone, stalled = asyncio.run(
-            _people_phase(child, game, count, tables, 0, seconds, seed, games)
+        people, alone, stalled, echo, echo_window, mean_frame = asyncio.run(
+            _alternate(child, echo_child, game, count, tables, seconds, seed, games)
         )
+        echo_child.stop()
         with_bots: tuple[Sink, Window, int] | None = None
         if bot_tables:
-            with_bots = asyncio.run(_people_phase(child, game, count, tables, bot_tables, seconds, seed + 1))
+            with_bots = asyncio.run(_bots_phase(child, game, count, tables, bot_tables, seconds, seed + 1))
         child.stop()
         log.seek(0)
         server_log = [line for line in log.read().decode("utf-8", "replace").splitlines() if line]
-        mean_frame = people.frame_chars // people.frames if people.frames else 256
-        echo, echo_window = asyncio.run(_echo_phase(echo_child, count, tables, mean_frame, seconds, seed + 2))
 
     moves, window = people.moves, alone.seconds
     cpu_per_move = _per(alone.server_cpu, moves, 1e6)
