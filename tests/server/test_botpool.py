@@ -43,8 +43,8 @@ def test_bots_think_in_a_worker_process(make_client: Callable[..., TestClient]) 
     server_nice = os.getpriority(os.PRIO_PROCESS, 0)
     for pid in workers:
         assert os.getpriority(os.PRIO_PROCESS, pid) >= min(19, server_nice + WORKER_NICENESS)
-        if hasattr(os, "SCHED_BATCH"):  # Linux: a batch task, whose wake-ups never preempt the server
-            assert os.sched_getscheduler(pid) == os.SCHED_BATCH
+        if hasattr(os, "SCHED_IDLE"):  # Linux: an idle task, which the server preempts whenever it wakes
+            assert os.sched_getscheduler(pid) == os.SCHED_IDLE
 
 
 def test_a_table_survives_the_loss_of_its_worker(
@@ -149,6 +149,46 @@ def test_a_worker_answers_each_request_in_its_frame() -> None:
     assert [(number, ok) for number, ok, _ in got] == [(7, True), (8, False), (9, True)]
     assert got[0][2] in list(legal) and got[2][2] in list(legal)
     assert "no-such-game" in got[1][2] or "Unknown" in got[1][2]
+
+
+def test_a_fixed_legal_list_is_pickled_once_and_read_once_by_a_worker() -> None:
+    """A list of legal actions that never changes (The 3 Commandments' 2,521 novice moves) is pickled
+    once by the server, not on the event loop at every decision, and read once by each worker."""
+    import pickle
+
+    from coven.games import get_game
+    from coven.server import botworker
+    from coven.server.botpool import SHARED_LEGAL_KEPT, SharedLegal, _SharedLegals
+
+    game = get_game("commandments")
+    state = game.new_game(3, None, 5)
+    for _ in range(100):  # to the novice's move (the first ritual's ordainment and placements come first)
+        seat = game.first_to_act(state)
+        assert seat is not None
+        legal = game.legal_actions(state, seat)
+        if len(legal) > 1000:
+            break
+        game.apply(state, seat, legal[0])
+    assert isinstance(legal, tuple) and len(legal) > 1000  # a constant of the game, the same each time
+    assert game.legal_actions(state, seat) is legal
+
+    shared = _SharedLegals()
+    first = shared.share(legal)
+    assert shared.share(legal) is first  # pickled once
+    assert pickle.loads(first.pickled) == legal
+    other = shared.share(("a", "b"))
+    assert other.key != first.key
+    for i in range(SHARED_LEGAL_KEPT + 1):  # bounded: the oldest are forgotten
+        shared.share((i,))
+    again = shared.share(legal)
+    assert again.key not in {first.key, other.key} and pickle.loads(again.pickled) == legal
+
+    # the worker reads it once: after that, the key alone names it
+    assert botworker.legal_of(first) == legal
+    assert botworker.legal_of(SharedLegal(first.key, b"not a pickle")) == legal
+    assert botworker.legal_of(["x"]) == ["x"]  # a list sent as it is
+    view = game.view(state, seat)
+    assert botworker.decide("commandments", "t", seat, "random", 1, view, first, True) in legal
 
 
 def test_a_worker_whose_server_is_gone_ends_quietly() -> None:

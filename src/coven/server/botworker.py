@@ -2,10 +2,12 @@
 
 It reads decisions to make from its standard input and writes each answer to its standard output, in
 frames of a 4-byte big-endian length and a pickle: a request is ``(number, game id, table id, seat, bot
-name, seed, view, legal actions, required)``, its answer ``(number, True, action or None)``, or ``(number,
-False, error text)`` when the bot failed. It decides one request at a time, in the order they came, and
-ends when its input does (the server closed the pipe, or is gone: however the server ended, its workers
-follow). Anything a bot prints goes to the standard error, never into the answers.
+name, seed, view, legal actions, required)`` (the legal actions as they are, or, when they are a list
+that never changes, a :class:`coven.server.botpool.SharedLegal`, read once and then kept), its answer
+``(number, True, action or None)``, or ``(number, False, error text)`` when the bot failed. It decides one
+request at a time, in the order they came, and ends when its input does (the server closed the pipe, or
+is gone: however the server ended, its workers follow).
+Anything a bot prints goes to the standard error, never into the answers.
 
 The worker thinks at the lowest scheduling priority (see :data:`coven.server.botpool.WORKER_NICENESS`).
 (The server's modules do not import this one: run as ``-m``, it is imported once, as ``__main__``.)
@@ -25,13 +27,29 @@ from collections.abc import Hashable
 from typing import IO, Any
 
 from coven.core import Bot, Seat
-from coven.server.botpool import HEADER, WORKER_NICENESS
+from coven.server.botpool import HEADER, SHARED_LEGAL_KEPT, WORKER_NICENESS, SharedLegal
 
 MAX_BOTS = 512
 """The bots a worker keeps (so a bot's random stream and caches carry over between its decisions); the
 least recently used go first."""
 
 _BOTS: OrderedDict[tuple[str, Seat, str, int], Bot] = OrderedDict()
+_LEGALS: OrderedDict[int, Any] = OrderedDict()
+"""The fixed legal lists read so far, by their key (see :class:`coven.server.botpool.SharedLegal`)."""
+
+
+def legal_of(sent: Any) -> Any:
+    """The legal actions a request carries: as they are, or a shared list, read once and then kept."""
+    if not isinstance(sent, SharedLegal):
+        return sent
+    legal = _LEGALS.get(sent.key)
+    if legal is None:
+        legal = _LEGALS[sent.key] = pickle.loads(sent.pickled)
+        if len(_LEGALS) > SHARED_LEGAL_KEPT:
+            _LEGALS.popitem(last=False)
+    else:
+        _LEGALS.move_to_end(sent.key)
+    return legal
 
 
 def decide(
@@ -50,21 +68,26 @@ def decide(
             _BOTS.popitem(last=False)
     else:
         _BOTS.move_to_end(key)
-    action: Hashable | None = thinker.act(view, legal, required)
+    action: Hashable | None = thinker.act(view, legal_of(legal), required)
     return action
 
 
 def lower_priority() -> None:
-    """People first: think at the lowest scheduling priority (nice 19: about 1.5 % of a core shared with
-    the server), so on a busy machine the operating system gives the people's moves the processor before
-    the bots' searches, yet a bot is never starved outright. On Linux also a batch task (SCHED_BATCH): the
-    scheduler takes it for the CPU-bound work it is and never lets its wake-ups preempt the server. (Nice
-    10 still took about a tenth of a shared core: ``coven bench server --bot-tables 4`` with one worker on
-    2 cores moved the people's ack p50 3.4 -> 4.8-6.0 ms with it, 4.5-4.6 ms at nice 19.)"""
+    """People first: think at the lowest scheduling priority there is, so that on a busy machine the
+    operating system gives the people's moves the processor before the bots' searches. On Linux an idle
+    task (SCHED_IDLE): whenever the server or anything else of normal priority wakes, it takes the
+    processor from the worker at once; elsewhere nice 19. A bot is never starved outright (an idle task
+    still gets a sliver of a busy processor, and a decision past its budget is answered for it).
+
+    Measured for issue 12 (Linux 6.18, whose EEVDF scheduler does not always let a waking task preempt a
+    batch task), ``coven bench server --game commandments --tables 20`` beside a process playing its
+    ``best`` bots without pause: the people's ack p99 went 37-41 -> 63-66 ms with that process at nice
+    19 as a batch task (SCHED_BATCH, what workers were), and 36-37 -> 46-50 ms as an idle task; moves a
+    second fell by a quarter and by a tenth."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
     with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def read_frame(source: IO[bytes]) -> bytes | None:
