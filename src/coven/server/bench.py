@@ -17,7 +17,10 @@ One run has up to three phases, every server in its own child process on 127.0.0
    the same time (a finished bot table is replaced). Measured: the people's ack times in each
    (``bot_p99_ratio``). Both run continuously, without slices: slices would hide from the people what the
    server does while the echo is measured (a heartbeat), which it cannot hide from people who play beside
-   bots (with bots, the p99 was 1.6 times the sliced one with the bots' worker stopped).
+   bots (the p99 beside bots whose worker was stopped was 1.6 times the sliced one). A p99 over a few
+   seconds is set by the one or two moments the whole server stalls, every table's ack at once (garbage
+   collections of 20-90 ms on a slow machine, measured for issue 12): give the phases more ``seconds``
+   for a steadier ratio.
 
 Phases 1 and 2 run side by side and are measured in alternating slices of at most a second (people,
 echo, people, ...; ``seconds`` of each in all): each side's clients send only while its gate is open,
