@@ -525,12 +525,7 @@ async def _measure(
         sink.measuring = False
         usage1, client1, t1 = child.usage(), time.process_time(), time.perf_counter()
     finally:
-        for task in running:
-            task.cancel()
-        await asyncio.wait(running, timeout=10.0)
-    for task in running:
-        if task.done() and not task.cancelled() and task.exception() is not None:
-            raise RuntimeError(f"a bench client failed: {task.exception()!r}")
+        await _end_clients(running)
     cpu = usage1.cpu - usage0.cpu if usage0 is not None and usage1 is not None else None
     return Window(
         seconds=t1 - t0,
@@ -557,6 +552,25 @@ def _steady_growth(window: Window, games: int) -> float | None:
     return round((window.rss_after - window.rss_half) / 2**20 * 1000 / (games - window.games_half), 1)
 
 
+async def _end_clients(running: Sequence[asyncio.Future[None]]) -> None:
+    """Cancel a phase's clients and wait for them; raise if one of them failed."""
+    for task in running:
+        task.cancel()
+    await asyncio.wait(running, timeout=10.0)
+    for task in running:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            raise RuntimeError(f"a bench client failed: {task.exception()!r}")
+
+
+def _stalled(sink: Sink) -> int:
+    """How many people's tables saw nothing for :data:`STALL_SECONDS`; what the first three last saw
+    becomes ``sink.last``."""
+    now = time.perf_counter()
+    stalled = [g for g, t in sink.progress.items() if now - t > STALL_SECONDS]
+    sink.last = {g: _last_seen(sink.last.get(g)) for g in stalled[:3]}
+    return len(stalled)
+
+
 async def _sleep_watching(tasks: Sequence[asyncio.Future[None]], seconds: float) -> None:
     """Sleep, but fail at once if a client task fails (a refused request, a dead server)."""
     done, _ = await asyncio.wait(tasks, timeout=seconds, return_when=asyncio.FIRST_EXCEPTION)
@@ -581,10 +595,7 @@ async def _bots_phase(
     window = await _measure(
         child, seconds, sink, tasks, lambda: sink.answered and (sink.bots_moved or not bot_tables)
     )
-    now = time.perf_counter()
-    stalled = [g for g, t in sink.progress.items() if now - t > STALL_SECONDS]
-    sink.last = {g: _last_seen(sink.last.get(g)) for g in stalled[:3]}
-    return sink, window, len(stalled)
+    return sink, window, _stalled(sink)
 
 
 async def _echo_connection(
@@ -738,15 +749,8 @@ async def _alternate(
                     size[0] = people.frame_chars // people.frames
                 await _slice(echo_child, echo, running, length, theirs)
     finally:
-        for task in running:
-            task.cancel()
-        await asyncio.wait(running, timeout=10.0)
-    for task in running:
-        if task.done() and not task.cancelled() and task.exception() is not None:
-            raise RuntimeError(f"a bench client failed: {task.exception()!r}")
-    now = time.perf_counter()
-    stalled = [g for g, t in people.progress.items() if now - t > STALL_SECONDS]
-    people.last = {g: _last_seen(people.last.get(g)) for g in stalled[:3]}
+        await _end_clients(running)
+    stalled = _stalled(people)
     window = Window(
         seconds=mine.seconds,
         server_cpu=mine.server_cpu,
@@ -757,7 +761,7 @@ async def _alternate(
         games_half=half[1],
     )
     echo_window = Window(theirs.seconds, theirs.server_cpu, theirs.client_cpu, None, None)
-    return people, window, len(stalled), echo, echo_window, size[0]
+    return people, window, stalled, echo, echo_window, size[0]
 
 
 # --------------------------------------------------------------------------- figures

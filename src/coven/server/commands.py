@@ -76,6 +76,7 @@ def serve(
     import uvicorn
 
     from coven.server.app import create_app
+    from coven.server.echo import http_protocol
     from coven.server.settings import bus_prefix_for
 
     settings = Settings(database_url=database, bus_url=bus, **tuning)
@@ -93,6 +94,7 @@ def serve(
         create_app(settings),
         host=host,
         port=port,
+        http=http_protocol(),  # no cycle left behind at each websocket's upgrade
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
         # the transport refuses what the protocol would refuse (close 1009), before buffering it
