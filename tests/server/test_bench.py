@@ -135,6 +135,26 @@ def test_a_servers_cpu_counts_its_child_processes(tmp_path: Path) -> None:
         parent.stdout.close()
 
 
+def test_the_people_measure_with_no_collection_of_their_own() -> None:
+    # a pause of the bench's own collector would look like a stall of the server in every ack at once
+    import weakref
+
+    class Node:
+        me: object = None
+
+    assert gc.isenabled()
+    with bench._quiet_collector():
+        assert not gc.isenabled() and gc.get_freeze_count() > 0
+        node = Node()
+        node.me = node  # a cycle: only a collection frees it
+        gone = weakref.ref(node)
+        del node
+        assert gone() is not None  # nothing collects it while the people measure...
+        bench.collect_garbage()
+        assert gone() is None  # ...until between slices
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
 def test_a_gate_holds_its_clients_and_knows_when_their_answers_are_in() -> None:
     async def scenario() -> list[str]:
         seen: list[str] = []

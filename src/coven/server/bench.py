@@ -56,7 +56,7 @@ import time
 import urllib.error
 import urllib.parse
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -519,6 +519,7 @@ async def _measure(
         await _sleep_watching(running, min(1.0, 0.2 * seconds))
         while not ready() and time.monotonic() < started + 0.5 * seconds:  # a slow start
             await _sleep_watching(running, 0.02)
+        collect_garbage()  # the warm-up's (a pause of the warm-up only)
         usage0, client0, t0 = child.usage(), time.process_time(), time.perf_counter()
         sink.measuring = True
         await _sleep_watching(running, max(0.05, started + seconds - time.monotonic()))
@@ -675,6 +676,7 @@ async def _slice(
     await sink.gate.drained(DRAIN_SECONDS)  # (one that never answers shows as a stalled table)
     sink.measuring = False
     usage1, client1, t1 = child.usage(), time.process_time(), time.perf_counter()
+    collect_garbage()  # (both sides' clients are gated now)
     tally.seconds += t1 - t0
     tally.client_cpu += client1 - client0
     if tally.server_cpu is not None and usage0 is not None and usage1 is not None:
@@ -788,6 +790,40 @@ def _redacted(url: str) -> str:
         return url.rsplit("@", maxsplit=1)[-1]
 
 
+@contextlib.contextmanager
+def _quiet_collector() -> Iterator[None]:
+    """No garbage collection in this process while the simulated people measure: between slices and
+    phases only (:func:`collect_garbage`).
+
+    Their acks are timed in this process: a pause of its collector is a pause of every person at once,
+    and their acks all look that much later, as if the server had stalled. Its full collections took
+    110-120 ms on a slow machine, twice a run, and were the worst stall of a phase, so its ack p99
+    (issue 12); with the imported code frozen out of the scans, still 94 ms, and the young generation's,
+    which free the websocket clients' cycles, 30-40 ms. The collector is back as it was afterwards, and
+    what was frozen is scanned again."""
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.freeze()  # (what exists now, the imported code, need not be scanned by the collections between)
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+        gc.collect()
+
+
+def collect_garbage() -> None:
+    """Collect this process's garbage now, when nobody is measuring (see :func:`_quiet_collector`)."""
+    import gc
+
+    if not gc.isenabled():
+        gc.collect()
+
+
 def bench_server(
     players: int | None = None,
     seconds: float = 10.0,
@@ -823,6 +859,7 @@ def bench_server(
         raise ValueError("at least one people's table, and no negative number of bot tables")
 
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_quiet_collector())
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="coven-bench-")))
         stack.callback(_close_kept)
         url = database or f"sqlite:///{(tmp / 'bench.sqlite3').as_posix()}"
