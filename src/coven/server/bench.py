@@ -18,9 +18,9 @@ One run has up to three phases, every server in its own child process on 127.0.0
    (``bot_p99_ratio``). Both run continuously, without slices: slices would hide from the people what the
    server does while the echo is measured (a heartbeat), which it cannot hide from people who play beside
    bots (the p99 beside bots whose worker was stopped was 1.6 times the sliced one). A p99 over a few
-   seconds is set by the one or two moments the whole server stalls, every table's ack at once (garbage
-   collections of 20-90 ms on a slow machine, measured for issue 12): give the phases more ``seconds``
-   for a steadier ratio.
+   seconds is set by the few moments every table's ack waits at once: the server's garbage collections
+   (20-90 ms on a slow machine, measured for issue 12), and the bench's own, until it stopped collecting
+   while it measures (:func:`_quiet_collector`). Give the phases more ``seconds`` for a steadier ratio.
 
 Phases 1 and 2 run side by side and are measured in alternating slices of at most a second (people,
 echo, people, ...; ``seconds`` of each in all): each side's clients send only while its gate is open,
