@@ -33,7 +33,8 @@ def http_protocol() -> type[Any]:
     connection left about 26 such objects, and a young collection that freed those of a few hundred
     connections stopped the whole server for 20-90 ms on this project's machines (issue 12: the slowest
     1 % of acks came in such stalls, every table waiting at once). Let go at the upgrade, they are freed
-    at once, a connection at a time.
+    at once, a connection at a time. ``coven serve`` serves with it too (it lives here, beside
+    :data:`TRANSPORT`, because this module must run as a script without the coven package).
     """
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
