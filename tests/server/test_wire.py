@@ -101,3 +101,30 @@ def test_a_huge_legal_space_is_sampled_not_listed() -> None:
     assert [e["notation"] for e in listed["actions"]] == every and listed["truncated"] is False
     cut = brujas.legal(seat, len(every) - 1)  # one over the cap: a sample (the cap, if under 8)
     assert len(cut["actions"]) == min(len(every) - 1, OPTIONAL_LISTED) and cut["truncated"] is True
+
+
+def test_a_legal_list_is_written_once_and_reads_as_listed() -> None:
+    """A frame's ``legal`` member is the JSON of :meth:`Table.legal`, written once per listing: a listing
+    that lasts (Amulets' questions, a constant of the game) is the same written text for the next table
+    at the same point; any other is written for the frame that needs it."""
+    first = _table("amulets", 3)
+    seat = sorted(first.game.to_act(first.state))[0]
+    written = first.legal_written(seat, 60)
+    assert written is not None and json.loads(bytes(written)) == first.legal(seat, 60)
+    other = _table("amulets", 3, seed=4)  # another deal, the same questions: the same text, not written again
+    assert other.legal_written(seat, 60) is written
+    others = [s for s in range(3) if s != seat]  # they may cast: a shorter, optional list
+    cast = first.legal_written(others[0], 60)
+    assert cast is not None and cast is not written
+    optional = json.loads(bytes(cast))
+    assert optional == first.legal(others[0], 60) and optional["required"] is False
+
+    brujas = _table("brujas", 3)
+    mover = sorted(brujas.game.to_act(brujas.state))[0]
+    once = brujas.legal_written(mover, 60)
+    assert once is not None
+    frame = json.loads(dumps(brujas.sync_message(mover, None, 60)))
+    assert frame["legal"] == brujas.legal(mover, 60) == json.loads(bytes(once))
+    assert brujas.legal_written(next(s for s in range(3) if s != mover), 60) is None  # not its turn
+    # the standard library's writer (text that is not Unicode elsewhere in a frame) reads it back too
+    assert json.loads(dumps({"legal": once, "text": "a\ud800"}))["legal"] == brujas.legal(mover, 60)

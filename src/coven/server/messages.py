@@ -279,6 +279,8 @@ _ENCODER = msgspec.json.Encoder()
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, msgspec.Raw):  # JSON written before (see encode_json)
+        return json.loads(bytes(value))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if isinstance(value, frozenset | set):
@@ -296,6 +298,15 @@ def dumps(message: dict[str, Any]) -> str:
         return _ENCODER.encode(message).decode("utf-8")
     except UnicodeEncodeError:  # text that is not Unicode (a lone surrogate): as the standard library does
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False, default=_plain)
+
+
+def encode_json(value: Any) -> bytes:
+    """``value`` as compact JSON, UTF-8 (ASCII with escapes if it holds text that is not Unicode), to be
+    put in messages as it is (as a ``msgspec.Raw``: :func:`dumps` copies it, without writing it again)."""
+    try:
+        return _ENCODER.encode(value)
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":"), default=_plain).encode("ascii")
 
 
 _UPDATE = '{"type":"update",'

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+import msgspec
+
 from coven.bots.arena import make_bot
 from coven.bus import RESYNC, Bus, make_bus
 from coven.core import (
@@ -39,7 +41,7 @@ from coven.core import (
 from coven.core.driver import decisions
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
-from coven.server.messages import ErrorCode, ProtocolError, dumps, with_ack
+from coven.server.messages import ErrorCode, ProtocolError, dumps, encode_json, with_ack
 from coven.server.settings import GameSource, Settings
 from coven.store import (
     ChatLine,
@@ -134,6 +136,33 @@ class _Listing:
     entries: list[dict[str, Any]]
     _read: dict[str, Hashable] | None = None
     """Notations read back, each once, to the listed action the game reads from it."""
+    _written: dict[bool, msgspec.Raw] | None = None
+    """The ``legal`` member as JSON, by whether the seat must act (see :meth:`written`)."""
+
+    def member(self, required: bool) -> dict[str, Any]:
+        """The ``legal`` member of a seat given this listing (``required``: the game waits for it)."""
+        count = len(self.actions)
+        truncated = len(self.entries) < count
+        return {
+            "required": required,
+            "actions": self.entries,
+            "count": count,
+            "truncated": truncated,
+            "free_form": truncated,
+        }
+
+    def written(self, required: bool) -> msgspec.Raw:
+        """:meth:`member` as JSON, written once per listing: a listing that lasts (a Commandments
+        novice's 2,521 performances, Amulets' casts and questions) is written once for every seat, move
+        and table given it, not once per frame (its 60 entries took 5.5 µs a frame to write, the written
+        text 0.5 µs to copy, measured for issue 12)."""
+        written = self._written
+        if written is None:
+            written = self._written = {}
+        made = written.get(required)
+        if made is None:
+            made = written[required] = msgspec.Raw(encode_json(self.member(required)))
+        return made
 
     def read(self, game: AnyGame, text: str) -> Hashable | None:
         """The listed action written ``text``, if the game reads ``text`` as that very action (None: not
@@ -295,6 +324,20 @@ class Table:
         return turn
 
     def legal(self, seat: Seat | None, cap: int) -> dict[str, Any] | None:
+        """The ``legal`` member of ``seat``'s frames: what it may do now, its first ``cap`` actions listed
+        (fewer, :data:`OPTIONAL_LISTED`, if acting is optional or they are more than ``cap``); None if it
+        may do nothing. Shared with other seats and frames: never mutate."""
+        listed = self._listed(seat, cap)
+        return None if listed is None else listed[0].member(listed[1])
+
+    def legal_written(self, seat: Seat | None, cap: int) -> msgspec.Raw | None:
+        """:meth:`legal` as JSON (written once per listing, see :meth:`_Listing.written`), for a frame."""
+        listed = self._listed(seat, cap)
+        return None if listed is None else listed[0].written(listed[1])
+
+    def _listed(self, seat: Seat | None, cap: int) -> tuple[_Listing, bool] | None:
+        """The listing of ``seat``'s legal actions now, and whether the game waits for it (None: it may
+        do nothing)."""
         if seat is None or self.status != "playing":
             return None
         game, state = self.game, self.state
@@ -320,15 +363,7 @@ class Table:
                 listings.clear()
             listings[key] = made
         now.listed[seat] = made
-        listed = made.entries
-        truncated = len(listed) < count
-        return {
-            "required": required,
-            "actions": listed,
-            "count": count,
-            "truncated": truncated,
-            "free_form": truncated,
-        }
+        return made, required
 
     def listed_action(self, seat: Seat, text: str) -> Hashable | None:
         """The action written ``text`` in the legal list ``seat`` was sent at this number, if that list is
@@ -347,7 +382,7 @@ class Table:
             snap = now.snapshots[seat] = {
                 **self._common(now),
                 "view": self._view(now, seat),  # written as its JSON form by dumps
-                "legal": self.legal(seat, cap),
+                "legal": self.legal_written(seat, cap),
             }
         return snap
 
@@ -418,7 +453,7 @@ class Table:
                 "actor": step.actor,
                 "events": step.events_json(seat),
                 "view": self._view(now, seat),  # written as its JSON form by dumps
-                "legal": self.legal(seat, cap),
+                "legal": self.legal_written(seat, cap),
             }
             text = now.updates[seat] = f"{dumps(own)[:-1]},{self._shared_members(now)}}}"
         return text
