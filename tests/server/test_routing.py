@@ -19,7 +19,8 @@ import pytest
 
 from coven.server.messages import ErrorCode, ProtocolError
 from coven.server.settings import Settings
-from coven.server.tables import Ack, SeatRequest, Table, TableService, parse_action_text
+from coven.server.table import Ack, Table
+from coven.server.tables import SeatRequest, TableService, parse_action_text
 from tests.store.backends import unique_prefix
 
 pytestmark = pytest.mark.redis

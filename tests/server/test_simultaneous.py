@@ -12,7 +12,8 @@ import pytest
 
 from coven.server.messages import ErrorCode, ProtocolError
 from coven.server.settings import Settings
-from coven.server.tables import SeatRequest, Table, TableService, parse_action_text
+from coven.server.table import Table
+from coven.server.tables import SeatRequest, TableService, parse_action_text
 
 
 class Listener:

@@ -15,7 +15,8 @@ import pytest
 from coven.core import Registry, Seat, is_fixed, private, public
 from coven.games import REGISTRY
 from coven.server.messages import ProtocolError
-from coven.server.tables import LoggedStep, SeatRequest, _Listing, checked_text_action
+from coven.server.table import LoggedStep, _Listing
+from coven.server.tables import SeatRequest, checked_text_action
 from tests.core.toygame import Play, ToyGame, ToyState
 from tests.server.helpers import running_service
 

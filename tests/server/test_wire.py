@@ -69,7 +69,7 @@ def test_text_that_is_not_unicode_is_written_as_the_standard_library_would() -> 
 def _table(game_id: str, players: int, seed: int = 3) -> Any:
     from datetime import UTC, datetime
 
-    from coven.server.tables import Table
+    from coven.server.table import Table
 
     game = REGISTRY.get(game_id)
     options = game.spec.resolve_options({})
@@ -81,7 +81,7 @@ def test_a_huge_legal_space_is_sampled_not_listed() -> None:
     """A seat the game waits for with more legal actions than the cap (Amulets' millions of questions)
     gets the first OPTIONAL_LISTED of them, in the game's order, with the true count; with the cap or
     fewer it gets every one."""
-    from coven.server.tables import OPTIONAL_LISTED
+    from coven.server.table import OPTIONAL_LISTED
 
     table = _table("amulets", 3)
     game, state = table.game, table.state

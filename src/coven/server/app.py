@@ -33,7 +33,8 @@ from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorte
 from coven.server.openapi import openapi_document
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
 from coven.server.settings import Settings
-from coven.server.tables import SeatRequest, Table, TableService
+from coven.server.table import Table
+from coven.server.tables import SeatRequest, TableService
 from coven.server.ws import TRANSPORT_KEY, describe, table_socket
 from coven.store import StoredTable
 

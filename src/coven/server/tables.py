@@ -1,5 +1,8 @@
 """Live tables: the authoritative state of each game, its numbered log, its listeners and its bots.
 
+What a table shows each seat is :mod:`coven.server.table`'s (:class:`~coven.server.table.Table`); this
+module owns the tables of a process, and does everything that waits: the store, the bus, the bots.
+
 Per table, actions are applied one at a time under an asyncio lock: check on a clone, commit the step to
 the store (in a worker thread), and only then swap the state in, acknowledge and fan out. The database
 is the single source of truth: a step number is a primary key, so two processes racing for a step
@@ -11,38 +14,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import functools
-import hmac
 import logging
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
-
-import msgspec
+from typing import Any
 
 from coven.bots.arena import make_bot
 from coven.bus import RESYNC, Bus, make_bus
 from coven.core import (
-    Bot,
-    Event,
-    Game,
     GameError,
     InvalidOptionError,
     NotationError,
-    Options,
     Seat,
     UnknownBotError,
-    is_fixed,
 )
 from coven.core.driver import decisions
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
-from coven.server.messages import ErrorCode, ProtocolError, dumps, encode_json, with_ack
+from coven.server.messages import ErrorCode, ProtocolError, dumps
 from coven.server.settings import GameSource, Settings
+from coven.server.table import Ack, AnyGame, LoggedStep, Table
 from coven.store import (
     ChatLine,
     ConflictError,
@@ -56,27 +51,14 @@ from coven.store import (
 
 log = logging.getLogger("coven.server")
 
-_MISSING: Any = object()
 _MIN_WAKE = 0.05  # seconds: the shortest sleep of a table's driver between two looks at the table
 
-AnyGame = Game[Any, Any, Any]
 ActionSource = Callable[[AnyGame], Hashable]
 """Produces the action to apply (parsing happens under the table's lock, against its game)."""
 
 
-class Listener(Protocol):
-    """A connection watching a table (``seat`` None: a spectator)."""
-
-    seat: Seat | None
-
-    def send_text(self, text: str) -> None: ...
-
-
 PACES = ("none", "move", "clock")
 """A table's pace: no limit, a limit for each move, or a clock (a bank of time) for each person."""
-LAST_SECONDS = 15.0
-"""With a clock, what a person whose bank is empty still has for each move before a bot stands in."""
-
 STAND_INS = ("greedy", "random")
 """The bot that plays an absent person's seat: the first of these the game has (all have ``random``)."""
 
@@ -86,452 +68,8 @@ def stand_in_bot(game: AnyGame) -> str:
     return next((name for name in STAND_INS if name in bots), next(iter(bots)))
 
 
-OPTIONAL_LISTED = 8
-"""Legal actions listed for a seat that may act without having to (an Amulets cast), and for a seat the
-game waits for whose actions outnumber the cap (a huge space: Amulets' millions of questions, a
-Commandments novice's thousands of performances): a sample, enough for the page to offer the moment and
-its board to know which kinds of action it holds; the seat types or builds its action (``free_form``)
-and the server validates it. Listing 60 of 6.4 million questions on every move cost more CPU than the
-rules' whole step (measured for issue 12), and told the page nothing more."""
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def legal_entry(game: AnyGame, action: Hashable) -> dict[str, Any]:
-    """An action as a legal list shows it, built once: the same actions are offered move after move, and a
-    list may hold dozens. Only the notation travels (what a page shows and sends back; the JSON form of
-    an action would triple a list's size, and a client that wants it builds it). Shared: never mutate."""
-    return {"notation": game.format_action(action)}
-
-
-@dataclass(slots=True)
-class LoggedStep:
-    number: int
-    actor: Seat
-    action: str
-    events: list[Event]
-    together: frozenset[Seat] = frozenset()
-    """The seats the game waited for when this step was taken (a simultaneous decision: several)."""
-    _shown: list[tuple[frozenset[Seat] | None, dict[str, Any]]] | None = field(
-        default=None, repr=False, compare=False
-    )
-    """Each event's audience and JSON form, made once for every seat that is sent the step."""
-
-    def events_json(self, seat: Seat | None) -> list[dict[str, Any]]:
-        """The JSON forms of the events ``seat`` sees (:meth:`Event.visible_to`). Shared between the
-        seats' frames: never mutate."""
-        shown = self._shown
-        if shown is None:
-            shown = self._shown = [(e.audience, e.to_json()) for e in self.events]
-        return [
-            made for audience, made in shown if audience is None or (seat is not None and seat in audience)
-        ]
-
-
-@dataclass(slots=True, eq=False)
-class _Listing:
-    """A legal sequence a game gave, and its first ``len(entries)`` actions as a seat's legal list shows
-    them. A listing that lasts (:data:`_FIXED_LISTINGS`) also reads its entries back: see :meth:`read`."""
-
-    actions: Sequence[Hashable]
-    entries: list[dict[str, Any]]
-    _read: dict[str, Hashable] | None = None
-    """Notations read back, each once, to the listed action the game reads from it."""
-    _written: dict[bool, msgspec.Raw] | None = None
-    """The ``legal`` member as JSON, by whether the seat must act (see :meth:`written`)."""
-
-    def member(self, required: bool) -> dict[str, Any]:
-        """The ``legal`` member of a seat given this listing (``required``: the game waits for it)."""
-        count = len(self.actions)
-        truncated = len(self.entries) < count
-        return {
-            "required": required,
-            "actions": self.entries,
-            "count": count,
-            "truncated": truncated,
-            "free_form": truncated,
-        }
-
-    def written(self, required: bool) -> msgspec.Raw:
-        """:meth:`member` as JSON, written once per listing: a listing that lasts (a Commandments
-        novice's 2,521 performances, Amulets' casts and questions) is written once for every seat, move
-        and table given it, not once per frame (its 60 entries took 5.5 µs a frame to write, the written
-        text 0.5 µs to copy, measured for issue 12)."""
-        written = self._written
-        if written is None:
-            written = self._written = {}
-        made = written.get(required)
-        if made is None:
-            made = written[required] = msgspec.Raw(encode_json(self.member(required)))
-        return made
-
-    def read(self, game: AnyGame, text: str) -> Hashable | None:
-        """The listed action written ``text``, if the game reads ``text`` as that very action (None: not
-        listed, or not read so). A person mostly sends an action their page was offered: a listing kept
-        from move to move and table to table finds it without reading the text, once the game has read
-        it once (the action applied must be the one a replay of the log will read)."""
-        known = self._read
-        if known is None:
-            known = self._read = {}
-        action = known.get(text)
-        if action is not None or text in known:
-            return action
-        if len(known) >= FIXED_LISTINGS_BOUND:
-            known.clear()
-        listed = next(
-            (a for e, a in zip(self.entries, self.actions, strict=False) if e["notation"] == text), None
-        )
-        try:
-            read_so = listed is not None and game.parse_action(text) == listed
-        except Exception:  # the generic path reads it again, and says why it cannot
-            read_so = False
-        known[text] = listed if read_so else None
-        return known[text]
-
-
-_FIXED_LISTINGS: dict[tuple[AnyGame, int, int], _Listing] = {}
-"""Listings of legal sequences that never change (:func:`coven.core.is_fixed`), kept from move to move
-and from table to table: a game gives the same constant wherever the same actions are legal (Amulets'
-casts and questions, a Commandments novice's performances), so its first actions are listed once. Each
-entry holds its sequence, so the identity in its key names no other."""
 CHAT_KEPT = 200
 """The lines of a table's chat a hello shows (the last ones)."""
-FIXED_LISTINGS_BOUND = 4096
-"""At most this many listings are kept (then they all go and are made again as asked)."""
-
-
-@dataclass(slots=True)
-class _Shown:
-    """What a table shows at one action number, each part made once for every seat that asks: who acts,
-    the pace, the result, and each seat's snapshot and ``update`` frame."""
-
-    number: int
-    turn: tuple[list[Seat], list[Seat]] | None = None
-    pace: dict[str, Any] | None = None
-    result: Any = _MISSING
-    views: dict[Seat | None, Any] = field(default_factory=dict)
-    snapshots: dict[Seat | None, dict[str, Any]] = field(default_factory=dict)
-    updates: dict[Seat | None, str] = field(default_factory=dict)
-    shared: str | None = None
-    """The members of an ``update`` every seat is sent alike, as JSON text (see
-    :meth:`Table._shared_members`)."""
-    listed: dict[Seat, _Listing] = field(default_factory=dict)
-    """The listing each seat was given at this number (see :meth:`Table.listed_action`)."""
-    listings: dict[tuple[AnyGame, int, int], _Listing] = field(default_factory=dict)
-    """Listed legal actions by the game, the identity of the sequence it gave and the length listed, for
-    sequences that may change (those that cannot are kept longer, in :data:`_FIXED_LISTINGS`): seats given
-    the same sequence at one number share one listing. The entry holds the sequence, so its identity
-    names no other while the number lasts."""
-
-
-@dataclass(eq=False)
-class Table:
-    id: str
-    game: AnyGame
-    players: int
-    options: Options
-    seed: int
-    status: str
-    seats: list[StoredSeat]
-    created_at: datetime
-    state: Any
-    number: int = 0
-    steps: list[LoggedStep] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: set[Listener] = field(default_factory=set)
-    bots: dict[Seat, Bot] = field(default_factory=dict)
-    bot_seeds: dict[Seat, int] = field(default_factory=dict)
-    """Each bot's own seed (drawn apart from the deal), so a worker process can build the same bot."""
-    declined: dict[Seat, int] = field(default_factory=dict)
-    """Bot seats that let an optional moment pass, and at which number (asked again after it)."""
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    pace: str = "none"
-    """``none``, ``move`` (``pace_seconds`` for each move) or ``clock`` (``pace_seconds`` per player)."""
-    pace_seconds: int = 0
-    banks: dict[Seat, float] = field(default_factory=dict)
-    """With a clock: each person's time left (kept by the owning process; a new owner starts them full)."""
-    changed_at: float = field(default_factory=time.monotonic)
-    """When the table last changed for its people (a step sent out, the start): a move's time is
-    measured from here (see :meth:`Game.stamp_time`)."""
-    driver: asyncio.Task[None] | None = None
-    chat: list[ChatLine] | None = None
-    """The last :data:`CHAT_KEPT` lines said at the table, as the store has them (None: not read yet, or
-    maybe stale: read again when asked; see :meth:`TableService.chat_log`)."""
-    chat_said: int = 0
-    """Lines said at the table since it was loaded here (this process's and the bus's): a read of the
-    store that began before one of them may miss it, and is not kept."""
-    _now: _Shown | None = None
-    """What the table shows at its current number, each part made once (see :meth:`forget`)."""
-
-    @property
-    def last_mover(self) -> Seat:
-        """The seat that moved last (before any move: the seat before seat 0), as the core driver counts
-        for its order of optional actors."""
-        return self.steps[-1].actor if self.steps else self.players - 1
-
-    # ------------------------------------------------------------ what a seat sees
-    def _shown(self) -> _Shown:
-        """The parts shown at the current number (a new number starts afresh: the old ones go)."""
-        now = self._now
-        if now is None or now.number != self.number:
-            now = self._now = _Shown(self.number)
-        return now
-
-    def forget(self) -> None:
-        """Drop what was made for the current number (the seats or the status changed under it)."""
-        self._now = None
-
-    def result(self) -> dict[str, Any] | None:
-        if self.status != "over":
-            return None
-        return {
-            "scores": [float(s) for s in self.game.scores(self.state)],
-            "winners": sorted(int(s) for s in self.game.winners(self.state)),
-        }
-
-    def allowance(self, seat: Seat) -> float | None:
-        """Seconds ``seat`` has for the move the game waits for, from :attr:`changed_at` (None: no limit):
-        the table's pace, or the game's own limit for this decision if shorter.
-
-        With a clock, a person whose bank is empty still has :data:`LAST_SECONDS` for each move."""
-        paced: float | None = None
-        if self.pace == "move":
-            paced = float(self.pace_seconds)
-        elif self.pace == "clock":
-            paced = max(self.banks.get(seat, float(self.pace_seconds)), LAST_SECONDS)
-        rule = self.game.decision_seconds(self.state, seat)
-        if rule is None or paced is None:
-            return rule if paced is None else paced
-        return min(paced, rule)
-
-    def pace_json(self) -> dict[str, Any]:
-        """The pace as the table shows it: for each seat the game waits for, the seconds it has."""
-        to_act, _ = self.turn()
-        limits = {} if self.status != "playing" else {str(s): self.allowance(s) for s in to_act}
-        return {
-            "kind": self.pace,
-            "seconds": self.pace_seconds,
-            "limits": {k: v for k, v in limits.items() if v is not None},
-            "banks": {str(k): round(v, 1) for k, v in self.banks.items()} if self.pace == "clock" else {},
-        }
-
-    def turn(self) -> tuple[list[Seat], list[Seat]]:
-        """Who must act and who may (sorted), computed once per number for every seat that asks."""
-
-        now = self._shown()
-        turn = now.turn
-        if turn is None:
-            turn = now.turn = (sorted(self.game.to_act(self.state)), sorted(self.game.may_act(self.state)))
-        return turn
-
-    def legal(self, seat: Seat | None, cap: int) -> dict[str, Any] | None:
-        """The ``legal`` member of ``seat``'s frames: what it may do now, its first ``cap`` actions listed
-        (fewer, :data:`OPTIONAL_LISTED`, if acting is optional or they are more than ``cap``); None if it
-        may do nothing. Shared with other seats and frames: never mutate."""
-        listed = self._listed(seat, cap)
-        return None if listed is None else listed[0].member(listed[1])
-
-    def legal_written(self, seat: Seat | None, cap: int) -> msgspec.Raw | None:
-        """:meth:`legal` as JSON (written once per listing, see :meth:`_Listing.written`), for a frame."""
-        listed = self._listed(seat, cap)
-        return None if listed is None else listed[0].written(listed[1])
-
-    def _listed(self, seat: Seat | None, cap: int) -> tuple[_Listing, bool] | None:
-        """The listing of ``seat``'s legal actions now, and whether the game waits for it (None: it may
-        do nothing)."""
-        if seat is None or self.status != "playing":
-            return None
-        game, state = self.game, self.state
-        to_act, may_act = self.turn()
-        if seat in to_act:
-            required = True
-        elif seat in may_act:
-            required = False
-        else:
-            return None
-        actions = game.legal_actions(state, seat)  # possibly lazy: only the listed ones are built
-        count = len(actions)
-        limit = cap if required and count <= cap else min(cap, OPTIONAL_LISTED)
-        now = self._shown()
-        listings = _FIXED_LISTINGS if is_fixed(actions) else now.listings
-        key = (game, id(actions), limit)  # a game's own notation writes the entries
-        made = listings.get(key)
-        if made is None or made.actions is not actions:
-            made = _Listing(
-                actions, [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
-            )
-            if len(listings) >= FIXED_LISTINGS_BOUND:
-                listings.clear()
-            listings[key] = made
-        now.listed[seat] = made
-        return made, required
-
-    def listed_action(self, seat: Seat, text: str) -> Hashable | None:
-        """The action written ``text`` in the legal list ``seat`` was sent at this number, if that list is
-        one that lasts (None: read the text; see :meth:`_Listing.read`)."""
-        listing = self._shown().listed.get(seat)
-        if listing is None or not is_fixed(listing.actions):
-            return None
-        return listing.read(self.game, text)
-
-    def snapshot(self, seat: Seat | None, cap: int) -> dict[str, Any]:
-        """The current ``view``/``legal``/turn fields for ``seat`` (cached per number)."""
-
-        now = self._shown()
-        snap = now.snapshots.get(seat)
-        if snap is None:
-            snap = now.snapshots[seat] = {
-                **self._common(now),
-                "view": self._view(now, seat),  # written as its JSON form by dumps
-                "legal": self.legal_written(seat, cap),
-            }
-        return snap
-
-    def _view(self, now: _Shown, seat: Seat | None) -> Any:
-        """``seat``'s view at this number: the views of every seat watching are made together (they share
-        the table's public part)."""
-        view = now.views.get(seat, _MISSING)
-        if view is _MISSING:
-            wanted = {listener.seat for listener in self.listeners} - now.views.keys()
-            wanted.add(seat)
-            now.views.update(self.game.views(self.state, wanted))
-            view = now.views[seat]
-        return view
-
-    def _pace(self, now: _Shown) -> dict[str, Any]:
-        if now.pace is None:
-            now.pace = self.pace_json()  # the same for every seat
-        return now.pace
-
-    def _result(self, now: _Shown) -> Any:
-        if now.result is _MISSING:
-            now.result = self.result()
-        return now.result
-
-    def _common(self, now: _Shown) -> dict[str, Any]:
-        """What every seat is shown alike at this number: the status, who acts, the pace, the result."""
-        to_act, may_act = self.turn()
-        return {
-            "status": self.status,
-            "to_act": to_act,
-            "may_act": may_act,
-            "pace": self._pace(now),
-            "result": self._result(now),
-        }
-
-    def _shared_members(self, now: _Shown) -> str:
-        """The members of an ``update`` that every seat is sent alike (:meth:`_common`), as JSON text,
-        encoded once per number."""
-        shared = now.shared
-        if shared is None:
-            shared = now.shared = dumps(self._common(now))[1:-1]
-        return shared
-
-    def decided_together(self, seat: Seat, number: int) -> bool:
-        """Whether an action ``seat`` chose at ``number``, behind the table now, is still one it could
-        choose: it was deciding at the same time as the others (a simultaneous decision), and every step
-        since was another seat's part of that same decision, so nothing it could have seen has changed
-        but who has chosen. Then it need not be refused as stale and sent again."""
-        if not 0 <= number < self.number:
-            return False
-        since = self.steps[number:]
-        return all(s.actor != seat and seat in s.together and s.actor in s.together for s in since)
-
-    def step_json(self, step: LoggedStep, seat: Seat | None) -> dict[str, Any]:
-        return {"number": step.number, "actor": step.actor, "events": step.events_json(seat)}
-
-    def update_text(self, seat: Seat | None, cap: int) -> str:
-        """The ``update`` message of the latest step for ``seat`` (serialised once per seat; what every seat
-        is sent alike is encoded once, see :meth:`_shared_members`)."""
-
-        now = self._shown()
-        text = now.updates.get(seat)
-        if text is None:
-            step = self.steps[-1]
-            own = {
-                "type": "update",
-                "number": self.number,
-                "actor": step.actor,
-                "events": step.events_json(seat),
-                "view": self._view(now, seat),  # written as its JSON form by dumps
-                "legal": self.legal_written(seat, cap),
-            }
-            text = now.updates[seat] = f"{dumps(own)[:-1]},{self._shared_members(now)}}}"
-        return text
-
-    def sync_message(self, seat: Seat | None, last: int | None, cap: int) -> dict[str, Any]:
-        full = last is None or not 0 <= last <= self.number
-        since = 0 if full or last is None else last
-        return {
-            "type": "sync",
-            "full": full,
-            "since": since,
-            "number": self.number,
-            "steps": [self.step_json(s, seat) for s in self.steps[since:]],
-            **self.snapshot(seat, cap),
-        }
-
-    def seats_json(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": s.seat,
-                "kind": s.kind,
-                "name": s.name,
-                "bot": s.bot,
-                "claimed": s.claimed,
-                "stand_in": s.stand_in,
-            }
-            for s in self.seats
-        ]
-
-    def table_message(self) -> str:
-        message = {"type": "table", "status": self.status, "seats": self.seats_json(), "number": self.number}
-        return dumps(message)
-
-    def seat_of_token(self, token: str) -> Seat | None:
-        digest = hash_token(token)
-        for s in self.seats:
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                return s.seat
-        return None
-
-    def token_matches(self, seat: Seat, token: str) -> bool:
-        stored = self.seats[seat].token_hash
-        return stored is not None and hmac.compare_digest(stored, hash_token(token))
-
-    def broadcast(self, text: str) -> None:
-        for listener in list(self.listeners):
-            listener.send_text(text)
-
-    def broadcast_update(self, cap: int, ack: Ack | None = None) -> None:
-        """Send every listener its seat's ``update`` of the latest step; the one that sent its action
-        (``ack``) gets it with the acknowledgement inside (one frame, not two)."""
-        self.changed_at = time.monotonic()
-        pending = ack
-        for listener in list(self.listeners):
-            text = self.update_text(listener.seat, cap)
-            if pending is not None and listener is pending.listener:
-                text = with_ack(text, pending.json(self.steps[-1]))
-                pending = None
-            listener.send_text(text)
-        if pending is not None:  # not listening (any more): the acknowledgement alone
-            pending.send_alone(self.steps[-1].number, self.steps[-1].action)
-
-
-@dataclass(frozen=True, slots=True)
-class Ack:
-    """Who to acknowledge an action to, and with which ``id`` (the one its ``act`` carried)."""
-
-    listener: Listener
-    id: str | int | None
-
-    def json(self, step: LoggedStep) -> dict[str, Any]:
-        """The acknowledgement of ``step``, the action this ack is for."""
-        return {"id": self.id, "number": step.number, "action": step.action}
-
-    def send_alone(self, number: object, action: object) -> None:
-        """The acknowledgement of step ``number`` (``action``) as a message of its own, for when no
-        update carries it."""
-        self.listener.send_text(dumps({"type": "ack", "id": self.id, "number": number, "action": action}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1386,11 +924,8 @@ def checked_action(parse: Callable[[AnyGame], Hashable], notation: str | None = 
 __all__ = [
     "ActionSource",
     "Invite",
-    "Listener",
-    "LoggedStep",
     "NotationError",
     "SeatRequest",
-    "Table",
     "TableService",
     "TextSource",
     "checked_action",

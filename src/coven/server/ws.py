@@ -39,10 +39,9 @@ from coven.server.messages import (
     shorten,
 )
 from coven.server.settings import Settings
+from coven.server.table import Ack, Table
 from coven.server.tables import (
-    Ack,
     ActionSource,
-    Table,
     TableService,
     checked_action,
     checked_text_action,
