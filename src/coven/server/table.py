@@ -15,15 +15,15 @@ import asyncio
 import functools
 import hmac
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
 import msgspec
 
-from coven.core import Bot, Event, Game, Options, Seat, is_fixed
-from coven.server.messages import dumps, encode_json, with_ack
+from coven.core import Bot, Event, Game, GameError, Options, Seat, is_fixed
+from coven.server.messages import ErrorCode, ProtocolError, dumps, encode_json, with_ack
 from coven.store import ChatLine, StoredSeat, hash_token
 
 _MISSING: Any = object()
@@ -177,6 +177,22 @@ class _Shown:
     names no other while the number lasts."""
 
 
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """An action checked and applied to a copy of a table's state (:meth:`Table.take`), to be committed
+    as step ``step``, then shown (:meth:`Table.advance`)."""
+
+    seat: Seat
+    step: int
+    notation: str
+    status: str
+    """The table's status after it: ``playing`` or ``over``."""
+    state: Any
+    events: list[Event]
+    took: float | None
+    """A person's move: the seconds it took (None: a bot's, or one replayed)."""
+
+
 @dataclass(eq=False)
 class Table:
     id: str
@@ -221,6 +237,61 @@ class Table:
         """The seat that moved last (before any move: the seat before seat 0), as the core driver counts
         for its order of optional actors."""
         return self.steps[-1].actor if self.steps else self.players - 1
+
+    # ------------------------------------------------------------ taking a step
+    def take(
+        self,
+        seat: Seat,
+        number: int,
+        source: Callable[[AnyGame], Hashable],
+        text: str | None,
+        animation_ms: int | None,
+    ) -> Taken:
+        """``seat``'s action (read by ``source``; ``text``: the notation it was sent as, if it was) for
+        step ``number``, checked and applied to a copy of the state; raises ProtocolError, and changes
+        nothing, if it is refused. The caller commits the step, then :meth:`advance` shows it.
+
+        ``animation_ms`` (a person's move, not a bot's): the move's time is measured from the moment the
+        table last changed for its people to now, less the page's animations, and stamped on the action
+        (:meth:`Game.stamp_time`; what the mover typed as a time never counts)."""
+        if self.status == "waiting":
+            raise ProtocolError(ErrorCode.NOT_STARTED, "the table is waiting for people to join")
+        if self.status == "over":
+            raise ProtocolError(ErrorCode.GAME_OVER, "the game is over")
+        if number != self.number and not self.decided_together(seat, number):
+            raise ProtocolError(
+                ErrorCode.STALE, f"the table is at number {self.number}, the action was for {number}"
+            )
+        game = self.game
+        try:
+            action = self.listed_action(seat, text) if text is not None else None
+            if action is None:
+                action = source(game)
+            took = 0.0
+            if animation_ms is not None:
+                took = max(0.0, time.monotonic() - self.changed_at - animation_ms / 1000)
+                action = game.stamp_time(action, took)
+            state = game.clone(self.state)
+            events = game.apply(state, seat, action)
+        except GameError as exc:
+            raise ProtocolError(exc.code, str(exc)) from None
+        status = "over" if game.is_over(state) else "playing"
+        took_clock = took if animation_ms is not None else None
+        return Taken(seat, self.number + 1, game.format_action(action), status, state, events, took_clock)
+
+    def advance(self, taken: Taken, cap: int, ack: Ack | None = None) -> None:
+        """Make the committed step ``taken`` the table's, and send it to every listener (``ack``: the
+        mover's connection, acknowledged inside its update)."""
+        seat = taken.seat
+        if self.pace == "clock" and taken.took is not None:
+            bank = self.banks.get(seat, float(self.pace_seconds))
+            self.banks[seat] = max(0.0, bank - taken.took)
+        together = frozenset(self.turn()[0])  # who the game waited for, before this step
+        self.state = taken.state
+        self.number = taken.step
+        self.status = taken.status
+        self.steps.append(LoggedStep(taken.step, seat, taken.notation, taken.events, together))
+        self.broadcast_update(cap, ack)
 
     # ------------------------------------------------------------ what a seat sees
     def _shown(self) -> _Shown:
@@ -497,5 +568,6 @@ __all__ = [
     "Listener",
     "LoggedStep",
     "Table",
+    "Taken",
     "legal_entry",
 ]

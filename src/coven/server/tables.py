@@ -509,50 +509,23 @@ class TableService:
         ``animation_ms`` (a person's move, not a bot's): the move's time is measured here, from the
         moment the table last changed for its people to now, less the page's animations, and stamped on
         the action (:meth:`Game.stamp_time`; what the mover typed as a time never counts)."""
-        game = table.game
         async with table.lock:
             if table.status == "waiting":
                 await self._refresh_seats_locked(table)  # another process may have seated the last person
-            if table.status == "waiting":
-                raise ProtocolError(ErrorCode.NOT_STARTED, "the table is waiting for people to join")
-            if table.status == "over":
-                raise ProtocolError(ErrorCode.GAME_OVER, "the game is over")
-            if number != table.number and not table.decided_together(seat, number):
-                raise ProtocolError(
-                    ErrorCode.STALE, f"the table is at number {table.number}, the action was for {number}"
+            text = source.text if isinstance(source, TextSource) else None
+            taken = table.take(seat, number, source, text, animation_ms)  # ProtocolError: nothing changed
+            try:
+                await self.commits.append(
+                    PendingStep(table.id, taken.step, seat, taken.notation, taken.status)
                 )
-            try:
-                action = table.listed_action(seat, source.text) if isinstance(source, TextSource) else None
-                if action is None:
-                    action = source(game)
-                took = 0.0
-                if animation_ms is not None:
-                    took = max(0.0, time.monotonic() - table.changed_at - animation_ms / 1000)
-                    action = game.stamp_time(action, took)
-                state = game.clone(table.state)
-                events = game.apply(state, seat, action)
-            except GameError as exc:
-                raise ProtocolError(exc.code, str(exc)) from None
-            notation = game.format_action(action)
-            step = table.number + 1
-            status = "over" if game.is_over(state) else "playing"
-            try:
-                await self.commits.append(PendingStep(table.id, step, seat, notation, status))
             except ConflictError:
                 await self._catch_up_locked(table)
                 raise ProtocolError(ErrorCode.CONFLICT, "another process committed this step first") from None
             except Exception as exc:
                 log.exception("commit failed on table %s", table.id)
                 raise ProtocolError(ErrorCode.INTERNAL, f"could not commit the action: {exc}") from None
-            if table.pace == "clock" and animation_ms is not None:
-                bank = table.banks.get(seat, float(table.pace_seconds))
-                table.banks[seat] = max(0.0, bank - took)
-            together = frozenset(table.turn()[0])  # who the game waited for, before this step
-            table.state = state
-            table.number = step
-            table.status = status
-            table.steps.append(LoggedStep(step, seat, notation, events, together))
-            table.broadcast_update(self.settings.legal_cap, ack)
+            table.advance(taken, self.settings.legal_cap, ack)
+            step, notation = taken.step, taken.notation
         if self._driver_has_work(table):
             table.wake.set()
         await self._publish({"kind": "action", "table": table.id, "number": step})
