@@ -167,7 +167,7 @@ SERVER_COMPILED = {"table.py"}
 """The server's modules compiled with the engine: no I/O, work done for every seat after every move."""
 
 
-def test_compiled_modules_are_typed_engine_modules() -> None:
+def test_compiled_modules_are_the_engine_and_the_servers_table() -> None:
     sources = _compiled_sources()
     assert sources
     for source in sources:
