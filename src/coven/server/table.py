@@ -224,8 +224,9 @@ class Table:
     measured from here (see :meth:`Game.stamp_time`)."""
     driver: asyncio.Task[None] | None = None
     chat: list[ChatLine] | None = None
-    """The last :data:`CHAT_KEPT` lines said at the table, as the store has them (None: not read yet, or
-    maybe stale: read again when asked; see :meth:`TableService.chat_log`)."""
+    """The last :data:`~coven.server.tables.CHAT_KEPT` lines said at the table, as the store has them
+    (None: not read yet, or maybe stale: read again when asked; see
+    :meth:`~coven.server.tables.TableService.chat_log`)."""
     chat_said: int = 0
     """Lines said at the table since it was loaded here (this process's and the bus's): a read of the
     store that began before one of them may miss it, and is not kept."""
@@ -267,7 +268,7 @@ class Table:
             action = self.listed_action(seat, text) if text is not None else None
             if action is None:
                 action = source(game)
-            took = 0.0
+            took: float | None = None
             if animation_ms is not None:
                 took = max(0.0, time.monotonic() - self.changed_at - animation_ms / 1000)
                 action = game.stamp_time(action, took)
@@ -276,8 +277,7 @@ class Table:
         except GameError as exc:
             raise ProtocolError(exc.code, str(exc)) from None
         status = "over" if game.is_over(state) else "playing"
-        took_clock = took if animation_ms is not None else None
-        return Taken(seat, self.number + 1, game.format_action(action), status, state, events, took_clock)
+        return Taken(seat, self.number + 1, game.format_action(action), status, state, events, took)
 
     def advance(self, taken: Taken, cap: int, ack: Ack | None = None) -> None:
         """Make the committed step ``taken`` the table's, and send it to every listener (``ack``: the
