@@ -28,6 +28,8 @@ POSITIVE = (
     "cpu_ratio",
     "memory_rss_mb",
     "frames_per_move",
+    "setup_tables",
+    "setup_server_cpu_ms_per_table",
 )
 PRESENT = (
     *POSITIVE,
@@ -68,6 +70,13 @@ def test_bench_server_reports_its_figures(game: str) -> None:
     assert result["ack_p50_ms"] <= result["ack_p99_ms"]
     assert isinstance(result["memory_growth_mb"], float) and math.isfinite(result["memory_growth_mb"])
     assert result["unexpected_errors"] == 0, result["errors"]  # stale/conflict are part of normal play
+    # the set-ups of the people's tables, priced by the set-up phase, are a part of the people's CPU
+    assert isinstance(result["tables_started"], int) and result["tables_started"] >= 0
+    assert isinstance(result["setup_share"], float) and result["setup_share"] >= 0
+    beyond = result["server_cpu_us_per_move_beyond_setup"]
+    assert isinstance(beyond, float) and beyond <= result["server_cpu_us_per_move"]
+    if result["tables_started"]:
+        assert result["setup_share"] > 0 and beyond < result["server_cpu_us_per_move"]
     json.dumps(result, allow_nan=False)
     if bots:
         for key in ("ack_p99_ms_with_bots", "bot_p99_ratio", "moves_per_s_with_bots"):

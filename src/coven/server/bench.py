@@ -1,6 +1,6 @@
 """``coven bench server``: simulated people over real websockets on loopback, and the figures of issue 12.
 
-One run has up to three phases, every server in its own child process on 127.0.0.1:
+One run has up to four phases, every server in its own child process on 127.0.0.1:
 
 1. **people**: ``tables`` tables of the game, every seat a simulated person who plays a random legal
    action (from the ``legal`` list the server sends) whenever the game waits for it, and, when a game
@@ -12,7 +12,14 @@ One run has up to three phases, every server in its own child process on 127.0.0
    transport settings, driven by the same client machinery with the same number of connections: per
    table one message at a time, the seats taking turns, each message as long as the mean frame the
    people have received so far. Measured: the echo process's CPU time per message.
-3. **people alone, then people and bots** (only with ``bot_tables`` > 0): the same people for ``seconds``,
+3. **set-up**: what a table's set-up costs the server alone (``tables`` at a time, for a quarter of
+   ``seconds``, at most 2 s): a table is created, its people connect, say hello, see the game start and
+   leave. Measured: the server's CPU per table set up. Phase 1's tables were set up the same way, the
+   set-up being part of the measured work, so ``setup_share`` tells how much of the server's CPU in
+   phase 1 went to setting tables up (the HTTP request, a websocket per person, the hellos, the claims,
+   the start's states) rather than to moves (``server_cpu_us_per_move_beyond_setup``): a short game pays
+   its set-up over few moves (The 3 Commandments: about 25 moves a game, Brujas: about 90).
+4. **people alone, then people and bots** (only with ``bot_tables`` > 0): the same people for ``seconds``,
    then for ``seconds`` more beside ``bot_tables`` tables where every seat is the ``best`` bot, thinking at
    the same time (a finished bot table is replaced). Measured: the people's ack times in each
    (``bot_p99_ratio``). Both run continuously, without slices: slices would hide from the people what the
@@ -284,6 +291,8 @@ class Sink:
     seen_chars: int = 0
     games: int = 0
     """Games seen to the end while measuring."""
+    tables: int = 0
+    """People's tables created while measuring (each one's set-up is part of the measured work)."""
     all_games: int = 0
     """Games seen to the end, warm-up included."""
     errors: Counter[str] = field(default_factory=Counter)
@@ -463,6 +472,7 @@ async def _people_table(
             raise
         url = f"{child.base_ws}/ws/tables/{created['table']['id']}"
         sink.progress[group] = time.perf_counter()
+        sink.tables += int(sink.measuring)
         people = [
             _person(url, invite["token"], random.Random(rng.getrandbits(64)), sink, group, arrived)
             for invite in created["invites"]
@@ -488,6 +498,45 @@ async def _bot_table(child: Child, game: str, count: int, sink: Sink) -> None:
                 if message.get("type") in {"sync", "update"} and message.get("status") == "over":
                     sink.bot_games += int(sink.measuring)
                     break
+
+
+async def _seated(url: str, token: str) -> None:
+    """One person taking a seat and leaving as soon as the game has started: connect, hello, read until
+    the state says ``playing``, close."""
+    async with _connect(url) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "last": None}))
+        async for raw in ws:
+            message = _decode(raw)
+            if message.get("type") in {"sync", "update"} and message.get("status") != "waiting":
+                return
+            if message.get("type") == "error":
+                raise RuntimeError(f"a table's set-up was refused: {message.get('message')}")
+
+
+async def _setup_phase(
+    child: Child, game: str, count: int, tables: int, seconds: float
+) -> tuple[int, float | None]:
+    """Phase 3: what a table's set-up costs the server, alone. ``tables`` at a time for ``seconds``, a
+    table is created, each of its people connects, says hello and waits for the game to start, and
+    leaves. Returns how many tables were set up and the server's CPU for them (from the first creation
+    until the last of their people has gone)."""
+    body = {"game": game, "players": count, "seats": [{"kind": "human"}] * count}
+    done = 0
+    deadline = time.monotonic() + seconds
+
+    async def setting_up() -> None:
+        nonlocal done
+        while time.monotonic() < deadline:
+            created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
+            url = f"{child.base_ws}/ws/tables/{created['table']['id']}"
+            await asyncio.gather(*(_seated(url, invite["token"]) for invite in created["invites"]))
+            done += 1
+
+    before = child.usage()
+    await asyncio.gather(*(setting_up() for _ in range(tables)))
+    await asyncio.sleep(0.1)  # the server sees the last people go
+    after = child.usage()
+    return done, (after.cpu - before.cpu if before is not None and after is not None else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,8 +632,8 @@ async def _sleep_watching(tasks: Sequence[asyncio.Future[None]], seconds: float)
 async def _bots_phase(
     child: Child, game: str, count: int, tables: int, bot_tables: int, seconds: float, seed: int
 ) -> tuple[Sink, Window, int]:
-    """Phase 3 (``bot_tables`` 0) or 4: the people's tables, and ``bot_tables`` tables of ``best`` bots,
-    for ``seconds``, the people sending whenever they like."""
+    """Phase 4, its first part (``bot_tables`` 0) or its second: the people's tables, and ``bot_tables``
+    tables of ``best`` bots, for ``seconds``, the people sending whenever they like."""
     sink = Sink()
     rng = random.Random(seed)
     tasks: list[Callable[[], Awaitable[None]]] = []
@@ -636,6 +685,8 @@ async def _echo_connection(
             seat = (seat + 1) % count
 
 
+SETUP_SECONDS = 2.0
+"""The longest the set-up phase lasts (see :func:`_setup_phase`)."""
 SLICE_SECONDS = 1.0
 """The longest slice of the alternating measurement (see :func:`_alternate`)."""
 DRAIN_SECONDS = 5.0
@@ -697,7 +748,7 @@ async def _alternate(
     seed: int,
     games: int = 0,
 ) -> tuple[Sink, Window, int, Sink, Window, int]:
-    """Phases 1 and 3, measured in alternating slices (see the module's doc): the people and the echo's
+    """Phases 1 and 2, measured in alternating slices (see the module's doc): the people and the echo's
     clients run side by side, each side sending only while its gate is open, so that the machine's
     speed, which drifts over seconds on a shared machine, is the same for both sides of the ratio.
 
@@ -877,6 +928,9 @@ def bench_server(
             _alternate(child, echo_child, game, count, tables, seconds, seed, games)
         )
         echo_child.stop()
+        setups, setup_cpu = asyncio.run(
+            _setup_phase(child, game, count, tables, min(SETUP_SECONDS, max(0.5, seconds / 4)))
+        )
         with_bots: tuple[Sink, Window, int] | None = None
         without_bots: tuple[Sink, Window, int] | None = None
         if bot_tables:  # the people alone, then with the bots, measured alike (continuously)
@@ -899,6 +953,8 @@ def bench_server(
     p50, p99 = round(_percentile(people.latencies, 0.50), 2), round(_percentile(people.latencies, 0.99), 2)
     mean = round(statistics.fmean(people.latencies), 2) if people.latencies else 0.0
     moves_per_s = round(moves / window, 1) if window > 0 else 0.0
+    setup_each = setup_cpu / setups if setup_cpu is not None and setups else None
+    setup_spent = setup_each * people.tables if setup_each is not None else None
     shown_database = _redacted(database) if database else "sqlite (temporary file)"
     result: dict[str, Any] = {
         "game": game,
@@ -925,6 +981,17 @@ def bench_server(
         "echo_rtt_p50_ms": round(_percentile(echo.latencies, 0.50), 3),
         "echo_cpu_us_per_message": cpu_per_echo,
         "cpu_ratio": ratio,
+        "tables_started": people.tables,
+        "setup_tables": setups,
+        "setup_server_cpu_ms_per_table": None if setup_each is None else round(setup_each * 1000, 2),
+        "setup_share": (
+            round(setup_spent / alone.server_cpu, 3) if setup_spent is not None and alone.server_cpu else None
+        ),
+        "server_cpu_us_per_move_beyond_setup": (
+            _per(alone.server_cpu - setup_spent, moves, 1e6)
+            if setup_spent is not None and alone.server_cpu is not None
+            else None
+        ),
         "memory_rss_mb": None if alone.rss_before is None else round(alone.rss_before / 2**20, 1),
         "memory_growth_mb": None if growth is None else round(growth, 2),
         "memory_growth_mb_per_1000_games": steady,
