@@ -252,3 +252,24 @@ def test_a_server_that_cannot_start_is_reported_with_its_log(tmp_path: Path) -> 
         with pytest.raises(RuntimeError, match="no socket for you"):
             child.wait_ready()
         child.stop()
+
+
+def test_a_table_that_never_starts_stops_the_set_up_phase_with_a_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a server that takes the table but never starts its game: the phase says so instead of waiting
+    class Server:
+        base_http, base_ws = "http://127.0.0.1:1", "ws://127.0.0.1:1"
+
+        def usage(self) -> None:
+            return None
+
+    async def never_started(_url: str, _token: str) -> None:
+        await asyncio.sleep(3600)
+
+    created = {"table": {"id": "t"}, "invites": [{"token": "a"}, {"token": "b"}]}
+    monkeypatch.setattr(bench, "_http", lambda *_args: created)
+    monkeypatch.setattr(bench, "_seated", never_started)
+    monkeypatch.setattr(bench, "SETUP_TIMEOUT", 0.05)
+    with pytest.raises(RuntimeError, match=r"not set up within 0\.05 s"):
+        asyncio.run(bench._setup_phase(Server(), "brujas", 2, 1, 5.0))  # type: ignore[arg-type]

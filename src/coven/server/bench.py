@@ -529,7 +529,11 @@ async def _setup_phase(
         while time.monotonic() < deadline:
             created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
             url = f"{child.base_ws}/ws/tables/{created['table']['id']}"
-            await asyncio.gather(*(_seated(url, invite["token"]) for invite in created["invites"]))
+            try:
+                async with asyncio.timeout(SETUP_TIMEOUT):
+                    await asyncio.gather(*(_seated(url, invite["token"]) for invite in created["invites"]))
+            except TimeoutError:
+                raise RuntimeError(f"a table was not set up within {SETUP_TIMEOUT:g} s") from None
             done += 1
 
     before = child.usage()
@@ -687,6 +691,8 @@ async def _echo_connection(
 
 SETUP_SECONDS = 2.0
 """The longest the set-up phase lasts (see :func:`_setup_phase`)."""
+SETUP_TIMEOUT = 30.0
+"""How long the set-up phase waits for one table's people to see their game start."""
 SLICE_SECONDS = 1.0
 """The longest slice of the alternating measurement (see :func:`_alternate`)."""
 DRAIN_SECONDS = 5.0
