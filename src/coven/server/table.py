@@ -279,9 +279,19 @@ class Table:
         status = "over" if game.is_over(state) else "playing"
         return Taken(seat, self.number + 1, game.format_action(action), status, state, events, took)
 
-    def advance(self, taken: Taken, cap: int, ack: Ack | None = None) -> None:
-        """Make the committed step ``taken`` the table's, and send it to every listener (``ack``: the
-        mover's connection, acknowledged inside its update)."""
+    def replayed(self, seat: Seat, notation: str) -> Taken:
+        """``seat``'s step ``notation`` as the log has it, committed already (by this process or another):
+        read and applied to a copy of the state, not checked, to be made the table's by :meth:`record`
+        or :meth:`advance`. Raises GameError if the game cannot read or apply it."""
+        game = self.game
+        state = game.clone(self.state)  # never mutate a state a thinking bot may still be reading
+        events = game.apply(state, seat, game.parse_action(notation))
+        status = "over" if game.is_over(state) else "playing"
+        return Taken(seat, self.number + 1, notation, status, state, events, None)
+
+    def record(self, taken: Taken) -> None:
+        """Make the committed step ``taken`` the table's (its state, number, status and log, and with a
+        clock the mover's bank), without showing it to anyone (see :meth:`advance`)."""
         seat = taken.seat
         if self.pace == "clock" and taken.took is not None:
             bank = self.banks.get(seat, float(self.pace_seconds))
@@ -291,6 +301,11 @@ class Table:
         self.number = taken.step
         self.status = taken.status
         self.steps.append(LoggedStep(taken.step, seat, taken.notation, taken.events, together))
+
+    def advance(self, taken: Taken, cap: int, ack: Ack | None = None) -> None:
+        """Make the committed step ``taken`` the table's (:meth:`record`), and send it to every listener
+        (``ack``: the mover's connection, acknowledged inside its update)."""
+        self.record(taken)
         self.broadcast_update(cap, ack)
 
     # ------------------------------------------------------------ what a seat sees

@@ -37,7 +37,7 @@ from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
 from coven.server.messages import ErrorCode, ProtocolError, dumps
 from coven.server.settings import GameSource, Settings
-from coven.server.table import Ack, AnyGame, LoggedStep, Table
+from coven.server.table import Ack, AnyGame, Table
 from coven.store import (
     ChatLine,
     ConflictError,
@@ -337,17 +337,8 @@ class TableService:
         state = game.setup(stored.players, dict(stored.options), stored.seed)
         table = self._runtime(stored, game, state)
         for seat, notation in stored.actions:
-            self._apply_logged(table, seat, notation)
+            table.record(table.replayed(seat, notation))
         return table
-
-    def _apply_logged(self, table: Table, seat: Seat, notation: str, in_place: bool = True) -> None:
-        game = table.game
-        state = table.state if in_place else game.clone(table.state)
-        together = game.to_act(state)
-        events = game.apply(state, seat, game.parse_action(notation))
-        table.state = state  # never mutate a state a thinking bot may still be reading
-        table.number += 1
-        table.steps.append(LoggedStep(table.number, seat, notation, events, frozenset(together)))
 
     async def list_tables(self, limit: int = 50) -> list[StoredTable]:
         stored = await asyncio.to_thread(self.store.list_tables, limit)
@@ -537,9 +528,8 @@ class TableService:
         for number, seat, notation in rows:
             if number != table.number + 1:
                 break
-            self._apply_logged(table, seat, notation, in_place=False)
-            table.status = "over" if table.game.is_over(table.state) else "playing"
-            table.broadcast_update(self.settings.legal_cap, self._routed_ack(table, seat, notation))
+            taken = table.replayed(seat, notation)
+            table.advance(taken, self.settings.legal_cap, self._routed_ack(table, seat, notation))
 
     async def _publish(self, message: dict[str, Any]) -> bool:
         """Tell the other processes; False if the bus failed (they catch up on their next heartbeat, see
