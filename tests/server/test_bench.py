@@ -26,6 +26,9 @@ POSITIVE = (
     "echo_messages",
     "echo_cpu_us_per_message",
     "cpu_ratio",
+    "fanout_messages",
+    "fanout_cpu_us_per_message",
+    "fanout_ratio",
     "memory_rss_mb",
     "frames_per_move",
     "setup_tables",
@@ -68,6 +71,8 @@ def test_bench_server_reports_its_figures(game: str) -> None:
     for key in POSITIVE:
         _positive(result, key)
     assert result["ack_p50_ms"] <= result["ack_p99_ms"]
+    # the fan-out's message came back on every connection of its table, as an update goes to every seat
+    assert result["fanout_frames_per_message"] == result["players_per_table"]
     assert isinstance(result["memory_growth_mb"], float) and math.isfinite(result["memory_growth_mb"])
     assert result["unexpected_errors"] == 0, result["errors"]  # stale/conflict are part of normal play
     # the set-ups of the people's tables, priced by the set-up phase, are a part of the people's CPU
@@ -273,3 +278,24 @@ def test_a_table_that_never_starts_stops_the_set_up_phase_with_a_reason(
     monkeypatch.setattr(bench, "SETUP_TIMEOUT", 0.05)
     with pytest.raises(RuntimeError, match=r"not set up within 0\.05 s"):
         asyncio.run(bench._setup_phase(Server(), "brujas", 2, 1, 5.0))  # type: ignore[arg-type]
+
+
+def test_the_echo_app_fans_a_frame_out_to_its_group_only() -> None:
+    from tests.server.conftest import TestClient
+
+    with TestClient(echo.create_echo_app()) as client:
+        with (
+            client.websocket_connect("/ws/echo/fan/a") as first,
+            client.websocket_connect("/ws/echo/fan/a") as second,
+            client.websocket_connect("/ws/echo/fan/b") as other,
+        ):
+            first.send_text("one")
+            assert (first.receive_text(), second.receive_text()) == ("one", "one")
+            other.send_text("two")  # its group is itself alone: nothing of "one" reached it
+            assert other.receive_text() == "two"
+            second.send_text("three")
+            assert (first.receive_text(), second.receive_text()) == ("three", "three")
+        assert echo._groups == {}  # a group goes with its last connection
+        with client.websocket_connect("/ws/echo") as alone:
+            alone.send_text("four")
+            assert alone.receive_text() == "four"

@@ -11,7 +11,12 @@ One run has up to four phases, every server in its own child process on 127.0.0.
 2. **echo**: a bare Starlette websocket echo app (:mod:`coven.server.echo`) under uvicorn with the same
    transport settings, driven by the same client machinery with the same number of connections: per
    table one message at a time, the seats taking turns, each message as long as the mean frame the
-   people have received so far. Measured: the echo process's CPU time per message.
+   people have received so far. Measured: the echo process's CPU time per message. Beside it, the same
+   app's **fan-out**, driven alike: each table's connections are a group, and a message sent on one
+   comes back on every one, as a move's update does (one frame in, one out per seat), with nothing
+   computed. Its CPU per message over the echo's (``fanout_ratio``) is the part of ``cpu_ratio`` that a
+   move's frames cost through the transport alone: the floor under it, whatever the server does (a
+   little high: the frame that comes in is as long as those that go out, where an ``act`` is short).
 3. **set-up**: what a table's set-up costs the server alone (``tables`` at a time, for a quarter of
    ``seconds``, at most 2 s): a table is created, its people connect, say hello, see the game start and
    leave. Measured: the server's CPU per table set up. Phase 1's tables were set up the same way, the
@@ -30,10 +35,11 @@ One run has up to four phases, every server in its own child process on 127.0.0.
    while it measures (:func:`_quiet_collector`). Give the phases more ``seconds`` for a steadier ratio.
 
 Phases 1 and 2 run side by side and are measured in alternating slices of at most a second (people,
-echo, people, ...; ``seconds`` of each in all): each side's clients send only while its gate is open,
-and a slice ends when every request sent in it has its answer, so the work it started is measured in
-it. A shared machine's speed drifts over seconds (the same code measured 9.1 and 13.5 a minute apart
-when the phases ran one after the other); alternating, both sides of ``cpu_ratio`` see the same drift.
+echo, fan-out, people, ...; ``seconds`` of each in all): each side's clients send only while its gate
+is open, and a slice ends when every request sent in it has its answer, so the work it started is
+measured in it. A shared machine's speed drifts over seconds (the same code measured 9.1 and 13.5 a
+minute apart when the phases ran one after the other); alternating, every side of the ratios sees the
+same drift.
 Work a server does with no client request (a heartbeat) is measured only if it falls in its own
 slices.
 
@@ -653,11 +659,13 @@ async def _bots_phase(
 
 
 async def _echo_connection(
-    url: str, count: int, size: list[int], rng: random.Random, sink: Sink, group: int
+    url: str, count: int, size: list[int], rng: random.Random, sink: Sink, group: int, fan: bool = False
 ) -> None:
     """``count`` connections of one table: one message at a time, the seats taking turns, each message
     ``size[0]`` characters long (read before each message: the measurement sizes them as the people's
-    frames, as it learns their mean)."""
+    frames, as it learns their mean). The echo answers on the sender's connection; with ``fan`` (``url``
+    a fan-out group of its own) the message comes back on each of the ``count`` connections, as a move's
+    update does."""
     async with contextlib.AsyncExitStack() as stack:
         sockets = [await stack.enter_async_context(_connect(url)) for _ in range(count)]
         seat = rng.randrange(count)
@@ -675,7 +683,7 @@ async def _echo_connection(
             gate.busy += 1
             try:
                 await ws.send(text)
-                raw = await ws.recv()
+                answers = [await other.recv() for other in sockets] if fan else [await ws.recv()]
             finally:
                 gate.busy -= 1
             now = time.perf_counter()
@@ -684,8 +692,8 @@ async def _echo_connection(
             if measured and sink.measuring:
                 sink.latencies.append((now - sent) * 1000.0)
                 sink.moves += 1
-                sink.frames += 1
-                sink.frame_chars += len(raw)
+                sink.frames += len(answers)
+                sink.frame_chars += sum(len(raw) for raw in answers)
             seat = (seat + 1) % count
 
 
@@ -744,6 +752,40 @@ async def _slice(
     tally.last = usage1
 
 
+@dataclass(frozen=True, slots=True)
+class Alternated:
+    """What phases 1 and 2 measured (see :func:`_alternate`)."""
+
+    people: Sink
+    window: Window
+    stalled: int
+    echo: Sink
+    echo_window: Window
+    fan: Sink
+    """The fan-out's clients: a message to each group, back on each of its connections."""
+    fan_window: Window
+    size: int
+    """The echo's (and the fan-out's) message length, the people's mean frame."""
+
+
+async def _warm_up(
+    sink: Sink,
+    running: Sequence[asyncio.Future[None]],
+    seconds: float,
+    ready: Callable[[], bool] | None = None,
+) -> None:
+    """A side's warm-up, its gate open: ``min(1 s, 20 %)`` of ``seconds``, longer (up to half) until its
+    first answer, and until ``ready()`` if given; then its gate closes and what it sent is answered."""
+    started = time.monotonic()
+    await _sleep_watching(running, min(1.0, 0.2 * seconds))
+    while not sink.answered and time.monotonic() < started + 0.5 * seconds:  # a slow start
+        await _sleep_watching(running, 0.02)
+    while ready is not None and not ready():
+        await _sleep_watching(running, 0.05)
+    sink.gate.close()
+    await sink.gate.drained(DRAIN_SECONDS)
+
+
 async def _alternate(
     child: Child,
     echo_child: Child,
@@ -753,50 +795,46 @@ async def _alternate(
     seconds: float,
     seed: int,
     games: int = 0,
-) -> tuple[Sink, Window, int, Sink, Window, int]:
-    """Phases 1 and 2, measured in alternating slices (see the module's doc): the people and the echo's
-    clients run side by side, each side sending only while its gate is open, so that the machine's
-    speed, which drifts over seconds on a shared machine, is the same for both sides of the ratio.
-
-    Returns the people's sink, window and stalled tables, the echo's sink and window, and the echo's
-    message length."""
-    people, echo = Sink(), Sink()
+) -> Alternated:
+    """Phases 1 and 2, measured in alternating slices (see the module's doc): the people, the echo's
+    clients and the fan-out's run side by side, each side sending only while its gate is open, so that
+    the machine's speed, which drifts over seconds on a shared machine, is the same for every side of
+    the ratios."""
+    people, echo, fan = Sink(), Sink(), Sink()
     rng = random.Random(seed)
     running: list[asyncio.Future[None]] = []
     for group in range(tables):
         group_rng = random.Random(rng.getrandbits(64))
         running.append(asyncio.ensure_future(_people_table(child, game, count, group, group_rng, people)))
     try:
-        # the people's warm-up (their gate is open): connections, first tables, first answers
-        started = time.monotonic()
-        await _sleep_watching(running, min(1.0, 0.2 * seconds))
-        while not people.answered and time.monotonic() < started + 0.5 * seconds:  # a slow start
-            await _sleep_watching(running, 0.02)
-        while games and people.all_games < max(1, games // 10):
-            await _sleep_watching(running, 0.05)
-        people.gate.close()
-        await people.gate.drained(DRAIN_SECONDS)
+        # the people's warm-up: connections, first tables, first answers (and games, if they count)
+        first_games = (lambda: people.all_games >= max(1, games // 10)) if games else None
+        await _warm_up(people, running, seconds, first_games)
         size = [people.seen_chars // people.seen_frames if people.seen_frames else 256]
-        # the echo's warm-up
-        echo_rng = random.Random(seed + 2)
-        url = f"{echo_child.base_ws}/ws/echo"
-        for group in range(tables):
-            group_rng = random.Random(echo_rng.getrandbits(64))
-            running.append(asyncio.ensure_future(_echo_connection(url, count, size, group_rng, echo, group)))
-        started = time.monotonic()
-        await _sleep_watching(running, min(1.0, 0.2 * seconds))
-        while not echo.answered and time.monotonic() < started + 0.5 * seconds:
-            await _sleep_watching(running, 0.02)
-        echo.gate.close()
-        await echo.gate.drained(DRAIN_SECONDS)
+        # the echo's warm-up, then the fan-out's (a group of its own for each table)
+        for sink, seed_offset, fanned in ((echo, 2, False), (fan, 3, True)):
+            side_rng = random.Random(seed + seed_offset)
+            for group in range(tables):
+                path = f"/ws/echo/fan/{group}" if fanned else "/ws/echo"
+                client = _echo_connection(
+                    echo_child.base_ws + path,
+                    count,
+                    size,
+                    random.Random(side_rng.getrandbits(64)),
+                    sink,
+                    group,
+                    fan=fanned,
+                )
+                running.append(asyncio.ensure_future(client))
+            await _warm_up(sink, running, seconds)
         # the measured slices, side after side
         length = min(SLICE_SECONDS, max(0.1, seconds / 4))
-        mine, theirs = _Tally(), _Tally()
+        mine, theirs, fanned_out = _Tally(), _Tally(), _Tally()
         half: tuple[Usage | None, int] = (None, 0)
         enough = (lambda: people.games >= games) if games else None
         while True:
             more_people = people.games < games if games else mine.seconds < seconds
-            more_echo = theirs.seconds < seconds
+            more_echo = theirs.seconds < seconds or fanned_out.seconds < seconds
             if not more_people and not more_echo:
                 break
             if more_people:
@@ -807,9 +845,9 @@ async def _alternate(
                 if people.frames:  # as long as the frames the people received, so far
                     size[0] = people.frame_chars // people.frames
                 await _slice(echo_child, echo, running, length, theirs)
+                await _slice(echo_child, fan, running, length, fanned_out)
     finally:
         await _end_clients(running)
-    stalled = _stalled(people)
     window = Window(
         seconds=mine.seconds,
         server_cpu=mine.server_cpu,
@@ -819,8 +857,16 @@ async def _alternate(
         rss_half=half[0].rss if half[0] is not None else None,
         games_half=half[1],
     )
-    echo_window = Window(theirs.seconds, theirs.server_cpu, theirs.client_cpu, None, None)
-    return people, window, stalled, echo, echo_window, size[0]
+    return Alternated(
+        people=people,
+        window=window,
+        stalled=_stalled(people),
+        echo=echo,
+        echo_window=Window(theirs.seconds, theirs.server_cpu, theirs.client_cpu, None, None),
+        fan=fan,
+        fan_window=Window(fanned_out.seconds, fanned_out.server_cpu, fanned_out.client_cpu, None, None),
+        size=size[0],
+    )
 
 
 # --------------------------------------------------------------------------- figures
@@ -930,8 +976,13 @@ def bench_server(
         stack.callback(echo_child.stop)
         if "echo" in child.wait_ready() or "echo" not in echo_child.wait_ready():
             raise RuntimeError("the bench's servers answer on each other's ports")
-        people, alone, stalled, echo, echo_window, mean_frame = asyncio.run(
-            _alternate(child, echo_child, game, count, tables, seconds, seed, games)
+        measured = asyncio.run(_alternate(child, echo_child, game, count, tables, seconds, seed, games))
+        people, alone, stalled, echo, echo_window = (
+            measured.people,
+            measured.window,
+            measured.stalled,
+            measured.echo,
+            measured.echo_window,
         )
         echo_child.stop()
         setups, setup_cpu = asyncio.run(
@@ -950,6 +1001,8 @@ def bench_server(
     cpu_per_move = _per(alone.server_cpu, moves, 1e6)
     cpu_per_echo = _per(echo_window.server_cpu, echo.moves, 1e6, 2)
     ratio = round(cpu_per_move / cpu_per_echo, 1) if cpu_per_move is not None and cpu_per_echo else None
+    cpu_per_fan = _per(measured.fan_window.server_cpu, measured.fan.moves, 1e6, 2)
+    fan_ratio = round(cpu_per_fan / cpu_per_echo, 2) if cpu_per_fan is not None and cpu_per_echo else None
     growth = (
         (alone.rss_after - alone.rss_before) / 2**20
         if alone.rss_after is not None and alone.rss_before is not None
@@ -983,10 +1036,14 @@ def bench_server(
         "chars_per_move": _per(people.frame_chars, moves, 1.0, 0),
         "echo_messages": echo.moves,
         "echo_per_s": round(echo.moves / echo_window.seconds, 1) if echo_window.seconds > 0 else 0.0,
-        "echo_message_chars": mean_frame,
+        "echo_message_chars": measured.size,
         "echo_rtt_p50_ms": round(_percentile(echo.latencies, 0.50), 3),
         "echo_cpu_us_per_message": cpu_per_echo,
         "cpu_ratio": ratio,
+        "fanout_messages": measured.fan.moves,
+        "fanout_frames_per_message": _per(measured.fan.frames, measured.fan.moves, 1.0, 2),
+        "fanout_cpu_us_per_message": cpu_per_fan,
+        "fanout_ratio": fan_ratio,
         "tables_started": people.tables,
         "setup_tables": setups,
         "setup_server_cpu_ms_per_table": None if setup_each is None else round(setup_each * 1000, 2),

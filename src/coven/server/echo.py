@@ -3,10 +3,16 @@
 Every text frame a client sends comes back unchanged on the same connection; nothing is parsed,
 stored or fanned out. Served by uvicorn with the same transport settings as the bench's Coven server,
 its CPU time per message is what one websocket round trip costs on this machine.
+
+Beside it, the same app fans frames out (:data:`FAN_PATH`): a frame sent on one connection of a group
+goes, unchanged, to every connection of that group, the sender's included. With a group as large as a
+table, its CPU time per message is what a move's frames cost through the transport alone (one in, one
+out per seat), with nothing computed: the floor under a Coven move.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sys
@@ -20,6 +26,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 ECHO_PATH = "/ws/echo"
+FAN_PATH = "/ws/echo/fan/{group}"
 HEALTH_PATH = "/api/health"
 LOOPBACK = "127.0.0.1"
 
@@ -59,13 +66,43 @@ async def _echo(websocket: WebSocket) -> None:
         pass
 
 
+_groups: dict[str, list[WebSocket]] = {}
+"""The fan-out's groups: their connections, by the group's name in the path."""
+
+
+async def _fan(websocket: WebSocket) -> None:
+    name = str(websocket.path_params["group"])
+    members = _groups.setdefault(name, [])
+    members.append(websocket)  # (in the group before its client can send: it is, once accepted)
+    try:
+        await websocket.accept()
+        while True:
+            text = await websocket.receive_text()
+            for member in members:
+                with contextlib.suppress(Exception):  # (a member that has just gone)
+                    await member.send_text(text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        members.remove(websocket)
+        if not members:
+            del _groups[name]
+
+
 async def _health(_request: Request) -> JSONResponse:
     return JSONResponse({"ok": True, "echo": True})
 
 
 def create_echo_app() -> Starlette:
-    """The echo app: ``GET /api/health`` and the echo socket at ``/ws/echo``."""
-    return Starlette(routes=[Route(HEALTH_PATH, _health), WebSocketRoute(ECHO_PATH, _echo)])
+    """The echo app: ``GET /api/health``, the echo socket at ``/ws/echo`` and the fan-out's sockets at
+    ``/ws/echo/fan/{group}``."""
+    return Starlette(
+        routes=[
+            Route(HEALTH_PATH, _health),
+            WebSocketRoute(ECHO_PATH, _echo),
+            WebSocketRoute(FAN_PATH, _fan),
+        ]
+    )
 
 
 def serve_on_free_port(app: Any, port_file: str) -> None:
