@@ -364,6 +364,23 @@ async def _connect(url: str) -> AsyncIterator[Any]:
             ws.transport.abort()
 
 
+HUMAN: dict[str, str] = {"kind": "human"}
+BEST_BOT: dict[str, str] = {"kind": "bot", "bot": "best"}
+
+
+async def _new_table(child: Child, game: str, count: int, seat: dict[str, str]) -> tuple[dict[str, Any], str]:
+    """A new table of ``game`` with ``count`` seats like ``seat``, the server dealing: its creation's
+    answer (the table and its invites) and its socket's URL."""
+    body = {"game": game, "players": count, "seats": [seat] * count}
+    created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
+    return created, f"{child.base_ws}/ws/tables/{created['table']['id']}"
+
+
+def _hello(token: str | None) -> str:
+    """The first frame on a table's socket: a seat's (``token``) or a spectator's (None)."""
+    return json.dumps({"type": "hello", "protocol": 1, "token": token, "last": None})
+
+
 async def _person(
     url: str, token: str, rng: random.Random, sink: Sink, group: int, arrived: Callable[[], None]
 ) -> bool:
@@ -379,7 +396,7 @@ async def _person(
     gate = sink.gate
     try:
         async with _connect(url) as ws:
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "last": None}))
+            await ws.send(_hello(token))
             async for raw in ws:
                 now = time.perf_counter()
                 sink.progress[group] = now
@@ -458,7 +475,6 @@ async def _people_table(
     """The people of one table: play a game, then sit down at a new table, until cancelled. A table is
     created only while the gate is open, and counts as busy until each of its people has its first state
     (its set-up is part of the measured work)."""
-    body = {"game": game, "players": count, "seats": [{"kind": "human"}] * count}  # the server deals
     gate = sink.gate
     while True:
         await gate.passed()
@@ -472,11 +488,10 @@ async def _people_table(
                 gate.busy -= 1
 
         try:
-            created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
+            created, url = await _new_table(child, game, count, HUMAN)
         except BaseException:
             gate.busy -= 1
             raise
-        url = f"{child.base_ws}/ws/tables/{created['table']['id']}"
         sink.progress[group] = time.perf_counter()
         sink.tables += int(sink.measuring)
         people = [
@@ -491,11 +506,10 @@ async def _people_table(
 
 async def _bot_table(child: Child, game: str, count: int, sink: Sink) -> None:
     """A table of ``best`` bots, watched by a spectator; when it ends, another one."""
-    body = {"game": game, "players": count, "seats": [{"kind": "bot", "bot": "best"}] * count}
     while True:
-        created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
-        async with _connect(f"{child.base_ws}/ws/tables/{created['table']['id']}") as ws:
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": None, "last": None}))
+        _, url = await _new_table(child, game, count, BEST_BOT)
+        async with _connect(url) as ws:
+            await ws.send(_hello(None))
             async for raw in ws:
                 message = json.loads(raw)
                 if message.get("type") == "update":
@@ -510,7 +524,7 @@ async def _seated(url: str, token: str) -> None:
     """One person taking a seat and leaving as soon as the game has started: connect, hello, read until
     the state says ``playing``, close."""
     async with _connect(url) as ws:
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "last": None}))
+        await ws.send(_hello(token))
         async for raw in ws:
             message = _decode(raw)
             if message.get("type") in {"sync", "update"} and message.get("status") != "waiting":
@@ -526,15 +540,13 @@ async def _setup_phase(
     table is created, each of its people connects, says hello and waits for the game to start, and
     leaves. Returns how many tables were set up and the server's CPU for them (from the first creation
     until the last of their people has gone)."""
-    body = {"game": game, "players": count, "seats": [{"kind": "human"}] * count}
     done = 0
     deadline = time.monotonic() + seconds
 
     async def setting_up() -> None:
         nonlocal done
         while time.monotonic() < deadline:
-            created = await asyncio.to_thread(_http, "POST", f"{child.base_http}/api/tables", body)
-            url = f"{child.base_ws}/ws/tables/{created['table']['id']}"
+            created, url = await _new_table(child, game, count, HUMAN)
             try:
                 async with asyncio.timeout(SETUP_TIMEOUT):
                     await asyncio.gather(*(_seated(url, invite["token"]) for invite in created["invites"]))
