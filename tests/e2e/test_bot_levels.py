@@ -1,5 +1,6 @@
-"""The lobby describes every bot level a game offers (random, beginner, casual, greedy, best and any
-other), where a seat's bot is chosen, in English and in French."""
+"""The lobby describes every bot level a game offers (random, beginner, casual, greedy, best, and the
+reference and search bots where a game has them), where a seat's bot is chosen, in English and in
+French."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ WORDS = {
         "casual": "fair share",
         "greedy": "right now",
         "best": "strongest",
+        "reference": "yardstick",
+        "search": "tree search",
     },
     "fr": {
         "random": "au hasard",
@@ -27,6 +30,8 @@ WORDS = {
         "casual": "sa part",
         "greedy": "tout de suite",
         "best": "plus fort",
+        "reference": "étalon",
+        "search": "recherche arborescente",
     },
 }
 OTHER = {"en": "another bot of this game", "fr": "un autre bot de ce jeu"}
@@ -47,9 +52,9 @@ def check_levels(page: Any, server: Any, lang: str) -> None:
         assert sorted(described) == sorted(bots), game["id"]
         for bot, text in described.items():
             assert text.startswith(f"{bot} — "), text
-            if bot in LEVELS:
-                assert WORDS[lang][bot] in text, (bot, text)
-                assert OTHER[lang] not in text, (bot, text)
+            # every bot the games offer has a description of its own (the catch-all is for bots to come)
+            assert WORDS[lang][bot] in text, (bot, text)
+            assert OTHER[lang] not in text, (bot, text)
         # Under the seat: the chosen bot's description, which follows the choice.
         for bot in bots:
             page.select_option("#seat-1-kind", f"bot:{bot}")

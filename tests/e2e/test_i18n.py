@@ -139,6 +139,13 @@ def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     assert page.inner_text("#yours-h") == "Vos tables"
     assert page.inner_text("#create-table") == "Créer la table"
     assert "Règles de Namaste" in page.inner_text("#game-namaste")
+    # "de" and "à" contract with a title's or a name's article ("de Les" is no French)
+    assert "Règles des 3 Commandements" in page.inner_text("#game-commandments")
+    contract = "async (text) => (await import('/i18n.js')).contracted(text)"
+    said = "Feuille de Le Mage, à Les Arcs, De Les Sorcières, de La Rochelle, de Leo, place de Lesna"
+    assert page.evaluate(contract, said) == (
+        "Feuille du Mage, aux Arcs, Des Sorcières, de La Rochelle, de Leo, place de Lesna"
+    )
     assert not page.evaluate(MISSING), "a text is missing from the French catalogue"
     page.click("#bot-levels summary")
     assert not leaks(page), f"English in the French lobby: {leaks(page)}"
@@ -185,6 +192,22 @@ def test_each_game_s_table_in_french(server: Any, browser: Any, game: str) -> No
             assert phrase in text, f"{phrase!r} not on the French {game} table"
         assert not page.evaluate(MISSING), f"a text of the {game} table is missing from the French catalogue"
         assert page.locator("#board > p.error").count() == 0, "the board failed to draw"
+        # A witch and an amulet are feminine: their names agree ("sorcière verte", not "sorcière vert").
+        if game == "brujas":
+            badges = sorted(page.locator(".witch-badge").all_inner_texts())
+            assert badges == ["sorcière bleue", "sorcière jaune", "sorcière rouge", "sorcière verte"], badges
+        if game == "namaste":  # who is deciding, said in the page's language (not by the style sheet)
+            assert "· décide" in page.locator(".sheet.mine h3").inner_text()
+            shown = "h => getComputedStyle(h, '::after').content"
+            assert all(
+                c in ("none", "normal")
+                for c in page.locator(".sheet h3").evaluate_all(f"hs => hs.map({shown})")
+            )
+        if game == "amulets":
+            tokens = page.locator(".tray .amulet").evaluate_all("tokens => tokens.map((e) => e.title)")
+            assert sorted(tokens) == [f"Amulette {c}" for c in ("bleue", "jaune", "noire", "rouge", "verte")]
+            labels = page.locator(".tray .amulet-btn").evaluate_all("bs => bs.map((e) => e.ariaLabel)")
+            assert "Amulette verte : prenez-la, puis un champ" in labels, labels
         # Card texts (The 3 Commandments) are shown in French only: no English text is marked as such.
         assert page.locator("#board [lang=en]").count() == 0
         # No English text of the interface: not on the board, not in a label, a title or a placeholder.

@@ -34,7 +34,17 @@ document.documentElement.lang = lang;
 export function t(key, params = {}) {
   const text = catalogue[key];
   if (typeof text !== "string") return `⟦${key}⟧`;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return lang === "fr" ? contracted(filled) : filled;
+}
+
+/** French contracts "de" and "à" with the article that starts a name put in after them: "les règles des
+ * 3 Commandements", not "de Les 3 Commandements"; "du", "au", "aux" likewise ("de La" and "de L'" stay). */
+export function contracted(text) {
+  return text.replace(/(?<!\p{L})(de|à|De|À) (Les?) /gu, (whole, word, article) => {
+    const lower = word.toLowerCase() === "de" ? (article === "Les" ? "des" : "du") : (article === "Les" ? "aux" : "au");
+    return `${word[0] === word[0].toUpperCase() ? lower[0].toUpperCase() + lower.slice(1) : lower} `;
+  });
 }
 
 /** Store the choice and draw the page again in that language. */

@@ -46,6 +46,7 @@ export function botText(bot) {
     greedy: tr("bot.desc.greedy"),
     best: tr("bot.desc.best"),
     reference: tr("bot.desc.reference"),
+    search: tr("bot.desc.search"),
   }[bot] || tr("bot.desc.other", { bot });
 }
 

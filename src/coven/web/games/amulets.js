@@ -8,6 +8,10 @@ import { t } from "../i18n.js";
 const LETTERS = "ABCDE";
 const CODES = "RYGBK";
 const NAMES = [t("amulets.red"), t("amulets.yellow"), t("amulets.green"), t("amulets.blue"), t("amulets.black")];
+// An amulet by its colour, whole, as each language writes it (French: "amulette verte", not "amulette vert").
+const AMULET = [t("amulets.amulet_red"), t("amulets.amulet_yellow"), t("amulets.amulet_green"), t("amulets.amulet_blue"),
+  t("amulets.amulet_black")];
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const ANSWER_TEXT = {
   "*": t("amulets.ans.star"),
   o: t("amulets.ans.o"),
@@ -23,7 +27,7 @@ const fieldName = (f) => `${LETTERS[Math.floor(f / 5)]}${(f % 5) + 1}`;
 let work = { key: null, fields: [null, null, null, null, null], picked: null };
 
 function token(a, attrs = {}) {
-  return h("span", { class: `amulet a-${CODES[a]}`, title: t("amulets.amulet", { colour: NAMES[a] }), ...attrs }, CODES[a]);
+  return h("span", { class: `amulet a-${CODES[a]}`, title: capital(AMULET[a]), ...attrs }, CODES[a]);
 }
 
 function placementText(fields) {
@@ -82,7 +86,7 @@ function builder(ctx, canAsk, canCast) {
     const onAltar = work.fields[a] !== null;
     tray.append(h("button", { type: "button", class: `amulet-btn ${work.picked === a ? "picked" : ""} ${onAltar ? "placed" : ""}`,
       draggable: "true", dataset: { amulet: CODES[a], fkey: `amulet:${a}` }, "aria-pressed": String(work.picked === a),
-      "aria-label": onAltar ? t("amulets.pick_on", { colour: NAMES[a], field: fieldName(work.fields[a]) }) : t("amulets.pick", { colour: NAMES[a] }),
+      "aria-label": onAltar ? t("amulets.pick_on", { amulet: capital(AMULET[a]), field: fieldName(work.fields[a]) }) : t("amulets.pick", { amulet: capital(AMULET[a]) }),
       onclick: () => { work.picked = work.picked === a ? null : a; rerender(); },
       ondragstart: (ev) => ev.dataTransfer.setData("text/plain", String(a)) },
     token(a), onAltar ? ` ${fieldName(work.fields[a])}` : ""));
@@ -97,7 +101,7 @@ function builder(ctx, canAsk, canCast) {
       const f = r * 5 + c;
       const a = work.fields.indexOf(f);
       const cell = h("button", { type: "button", class: `field ${a >= 0 ? "occupied" : ""}`, dataset: { field: fieldName(f), fkey: `field:${f}` },
-        "aria-label": a >= 0 ? t("amulets.field_with", { field: fieldName(f), colour: NAMES[a] }) : t("amulets.field", { field: fieldName(f) }),
+        "aria-label": a >= 0 ? t("amulets.field_with", { field: fieldName(f), amulet: AMULET[a] }) : t("amulets.field", { field: fieldName(f) }),
         onclick: () => {
           if (work.picked !== null) place(work.picked, f);
           else if (a >= 0) { work.picked = a; rerender(); }

@@ -6,6 +6,12 @@ import { t } from "../i18n.js";
 // Class names (CSS) by colour letter; the shown names come from the catalogue.
 const COLOUR = { R: "red", B: "blue", Y: "yellow", G: "green" };
 const SHOWN = { R: t("brujas.red"), B: t("brujas.blue"), Y: t("brujas.yellow"), G: t("brujas.green") };
+// A witch by her colour, whole, as each language writes it (French: "sorcière bleue", not "sorcière bleu").
+const WITCH = { R: t("brujas.witch_red"), B: t("brujas.witch_blue"), Y: t("brujas.witch_yellow"), G: t("brujas.witch_green") };
+const THE_WITCH = {
+  R: t("brujas.the_witch_red"), B: t("brujas.the_witch_blue"), Y: t("brujas.the_witch_yellow"), G: t("brujas.the_witch_green"),
+};
+const direction = (d) => (d === "up" ? t("brujas.dir_up") : d === "down" ? t("brujas.dir_down") : d);
 
 function card(name, attrs = {}, extra = "") {
   if (name === "?") return h("span", { class: "bcard down", title: t("brujas.face_down"), ...attrs }, "?");
@@ -27,7 +33,7 @@ function leadText(view) {
 export function turnHint(ctx) {
   const v = ctx.view;
   if (v.phase === "play") return v.trick.length ? t("brujas.hint_play") : t("brujas.hint_lead");
-  if (v.phase === "witch") return winningColour(v) ? t("brujas.hint_witch", { colour: SHOWN[winningColour(v)] }) : t("brujas.hint_witch_any");
+  if (v.phase === "witch") return winningColour(v) ? t("brujas.hint_witch", { witch: THE_WITCH[winningColour(v)] }) : t("brujas.hint_witch_any");
   if (v.phase === "take") {
     const left = [...new Set(cardsLeft(v))].map(cardName);
     return left.length ? t("brujas.hint_take", { cards: listing(left, "or") }) : t("brujas.hint_take_any");
@@ -47,7 +53,7 @@ export function render(el, ctx) {
     const c = COLOUR[w] || w;
     const row = h("li", { class: `witch ${c}`, dataset: { colour: w } },
       h("span", { class: "score-card", title: t("brujas.score_card") }, String(v.score_values[i])),
-      h("span", { class: `witch-badge ${c}` }, t("brujas.witch", { colour: SHOWN[w] || c })));
+      h("span", { class: `witch-badge ${c}` }, WITCH[w] || c));
     const movingThis = v.phase === "witch" && v.winner !== null && v.trick.length && winningColour(v) === w;
     if (movingThis) {
       row.classList.add("moving");
@@ -161,7 +167,7 @@ function pastTricks(v, names) {
   if (!v.past.length) return null;
   return h("details", { class: "past" }, h("summary", {}, t("brujas.earlier", { n: v.past.length })),
     h("ol", {}, v.past.map((p) => h("li", {},
-      t("brujas.past", { leader: names[p.leader], cards: p.cards.join(" "), winner: names[p.winner], witch: p.witch, picks: p.picks.join(" ") })))));
+      t("brujas.past", { leader: names[p.leader], cards: p.cards.join(" "), winner: names[p.winner], dir: direction(p.witch), picks: p.picks.join(" ") })))));
 }
 
 // Drag a card from the hand onto the trick (a click does the same).
@@ -189,7 +195,7 @@ export function describe(ev, ctx) {
     case "play": return t("brujas.ev.play", { name: n(d.seat), card: c(d.card) });
     case "face_down": return t("brujas.ev.face_down", { card: c(d.card) });
     case "trick": return d.lead ? t("brujas.ev.trick_lead", { name: n(d.winner), card: c(d.card), lead: d.lead === "colour" ? t("brujas.colour") : d.lead === "number" ? t("brujas.number") : d.lead }) : t("brujas.ev.trick", { name: n(d.winner), card: c(d.card) });
-    case "witch": return t("brujas.ev.witch", { name: n(d.seat), colour: SHOWN[d.colour] || d.colour, dir: d.direction === "up" ? t("brujas.dir_up") : d.direction === "down" ? t("brujas.dir_down") : d.direction });
+    case "witch": return t("brujas.ev.witch", { name: n(d.seat), witch: THE_WITCH[d.colour] || d.colour, dir: direction(d.direction) });
     case "reveal": return t("brujas.ev.reveal", { cards: (d.cards || []).map(c).join(", ") });
     case "take": return t("brujas.ev.take", { name: n(d.seat), card: c(d.card) });
     case "game_over": return t("ev.game_over", { scores: (d.scores || []).map((x, i) => `${n(i)} ${x}`).join(", ") });
