@@ -139,12 +139,18 @@ def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     assert page.inner_text("#yours-h") == "Vos tables"
     assert page.inner_text("#create-table") == "Créer la table"
     assert "Règles de Namaste" in page.inner_text("#game-namaste")
-    # "de" and "à" contract with a title's or a name's article ("de Les" is no French)
+    # "de" and "à" contract with a title's or a name's article, "de" and "que" elide before a vowel ("de Les"
+    # and "de Amulets" are no French)
     assert "Règles des 3 Commandements" in page.inner_text("#game-commandments")
+    assert "Règles d'Amulets" in page.inner_text("#game-amulets")
     contract = "async (text) => (await import('/i18n.js')).contracted(text)"
     said = "Feuille de Le Mage, à Les Arcs, De Les Sorcières, de La Rochelle, de Leo, place de Lesna"
     assert page.evaluate(contract, said) == (
         "Feuille du Mage, aux Arcs, Des Sorcières, de La Rochelle, de Leo, place de Lesna"
+    )
+    said = "Feuille de Ana, que Éric rejoigne, De Inès, de Hugo, de bot greedy, de 8, monde Ouvert, de Yves"
+    assert page.evaluate(contract, said) == (
+        "Feuille d'Ana, qu'Éric rejoigne, D'Inès, de Hugo, de bot greedy, de 8, monde Ouvert, de Yves"
     )
     assert not page.evaluate(MISSING), "a text is missing from the French catalogue"
     page.click("#bot-levels summary")

@@ -38,13 +38,18 @@ export function t(key, params = {}) {
   return lang === "fr" ? contracted(filled) : filled;
 }
 
-/** French contracts "de" and "à" with the article that starts a name put in after them: "les règles des
- * 3 Commandements", not "de Les 3 Commandements"; "du", "au", "aux" likewise ("de La" and "de L'" stay). */
+/** French joins "de", "à" and "que" to a name put in after them, as the language does: "de" and "à" contract
+ * with the name's article ("les règles des 3 Commandements", not "de Les 3 Commandements"; "du", "au",
+ * "aux" likewise; "de La" stays), and "de" and "que" elide before a vowel ("les règles d'Amulets", "la
+ * feuille d'Ana", "on attend qu'Inès rejoigne"). The catalogue's own texts never need it: only what the
+ * placeholders bring changes (a name beginning with "h" is left as it is: "h" may or may not elide). */
 export function contracted(text) {
-  return text.replace(/(?<!\p{L})(de|à|De|À) (Les?) /gu, (whole, word, article) => {
-    const lower = word.toLowerCase() === "de" ? (article === "Les" ? "des" : "du") : (article === "Les" ? "aux" : "au");
-    return `${word[0] === word[0].toUpperCase() ? lower[0].toUpperCase() + lower.slice(1) : lower} `;
-  });
+  return text
+    .replace(/(?<!\p{L})(de|à|De|À) (Les?) /gu, (whole, word, article) => {
+      const joined = word.toLowerCase() === "de" ? (article === "Les" ? "des" : "du") : (article === "Les" ? "aux" : "au");
+      return `${word[0] === word[0].toUpperCase() ? joined[0].toUpperCase() + joined.slice(1) : joined} `;
+    })
+    .replace(/(?<!\p{L})(de|De|que|Que) (?=[aeiouàâäéèêëîïôöùûüAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜ])/gu, (whole, word) => `${word.slice(0, -1)}'`);
 }
 
 /** Store the choice and draw the page again in that language. */
