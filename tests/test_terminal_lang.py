@@ -3,6 +3,7 @@ the dict catalogue of :mod:`coven.core.lang`; every text the terminal translates
 
 from __future__ import annotations
 
+import json
 import re
 import string
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from coven.cli import app
-from coven.core.lang import FRENCH, pick_lang, translations
+from coven.core.explain import render
+from coven.core.lang import EXPLANATIONS_FR, FRENCH, french_joins, pick_lang, translations
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "coven"
 runner = CliRunner()
@@ -118,3 +120,36 @@ def test_the_explained_result_in_french(game_id: str, players: int, options: dic
         english = fill(escape(str(text)), who)
         assert french[:1].upper() + french[1:] in out, french
         assert english[1:] not in out, english
+
+
+# The same sentences the browser's contracted() is tested on (tests/e2e/test_i18n.py): the two agree.
+JOINED = {
+    "Feuille de Le Mage, à Les Arcs, De Les Sorcières, de La Rochelle, de Leo, place de Lesna": (
+        "Feuille du Mage, aux Arcs, Des Sorcières, de La Rochelle, de Leo, place de Lesna"
+    ),
+    "Feuille de Ana, que Éric rejoigne, De Inès, de Hugo, de bot greedy, de 8, monde Ouvert, de Yves": (
+        "Feuille d'Ana, qu'Éric rejoigne, D'Inès, de Hugo, de bot greedy, de 8, monde Ouvert, de Yves"
+    ),
+}
+
+
+@pytest.mark.parametrize("said", list(JOINED))
+def test_french_joins_de_a_and_que_to_a_name(said: str) -> None:
+    assert french_joins(said) == JOINED[said]
+    assert french_joins(JOINED[said]) == JOINED[said]  # once is enough: joined text stays as it is
+
+
+def test_the_french_catalogues_need_no_joining_of_their_own() -> None:
+    # so that joining changes only what a field brought in (a name, a title), never a translator's text
+    web = json.loads((SRC / "web" / "i18n" / "fr.json").read_text(encoding="utf-8"))
+    for catalogue in (FRENCH, EXPLANATIONS_FR, web):
+        changed = {k: v for k, v in catalogue.items() if french_joins(v) != v}
+        assert not changed, changed
+
+
+def test_a_french_explanation_joins_the_names_it_is_given() -> None:
+    catalogue = {"why.x": "l'esprit de {who} a dit non ; on attend que {names} jouent"}
+    said = render("why.x", {"who": "Ana", "names": "Inès et Bob"}, catalogue, "fr")
+    assert said == "l'esprit d'Ana a dit non ; on attend qu'Inès et Bob jouent"
+    english = {"why.x": "the spirit of {who} said no"}
+    assert render("why.x", {"who": "Ana"}, english, "en") == "the spirit of Ana said no"

@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import TypeAlias
 
 from coven.core.events import Event
+from coven.core.lang import french_joins
 from coven.core.types import JSONValue, Seat
 
 Moment = tuple[int, Event]
@@ -118,7 +119,8 @@ def render(key: str, params: Mapping[str, Param], catalogue: Mapping[str, str], 
         if shown is None:
             return None
         values[name] = shown
-    return _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+    filled = _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+    return french_joins(filled) if lang == "fr" else filled
 
 
 def _value(v: Param, catalogue: Mapping[str, str], lang: str) -> str | None:

@@ -11,6 +11,7 @@ The browser's catalogues are separate (``src/coven/web/i18n/*.json``).
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -59,6 +60,26 @@ class DictTranslations(gettext.NullTranslations):
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
         return self.gettext(msgid1 if n == 1 else msgid2)
+
+
+_ARTICLE: Final = re.compile(r"(?<![^\W\d_])(de|à|De|À) (Les?) ")
+_ELIDED: Final = re.compile(r"(?<![^\W\d_])(de|De|que|Que) (?=[aeiouàâäéèêëîïôöùûüAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜ])")
+
+
+def french_joins(text: str) -> str:
+    """French text with "de", "à" and "que" joined to the name a field put in after them, as the language
+    joins them (the browser's ``contracted`` does the same): contracted with the name's article ("des 3
+    Commandements", not "de Les 3 Commandements"; "du", "au", "aux" likewise; "de La" stays), elided
+    before a vowel ("l'esprit d'Ana", not "de Ana"). The catalogues' own texts never need it (a test
+    checks), so only what the fields brought changes; a name beginning with "h" is left as it is."""
+
+    def contract(m: re.Match[str]) -> str:
+        word, article = m.group(1), m.group(2)
+        plural = article == "Les"
+        joined = ("des" if plural else "du") if word.lower() == "de" else ("aux" if plural else "au")
+        return f"{joined.capitalize() if word[0].isupper() else joined} "
+
+    return _ELIDED.sub(lambda m: f"{m.group(1)[:-1]}'", _ARTICLE.sub(contract, text))
 
 
 def pick_lang(choice: str | None) -> str:
