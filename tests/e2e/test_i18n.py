@@ -128,10 +128,15 @@ def fr_screen(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[st
 
 def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     kind, ctx = fr_screen
+    # a recent table whose seats nobody named: the server names them in English ("greedy bot", "Player 1")
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    server.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
     page = ctx.new_page()
     page.goto(server.base + "/")
     page.wait_for_selector("#game-brujas")
     page.wait_for_selector("#create-table")
+    recent = page.locator(".recent-list li").first.inner_text()
+    assert "Joueur 1, bot greedy" in recent, recent
     assert page.evaluate("() => navigator.language").startswith("fr")
     assert page.get_attribute("html", "lang") == "fr"
     assert page.inner_text("#games-h") == "Les jeux"

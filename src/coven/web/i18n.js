@@ -52,6 +52,16 @@ export function contracted(text) {
     .replace(/(?<!\p{L})(de|De|que|Que) (?=[aeiouàâäéèêëîïôöùûüAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜ])/gu, (whole, word) => `${word.slice(0, -1)}'`);
 }
 
+/** A seat's name as shown (`i`: its number from 0): the server names a seat nobody named "<bot> bot" or
+ * "Player <n>" (in English); those are said in the page's language, at the table and in the lobby alike. */
+export function seatName(seat, i) {
+  const name = seat && seat.name;
+  if (!name) return t("table.seat_n", { n: i + 1 });
+  if (seat.kind === "bot" && seat.bot && name === `${seat.bot} bot`) return t("table.bot_name", { bot: seat.bot });
+  if (seat.kind === "human" && name === `Player ${i + 1}`) return t("table.player_n", { n: i + 1 });
+  return name;
+}
+
 /** Store the choice and draw the page again in that language. */
 export function setLang(code) {
   if (!LANGS.includes(code) || code === lang) return;

@@ -5,7 +5,7 @@ import { h, clear, button, listing } from "./util.js";
 import { keptSeats, forgetSeat, seatUrl, spectatorUrl } from "./seats.js";
 import { deckBrowser } from "./deck.js";
 import { customCardsField } from "./games/commandments_cards.js";
-import { t as tr, errorText, lang, gameTitle } from "./i18n.js";
+import { t as tr, errorText, lang, gameTitle, seatName } from "./i18n.js";
 
 /** A variant worth naming beside a table's game (The 3 Commandments' expert variant). */
 function variantText(t) {
@@ -321,7 +321,7 @@ function showLinks(box, created) {
   const list = h("ul", { class: "invites" });
   for (const inv of created.invites) {
     list.append(h("li", { class: "invite", dataset: { seat: inv.seat } },
-      h("span", {}, tr("lobby.invite_for", { n: inv.seat + 1, name: inv.name })),
+      h("span", {}, tr("lobby.invite_for", { n: inv.seat + 1, name: seatName({ kind: "human", name: inv.name }, inv.seat) })),
       h("a", { href: inv.url, class: "invite-link", target: "_blank", rel: "noopener" }, tr("lobby.open_seat")),
       " ", h("code", { class: "url" }, inv.url), " ", copyButton(inv.url)));
   }
@@ -371,7 +371,7 @@ async function loadYours(box, titles) {
     const actions = h("span", { class: "your-actions" });
     const li = h("li", { class: "your-table", dataset: { table: entry.table, seat: entry.seat } },
       h("span", { class: "your-title" }, h("strong", {}, titles.get(entry.game) || entry.title || entry.game), h("span", { class: "variant" }, ""),
-        tr("lobby.yours_seat", { n: entry.seat + 1, name: entry.name })),
+        tr("lobby.yours_seat", { n: entry.seat + 1, name: seatName({ kind: "human", name: entry.name }, entry.seat) })),
       " · ", status, actions);
     ul.append(li);
     return { entry, li, status, actions };
@@ -386,7 +386,7 @@ async function loadYours(box, titles) {
     }, { class: "small forget", "aria-label": tr("lobby.remove_label", { id: entry.table }) });
     try {
       const t = await api.table(entry.table);
-      const names = t.seats.map((x) => x.name);
+      const names = t.seats.map((x, i) => seatName(x, i));
       li.dataset.status = t.status;
       li.querySelector(".variant").textContent = variantText(t);
       status.textContent = statusText(t, entry, names);
@@ -416,7 +416,7 @@ async function loadRecent(box, titles) {
     const mine = new Map(keptSeats().map((e) => [e.table, e]));
     const ul = h("ul", { class: "recent-list" });
     for (const t of tables.slice(0, 12)) {
-      const who = t.seats.map((x) => x.name).join(", ");
+      const who = t.seats.map((x, i) => seatName(x, i)).join(", ");
       const entry = mine.get(t.id);
       // A table where this browser holds a seat opens in that seat; any other one opens to watch.
       const link = entry

@@ -5,7 +5,7 @@ import { boardFor, generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
 import { showResult } from "./result.js";
 import { keepSeat, spectatorUrl } from "./seats.js";
-import { t, errorText, errorTitle, gameTitle } from "./i18n.js";
+import { t, errorText, errorTitle, gameTitle, seatName } from "./i18n.js";
 
 let nextId = 1;
 
@@ -118,7 +118,7 @@ class TableClient {
   }
 
   names() {
-    const base = Array.from({ length: this.players }, (_, i) => shownName(this.seats[i], i));
+    const base = Array.from({ length: this.players }, (_, i) => seatName(this.seats[i], i));
     return base.map((n, i) => {
       const twin = base.filter((m) => m === n).length > 1;
       const name = twin ? `${n} ${i + 1}` : n;
@@ -593,16 +593,6 @@ class TableClient {
     }
     log.scrollTop = log.scrollHeight;
   }
-}
-
-/** A seat's name as shown: the server names a seat nobody named "<bot> bot" or "Player <n>" (in English);
- * those are said in the page's language. */
-function shownName(seat, i) {
-  const name = seat && seat.name;
-  if (!name) return t("table.seat_n", { n: i + 1 });
-  if (seat.kind === "bot" && seat.bot && name === `${seat.bot} bot`) return t("table.bot_name", { bot: seat.bot });
-  if (seat.kind === "human" && name === `Player ${i + 1}`) return t("table.player_n", { n: i + 1 });
-  return name;
 }
 
 function reducedMotion() {
