@@ -3,10 +3,17 @@ it goes away another process adopts the table, bots included; finished tables le
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from coven.server.settings import Settings
+from coven.server.tables import SeatRequest, TableService
 from tests.server.conftest import TestClient
 from tests.server.helpers import create, hello, latest, wait_for, ws_url
 
@@ -68,3 +75,47 @@ def test_finished_tables_leave_memory_and_load_on_demand(make_client: Callable[.
     again = client.get(f"/api/tables/{table_id}").json()  # loaded from the store again
     assert again["status"] == "over" and again["number"] == final["number"]
     assert client.get(f"/api/tables/{table_id}/record").json()["seed"] == 6
+
+
+def test_a_table_created_while_the_leases_are_renewed_stays_owned_and_driven(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The heartbeat asks the store which leases it still holds; a table created before the answer comes
+    # back is not in it. It must stay this process's, its bots running (it was dropped and its driver
+    # stopped, while its lease stayed ours: nobody ever played its bots again).
+    async def play() -> None:
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'renew.sqlite3'}",
+            node_id="renewing",
+            bot_processes=0,
+            bot_pause=0,
+            ping_interval=0,
+            heartbeat_seconds=3600,  # (no beat of its own during the test)
+        )
+        service = TableService(settings)
+        await service.start()
+        asked, answer = threading.Event(), threading.Event()
+        renew = service.store.renew_leases
+
+        def slow_renew(node: str, seconds: float) -> set[str]:
+            held = renew(node, seconds)  # the store answers before the table exists...
+            asked.set()
+            answer.wait(10)  # ... and the answer arrives after it was created
+            return held
+
+        monkeypatch.setattr(service.store, "renew_leases", slow_renew)
+        try:
+            renewing = asyncio.create_task(service._renew())
+            assert await asyncio.to_thread(asked.wait, 10)
+            bots = [SeatRequest("bot", bot="random")] * 2
+            table, _ = await service.create("brujas", 3, {}, [SeatRequest("human"), *bots])
+            assert table.id in service.owned and table.driver is not None
+            answer.set()
+            await renewing
+            assert table.id in service.owned
+            assert table.driver is not None and not table.driver.done()
+        finally:
+            answer.set()
+            await service.stop()
+
+    asyncio.run(play())

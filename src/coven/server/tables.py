@@ -173,13 +173,19 @@ class TableService:
                 log.warning("heartbeat of %s failed: %s", self.node, exc)
 
     async def _renew(self) -> None:
+        asked = set(self.owned)
         held = await asyncio.to_thread(self.store.renew_leases, self.node, self.settings.lease_seconds)
-        for table_id in self.owned - held:  # adopted by another process (we were too slow), or over
+        # Only a table we owned when we asked can have been lost (adopted by another process: we were too
+        # slow; or over). A table created here while the store answered is ours whether or not the answer
+        # saw it: taking the answer for the whole set dropped it, stopped its bots, and left it stuck with
+        # its lease still ours, renewed at every beat after (seen in the two-process test).
+        lost = asked - held
+        for table_id in lost:
             table = self.tables.get(table_id)
             if table is not None and table.driver is not None:
                 table.driver.cancel()
                 table.driver = None
-        self.owned = held
+        self.owned -= lost
 
     async def _adopt_orphans(self) -> None:
         orphans = await asyncio.to_thread(self.store.orphaned_ids)
