@@ -87,9 +87,10 @@ function sheet(view, seat, ctx, { big, lit = new Map(), just = null }) {
   const karmaRow = h("div", { class: "karma", "aria-label": t("namaste.karma_of", { name: ctx.names[seat] }) },
     h("span", { class: "karma-label" }, t("namaste.bad_karma")),
     [0, 1, 2, 3].map((k) => h("span", { class: `karma-space ${k < karma.length ? "filled" : ""}` }, k < karma.length ? `−${karma[k]}` : "")));
-  return h("div", { class: `sheet ${seat === ctx.seat ? "mine" : ""} ${ctx.toAct.includes(seat) ? "deciding" : ""}`, dataset: { seat } },
+  const deciding = ctx.toAct.includes(seat);
+  return h("div", { class: `sheet ${seat === ctx.seat ? "mine" : ""} ${deciding ? "deciding" : ""}`, dataset: { seat } },
     h("h3", { class: "seat-tag" }, ctx.names[seat], view.active === seat ? t("namaste.rolling") : "",
-      ctx.toAct.includes(seat) ? h("span", { class: "deciding-tag" }, ` · ${t("namaste.deciding")}`) : ""), grid, karmaRow);
+      deciding ? h("span", { class: "deciding-tag" }, ` · ${t("namaste.deciding")}`) : ""), grid, karmaRow);
 }
 
 export function render(el, ctx) {
