@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, false
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -33,6 +33,11 @@ class TableRow(Base):
     """The server process that owns the live table (runs its bots), while its lease lasts."""
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When the owner's lease runs out unless its heartbeat renews it; then another process adopts."""
+
+
+Index("ix_coven_tables_recent", TableRow.created_at.desc(), TableRow.id)
+"""The lobby's newest tables first (``Store.list_tables``), read from the index, not sorted from every table
+ever played (revision 0005)."""
 
 
 class SeatRow(Base):
