@@ -346,3 +346,15 @@ def test_the_heartbeats_and_the_lobbys_queries_read_an_index_on_sqlite(tmp_path:
                     assert not any("TEMP B-TREE" in step for step in steps), (statement, steps)
     finally:
         store.dispose()
+
+
+def test_progress_answers_for_more_tables_than_a_statement_can_bind(store: Store) -> None:
+    """The heartbeat asks for every live table a process holds: more than a database binds in one
+    statement (SQLite 32,766 values, PostgreSQL 65,535) is asked in parts, not refused."""
+    store.create_table(_people("p1", 2))
+    store.append_action("p1", 1, 0, "x", "playing")
+    store.create_table(_people("p2", 2))
+    asked = [f"none{i}" for i in range(70_000)]
+    asked[1_234], asked[-1] = "p1", "p2"  # in different parts
+    assert store.progress(asked) == {"p1": (1, "playing"), "p2": (0, "waiting")}
+    assert store.progress([]) == {}
