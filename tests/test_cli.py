@@ -283,6 +283,8 @@ def test_serve_reads_its_settings_from_the_environment(served: list[dict[str, ob
         "COVEN_LEASE_SECONDS": "9",
         "COVEN_ROUTE_SECONDS": "1.5",
         "COVEN_COMMIT_INTERVAL": "0.005",
+        "COVEN_CREATE_LIMIT": "4",
+        "COVEN_CREATE_BURST": "12",
         "COVEN_FORWARDED_ALLOW_IPS": "127.0.0.1",
     }
     result = runner.invoke(app, ["serve"], env=env)
@@ -300,6 +302,8 @@ def test_serve_reads_its_settings_from_the_environment(served: list[dict[str, ob
             "lease_seconds": 9.0,
             "route_seconds": 1.5,
             "commit_interval": 0.005,
+            "create_limit": 4.0,
+            "create_burst": 12,
             "heartbeat_seconds": 3.0,
         }
     ]

@@ -617,6 +617,25 @@ def serve(
             "(default 0.002).",
         ),
     ] = None,
+    create_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--create-limit",
+            envvar="COVEN_CREATE_LIMIT",
+            min=0.0,
+            help="Tables one client address may create a minute, after a burst of --create-burst "
+            "(default 10; 0: no limit).",
+        ),
+    ] = None,
+    create_burst: Annotated[
+        int | None,
+        typer.Option(
+            "--create-burst",
+            envvar="COVEN_CREATE_BURST",
+            min=1,
+            help="Tables one client address may create at once (default 30).",
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -646,6 +665,8 @@ def serve(
             "lease_seconds": lease_seconds,
             "route_seconds": route_seconds,
             "commit_interval": commit_interval,
+            "create_limit": create_limit,
+            "create_burst": create_burst,
         }.items()
         if value is not None
     }

@@ -38,7 +38,9 @@ def _free_port() -> int:
 class Server:
     """A ``coven`` server process on a free loopback port; stop and start it again on the same database."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, env: dict[str, str] | None = None) -> None:
+        self.env = env or {}
+        """Environment of the server process beyond this one's (``COVEN_CREATE_LIMIT``, ...)."""
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.data_dir = tmp
@@ -47,7 +49,7 @@ class Server:
         self.log = tmp / "server.log"
 
     def start(self) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, str(SERVE), str(self.port), self.database, str(self.data_dir)],

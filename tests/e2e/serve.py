@@ -7,6 +7,7 @@ suite is reproducible.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
@@ -26,6 +27,10 @@ def main() -> None:
         bot_pause=0.0,
         ping_interval=0,
         deal_seeds=lambda: deals.getrandbits(62),
+        # a test module creates more tables from one address in a minute than a person: no limit, unless the
+        # test asks for one
+        create_limit=float(os.environ.get("COVEN_CREATE_LIMIT", "0")),
+        create_burst=int(os.environ.get("COVEN_CREATE_BURST", "30")),
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")

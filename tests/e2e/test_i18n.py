@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import watch_errors
+from tests.e2e.conftest import Server, watch_errors
 from tests.e2e.helpers import table_id
 from tests.e2e.test_screens import FITS, SCREENS, TABLES, shoot
 
@@ -365,3 +365,41 @@ def test_the_result_screen_explains_in_french(server: Any, browser: Any, game: s
         assert not pieces, f"English on the French {game} result: {pieces}"
         summary = page.inner_text("#why-summary")
         assert "victoire" in summary or "Personne ne gagne" in summary, summary
+
+
+def test_too_many_tables_is_explained_in_french_and_english(browser: Any, tmp_path: Path) -> None:
+    """The server refuses a client's tables past its creation limit (429 with Retry-After); the lobby
+    says why and when another table can be made, in the page's language, and keeps the form usable."""
+    limited = Server(tmp_path, env={"COVEN_CREATE_LIMIT": "1", "COVEN_CREATE_BURST": "1"})
+    limited.start()
+    try:
+        with french(browser, "desktop") as ctx:
+            page = ctx.new_page()
+            page.goto(limited.base + "/")
+            page.wait_for_selector("#game-namaste")
+            page.select_option("#new-game", "namaste")
+            page.click("#create-table")
+            page.wait_for_selector(".invites")
+            page.click("#create-another")
+            page.click("#create-table")
+            error = page.locator("#create-table").locator("xpath=ancestor::form//p[@role='alert']")
+            error.wait_for(state="visible")
+            said = error.inner_text()
+            assert "La table n'a pas été créée : beaucoup de tables ont été créées" in said, said
+            wait = int(re.search(r"dans (\d+) s", said).group(1))  # type: ignore[union-attr]
+            assert 50 <= wait <= 60, said  # one a minute
+            assert page.locator("#create-table").is_enabled()  # the form is usable again
+        context = browser.new_context(locale="en-GB")
+        try:
+            page = context.new_page()
+            page.goto(limited.base + "/")
+            page.wait_for_selector("#game-namaste")
+            page.click("#create-table")
+            error = page.locator("#create-table").locator("xpath=ancestor::form//p[@role='alert']")
+            error.wait_for(state="visible")
+            assert re.search(r"from your address .* create another in \d+ s", error.inner_text())
+        finally:
+            context.close()
+        assert len(limited.get("/api/tables")) == 1  # the refused ones made nothing
+    finally:
+        limited.stop()

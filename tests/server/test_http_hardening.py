@@ -284,3 +284,35 @@ def test_a_socket_hands_its_transport_through_the_scope_and_leaves_no_cycle() ->
         assert gone() is None, "the connection outlived its socket (a reference cycle through its scope)"
     finally:
         gc.enable()
+
+
+# ----------------------------------------------------------------------------- creating tables
+def test_one_address_creating_tables_in_a_loop_is_stopped(make_client: Callable[..., TestClient]) -> None:
+    """Every table lives in memory until it is over: one client creating tables in a loop could grow the
+    server without bound. Past its burst an address gets 429 rate_limited with Retry-After, and nothing
+    is created; another address is not slowed."""
+    client = make_client(create_limit=2.0, create_burst=3)  # 3 at once, then one every 30 s
+    for _ in range(3):
+        create(client)
+    response = client.post("/api/tables", json={"game": "toy", "players": 2})
+    message = refused(response, 429, "rate_limited")
+    assert "try again in" in message
+    wait = int(response.headers["retry-after"])
+    assert 25 <= wait <= 30  # the next table comes after 30 s at 2 a minute
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert len(client.get("/api/tables").json()) == 3 == len(service.tables)  # nothing was created
+    other = TestClient(client.app, client=("203.0.113.9", 50000))  # type: ignore[arg-type]
+    assert other.post("/api/tables", json={"game": "toy", "players": 2}).status_code == 201
+    refused(client.post("/api/tables", json={"game": "toy", "players": 2}), 429, "rate_limited")
+
+
+def test_without_a_creation_limit_nothing_is_refused(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(create_limit=0, create_burst=1)
+    for _ in range(5):
+        create(client)
+    assert len(client.get("/api/tables").json()) == 5
+
+
+def test_the_openapi_document_names_the_creation_limit(client: TestClient) -> None:
+    post = client.get("/api/openapi.json").json()["paths"]["/api/tables"]["post"]
+    assert "429" in post["responses"] and "Retry-After" in post["description"]

@@ -11,6 +11,7 @@ import contextlib
 import importlib
 import importlib.resources
 import logging
+import math
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -29,6 +30,7 @@ from starlette.websockets import WebSocket
 from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotError, UnknownGameError
 from coven.core.explain import moments_from_steps
 from coven.server import schemas
+from coven.server.limits import ClientLimits
 from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorten
 from coven.server.openapi import openapi_document
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
@@ -50,11 +52,12 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
 def _json(model: BaseModel | list[Any], status: int = 200) -> JSONResponse:
@@ -63,9 +66,9 @@ def _json(model: BaseModel | list[Any], status: int = 200) -> JSONResponse:
     return JSONResponse(model.model_dump(mode="json"), status_code=status)
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     body = schemas.ErrorOut(error=schemas.ErrorBody(code=code, message=message))
-    return JSONResponse(body.model_dump(mode="json"), status_code=status)
+    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
 
 
 def _guard(endpoint: Endpoint, whole_numbers: tuple[str, ...] = ()) -> Endpoint:
@@ -84,7 +87,7 @@ def _guard(endpoint: Endpoint, whole_numbers: tuple[str, ...] = ()) -> Endpoint:
                     raise ApiError(422, ErrorCode.BAD_REQUEST, message)
             return await endpoint(request)
         except ApiError as exc:
-            return _short_error(exc.status, exc.code, exc.message)
+            return _short_error(exc.status, exc.code, exc.message, exc.headers)
         except UnknownGameError as exc:
             return _short_error(404, exc.code, str(exc))
         except (InvalidOptionError, UnknownBotError) as exc:
@@ -99,8 +102,8 @@ def _guard(endpoint: Endpoint, whole_numbers: tuple[str, ...] = ()) -> Endpoint:
     return wrapped
 
 
-def _short_error(status: int, code: str, message: str) -> JSONResponse:
-    return _error(status, code, shorten(message, MAX_HTTP_ERROR_TEXT))
+def _short_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return _error(status, code, shorten(message, MAX_HTTP_ERROR_TEXT), headers)
 
 
 class _BodyTooLargeError(Exception):
@@ -216,6 +219,9 @@ class Lobby:
 
     def __init__(self, service: TableService) -> None:
         self.service = service
+        settings = service.settings
+        self.creations = ClientLimits(settings.create_limit / 60, settings.create_burst)
+        """Tables created per client address (``settings.create_limit`` a minute)."""
 
     # ------------------------------------------------------------ helpers
     def game_out(self, game: AnyGame) -> schemas.GameOut:
@@ -369,6 +375,16 @@ class Lobby:
         return HTMLResponse(rules_document(game.spec.id, game.spec.title, shown, lang, langs))
 
     async def create_table(self, request: Request) -> Response:
+        wait = self.creations.take(request.client.host if request.client is not None else None)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait)) if math.isfinite(wait) else 3600
+            raise ApiError(
+                429,
+                ErrorCode.RATE_LIMITED,
+                f"too many tables created from this address ({self.service.settings.create_burst} at once, "
+                f"then {self.service.settings.create_limit:g} a minute): try again in {seconds} s",
+                {"Retry-After": str(seconds)},
+            )
         try:
             body = schemas.CreateTableIn.model_validate_json(await request.body())
         except ValidationError as exc:

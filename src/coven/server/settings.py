@@ -111,6 +111,13 @@ class Settings:
     """... with this burst."""
     rate_strikes: int = 20
     """Consecutive rate-limited messages before the connection is closed (4029)."""
+    create_limit: float = 10.0
+    """Tables one client address may create per minute (a token bucket: :class:`coven.server.limits.
+    ClientLimits`; an IPv6 address counts by its /64) ...; 0: no limit. Every table lives in memory until
+    it is over or left idle, so without a limit one client creating tables in a loop grows the server
+    without bound; past it, ``POST /api/tables`` answers 429 ``rate_limited`` with ``Retry-After``."""
+    create_burst: int = 30
+    """... with this many at once (a class or a club setting up its tables together)."""
     legal_cap: int = 60
     """Up to this many legal actions, a seat the game waits for gets them all listed; with more (a huge
     space), only the first ``OPTIONAL_LISTED`` (8) are, ``truncated``, with ``count`` saying how many there

@@ -21,6 +21,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from coven.core import Game, Seat
+from coven.server.limits import RateLimiter
 from coven.server.messages import (
     PROTOCOL_VERSION,
     Act,
@@ -58,25 +59,6 @@ class _CloseError(Exception):
         super().__init__(reason)
         self.code = code
         self.reason = reason
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` messages per second, at most ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 TRANSPORT_KEY = "coven.transport"

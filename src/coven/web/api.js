@@ -1,10 +1,12 @@
 // The lobby's HTTP API (see src/coven/server/PROTOCOL.md).
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  // `retryAfter`: the seconds a refused request (429) says to wait before asking again, if it says.
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -25,7 +27,8 @@ async function request(method, url, body, token = null) {
   const data = type.includes("json") ? await res.json().catch(() => null) : await res.text();
   if (!res.ok) {
     const e = data && data.error ? data.error : { code: String(res.status), message: res.statusText };
-    throw new ApiError(res.status, e.code, e.message || `${res.status} ${res.statusText}`);
+    const wait = Number.parseInt(res.headers.get("Retry-After") || "", 10);
+    throw new ApiError(res.status, e.code, e.message || `${res.status} ${res.statusText}`, Number.isFinite(wait) ? wait : null);
   }
   return data;
 }

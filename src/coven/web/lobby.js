@@ -282,7 +282,11 @@ function createForm(games, linksBox, onCreated) {
       showLinks(linksBox, made);
       if (onCreated) onCreated(made);
     } catch (err) {
-      errorBox.textContent = tr("lobby.create_failed", { message: errorText(err.code, err.message) });
+      // too many tables from this address: say what happened and when another can be made, in the page's words
+      const message = err.status === 429 && err.retryAfter !== null
+        ? tr("lobby.too_many_tables", { seconds: err.retryAfter })
+        : errorText(err.code, err.message);
+      errorBox.textContent = tr("lobby.create_failed", { message });
       errorBox.hidden = false;
       ready(tr("lobby.create"));
     } finally {
