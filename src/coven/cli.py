@@ -617,6 +617,16 @@ def serve(
             "(default 0.002).",
         ),
     ] = None,
+    rest_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--rest-seconds",
+            envvar="COVEN_REST_SECONDS",
+            min=0.0,
+            help="A live table nobody has watched for this long, waiting on nobody the server moves for, "
+            "leaves memory until it is opened again (default 600; 0: never).",
+        ),
+    ] = None,
     create_limit: Annotated[
         float | None,
         typer.Option(
@@ -665,6 +675,7 @@ def serve(
             "lease_seconds": lease_seconds,
             "route_seconds": route_seconds,
             "commit_interval": commit_interval,
+            "rest_seconds": rest_seconds,
             "create_limit": create_limit,
             "create_burst": create_burst,
         }.items()

@@ -119,3 +119,87 @@ def test_a_table_created_while_the_leases_are_renewed_stays_owned_and_driven(
             await service.stop()
 
     asyncio.run(play())
+
+
+RESTING = {**FAST, "rest_seconds": 0.3}
+
+
+def play_out(ws: Any, sync: dict[str, Any]) -> dict[str, Any]:
+    """Play the first legal action whenever this seat must act, until the game is over; the last view."""
+    while sync["status"] != "over":
+        if sync["legal"] and sync["legal"]["required"]:
+            action = sync["legal"]["actions"][0]["notation"]
+            ws.send_json({"type": "act", "number": sync["number"], "action": action})
+        sync = latest(wait_for(ws, lambda m: m["type"] in {"update", "sync"}))
+    return sync
+
+
+def rests(client: TestClient, table_id: str) -> bool:
+    """The table is out of this process's memory and rests in the store (no owner, no lease)."""
+    held = service(client)
+    gone = table_id not in held.tables and table_id not in held.owned
+    return gone and held.store.resting_ids([table_id]) == {table_id}
+
+
+def test_a_table_left_alone_rests_and_comes_back_when_opened(make_client: Callable[..., TestClient]) -> None:
+    """A table whose people left (or never came) waits on nobody the server moves for: after
+    ``rest_seconds`` it leaves memory and its lease, no heartbeat (here or after a restart) loads it, and
+    opening it again loads it, takes its lease and drives its bots."""
+    a = make_client(node_id="proc-a", **RESTING)
+    created = create(a, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}], seed=8)
+    table_id, token = created["table"]["id"], created["invites"][0]["token"]
+    eventually(lambda: rests(a, table_id))
+    assert not service(a).tables and not service(a).owned
+    b = make_client(node_id="proc-b", **RESTING)  # another process, or a restart: nothing to adopt
+    time.sleep(0.5)  # several heartbeats
+    assert table_id not in service(b).tables and rests(a, table_id)
+    assert a.get(f"/api/tables/{table_id}").json()["status"] == "waiting"  # opened: a's again
+    assert table_id in service(a).owned and table_id in service(a).tables
+    with a.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws, token)
+        final = play_out(ws, sync)
+    assert final["result"] is not None
+    played = service(a).tables[table_id].steps
+    assert any(step.actor == 1 for step in played), "the bot of the table that rested never played"
+
+
+def test_a_watched_table_and_a_table_whose_clock_runs_do_not_rest(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(**RESTING)
+    watched = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])["table"]["id"]
+    clocked = create(client, players=2, seats=[{"kind": "human"}, {"kind": "human"}], pace="move")
+    clocked_id = clocked["table"]["id"]
+    for invite in clocked["invites"]:  # both sit down: the game starts, and the first mover's time runs
+        with client.websocket_connect(ws_url(clocked_id)) as ws:
+            hello(ws, invite["token"])
+    left = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])["table"]["id"]
+    with client.websocket_connect(ws_url(watched)) as ws:
+        hello(ws)  # a spectator
+        eventually(lambda: rests(client, left))  # the table nobody watches rests meanwhile ...
+        time.sleep(0.6)
+        held = service(client)
+        assert {watched, clocked_id} <= held.owned and {watched, clocked_id} <= held.tables.keys()
+    eventually(lambda: rests(client, watched))  # ... and the watched one once its spectator left
+    assert clocked_id in service(client).owned  # (120 s a move: its clock still runs)
+
+
+def test_a_table_watched_in_another_process_moves_there_when_its_owner_lets_it_rest(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Its people are all on process b, so its owner a never sees them: when a lets the table rest, b
+    (whose people watch it) takes its lease and drives its bot."""
+    a = make_client(node_id="proc-a", **RESTING)
+    b = make_client(node_id="proc-b", **RESTING)
+    created = create(a, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}], seed=9)
+    table_id, token = created["table"]["id"], created["invites"][0]["token"]
+    with b.websocket_connect(ws_url(table_id)) as spectator:
+        hello(spectator)
+        assert table_id in service(b).tables and table_id not in service(b).owned  # a replica
+        eventually(lambda: table_id in service(b).owned)
+        assert table_id not in service(a).tables and table_id not in service(a).owned
+        with b.websocket_connect(ws_url(table_id)) as ws:
+            _, sync = hello(ws, token)
+            final = play_out(ws, sync)
+    assert final["result"] is not None
+    assert any(step.actor == 1 for step in service(b).tables[table_id].steps)

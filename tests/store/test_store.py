@@ -41,9 +41,9 @@ def _table(table_id: str = "t1", status: str = "waiting") -> StoredTable:
 
 
 def test_migrations_reach_head_and_are_idempotent(store: Store) -> None:
-    assert store.revision() == "0005"
+    assert store.revision() == "0006"
     store.migrate()
-    assert store.revision() == "0005"
+    assert store.revision() == "0006"
 
 
 def test_a_table_round_trips(store: Store) -> None:
@@ -301,11 +301,56 @@ def test_the_migration_lets_go_of_leases_on_finished_tables(database_url: str) -
         with old.engine.begin() as conn:  # as an older Coven left them: over, still leased
             conn.execute(text("UPDATE coven_tables SET status = 'over' WHERE id = 'm1'"))
             conn.execute(text("DROP INDEX ix_coven_tables_recent"))  # not there before 0005
+            conn.execute(text("DROP INDEX ix_coven_tables_live_lease"))  # nor before 0006
             conn.execute(text("UPDATE alembic_version SET version_num = '0004'"))
         assert _owned_rows(old, "a") == {"m1", "m2"}
         old.migrate()
-        assert old.revision() == "0005"
+        assert old.revision() == "0006"
         assert _owned_rows(old, "a") == {"m2"}
+    finally:
+        old.dispose()
+
+
+def test_a_live_table_rests_only_by_its_holder_and_no_heartbeat_adopts_it(store: Store) -> None:
+    """A process lets go of a live table that waits on nobody it moves for: the table rests (no owner, no
+    lease). It is no orphan (no heartbeat loads it); the first process to open it again takes its lease."""
+    store.create_table(_people("r1", 2), "a", 30)
+    store.create_table(_people("r2", 2), "a", 30)
+    assert not store.rest_table("b", "r1")  # only its holder lets it rest
+    assert store.rest_table("a", "r1")
+    assert not store.rest_table("a", "r1")  # (once)
+    assert store.renew_leases("a", 30) == {"r2"} and _owned_rows(store, "a") == {"r2"}
+    assert store.orphaned_ids() == []
+    store.release_leases("a")  # a clean shutdown: r2 is an orphan at once, r1 still rests
+    assert store.orphaned_ids() == ["r2"]
+    assert store.acquire_leases("b", ["r1"], 30) == {"r1"}  # opened again: b's now
+    assert store.orphaned_ids() == ["r2"]
+    store.append_action("r2", 1, 0, "x", "over")
+    store.create_table(_people("r3", 2), "a", 30)
+    store.append_action("r3", 1, 0, "x", "over")
+    assert not store.rest_table("a", "r3")  # a finished table is nobody's: nothing to let go
+
+
+def test_the_migration_keeps_tables_without_a_lease_orphans(database_url: str) -> None:
+    """Before revision 0006 a live table with no lease at all (a clean shutdown let it go) was an orphan,
+    adopted by the next heartbeat; from 0006 no lease means resting. The upgrade gives such tables a lease
+    that has run out, so they are still adopted (their bots played), and adds the lease's index."""
+    old = Store(database_url)
+    try:
+        old.migrate()
+        old.create_table(_people("n1", 2), "a", 30)
+        old.create_table(_people("n2", 2), "a", 30)
+        old.create_table(_people("n3", 2), "a", 30)
+        old.append_action("n3", 1, 0, "x", "over")
+        with old.engine.begin() as conn:  # as an older Coven's clean shutdown left n1
+            conn.execute(text("UPDATE coven_tables SET owner = NULL, lease_until = NULL WHERE id = 'n1'"))
+            conn.execute(text("DROP INDEX ix_coven_tables_live_lease"))
+            conn.execute(text("UPDATE alembic_version SET version_num = '0005'"))
+        assert old.orphaned_ids() == []  # read as this revision reads it: n1 would rest for ever
+        old.migrate()
+        assert old.revision() == "0006"
+        assert old.orphaned_ids() == ["n1"]
+        assert _owned_rows(old, "a") == {"n2"}
     finally:
         old.dispose()
 
@@ -342,6 +387,8 @@ def test_the_heartbeats_and_the_lobbys_queries_read_an_index_on_sqlite(tmp_path:
                     if step.startswith("SCAN coven_tables"):  # only the newest first, read in order
                         assert step.endswith("USING INDEX ix_coven_tables_recent"), (statement, steps)
                 assert any("USING INDEX" in step for step in steps), (statement, steps)
+                if "lease_until <" in statement:  # orphans: through the lease's index, never the resting
+                    assert any("ix_coven_tables_live_lease" in step for step in steps), (statement, steps)
                 if "DESC" in statement:  # the lobby's newest: not sorted (the live tables' few may be)
                     assert not any("TEMP B-TREE" in step for step in steps), (statement, steps)
     finally:

@@ -149,6 +149,13 @@ class Settings:
     heartbeat_seconds: float = 2.0
     """How often a process renews its leases, adopts orphaned tables and lets finished tables that
     nobody watches leave its memory (they load from the store on demand)."""
+    rest_seconds: float = 600.0
+    """A live table that nobody here has watched (or opened) for this long leaves this process's memory
+    (0: never). If this process owns it, it does so only while its game waits on nobody a server moves for
+    (no bot's turn, no clock running: the people left, or never came), and it lets go of its lease: the
+    table rests, no heartbeat adopts it, and whichever process next opens it loads it and takes its lease.
+    Without this, every table created and left unfinished stayed in memory (and was loaded again by every
+    restart) for ever."""
     deal_seeds: Callable[[], int] = secure_seed
     """Where each table's deal seed comes from: the operating system's secure source. Never from a
     client (a request that names a seed is refused); only the operator can replace it (tests do, to

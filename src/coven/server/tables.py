@@ -122,6 +122,8 @@ class TableService:
         self._serving: set[asyncio.Task[None]] = set()
         """Moves other processes sent to this one, as the tables' owner, being taken."""
         self._heartbeat: asyncio.Task[None] | None = None
+        self._seen: dict[str, float] = {}
+        """Per table in memory, when it was last opened or watched here (see :meth:`_rest_idle`)."""
         processes = settings.bot_processes if settings.games is None else 0  # workers know REGISTRY only
         self.bot_pool = BotPool(processes, settings.bot_threads, settings.bot_budget_seconds)
         self._started = False
@@ -169,6 +171,7 @@ class TableService:
                 await self._adopt_orphans()
                 await self._catch_up_behind()
                 self._evict_finished()
+                await self._rest_idle()
             except Exception as exc:  # the database may be away for a moment: try again next beat
                 log.warning("heartbeat of %s failed: %s", self.node, exc)
 
@@ -188,7 +191,13 @@ class TableService:
         self.owned -= lost
 
     async def _adopt_orphans(self) -> None:
+        """Take the lease of the tables whose owner's lease ran out, and of the tables watched here that
+        rest (their owner let them go while people here watched: see :meth:`_rest_idle`), and drive them."""
         orphans = await asyncio.to_thread(self.store.orphaned_ids)
+        tables = self.tables.values()
+        watched = [t.id for t in tables if t.listeners and t.status != "over" and t.id not in self.owned]
+        if watched:  # (only where processes share tables: a lone process owns every table it holds)
+            orphans.extend(await asyncio.to_thread(self.store.resting_ids, watched))
         lease = self.settings.lease_seconds
         got = await asyncio.to_thread(self.store.acquire_leases, self.node, orphans, lease)
         for table_id in sorted(got):
@@ -227,6 +236,65 @@ class TableService:
             if table.status == "over" and not table.listeners and not table.lock.locked():
                 del self.tables[table_id]
                 self.owned.discard(table_id)
+                self._seen.pop(table_id, None)
+
+    async def _rest_idle(self) -> None:
+        """Live tables nobody here has watched or opened for ``settings.rest_seconds`` leave memory.
+
+        A replica (another process owns the table) simply goes. A table this process owns goes only while
+        its game waits on nobody this process moves for (no bot's turn, no clock running), and it rests:
+        its lease is let go in the store (:meth:`Store.rest_table`), so no heartbeat adopts it, and the
+        next process to open it (:meth:`get`), or a process whose people watch it (:meth:`_adopt_orphans`),
+        takes its lease and drives it again."""
+        after = self.settings.rest_seconds
+        if after <= 0:
+            return
+        now = time.monotonic()
+        for table_id, table in list(self.tables.items()):
+            if table.status == "over":
+                continue
+            if table.listeners:
+                self._seen[table_id] = now
+                continue
+            seen = max(self._seen.setdefault(table_id, now), table.changed_at)
+            if now - seen < after or table.lock.locked() or table_id in self._routed:
+                continue
+            owned = table_id in self.owned
+            if owned and not self._waits_on_nobody(table):
+                continue
+            # out of memory first, at once: a get from here on waits for the store's answer below (the
+            # loading lock), then loads the table afresh and takes its lease
+            del self.tables[table_id]
+            self._seen.pop(table_id, None)
+            if not owned:
+                continue
+            self.owned.discard(table_id)
+            if table.driver is not None:
+                table.driver.cancel()
+                table.driver = None
+            lock = self._loading.setdefault(table_id, asyncio.Lock())
+            try:
+                async with lock:
+                    await asyncio.to_thread(self.store.rest_table, self.node, table_id)
+            except Exception:  # the lease stays ours, renewed: opening the table takes it back
+                log.exception("could not let table %s rest", table_id)
+            finally:
+                if not lock.locked() and self._loading.get(table_id) is lock:
+                    del self._loading[table_id]
+
+    def _waits_on_nobody(self, table: Table) -> bool:
+        """Whether ``table``'s game waits on nobody this process moves for: no bot has a decision (now, or
+        by choice once people had their look) and no person's clock or time limit runs."""
+        if table.status != "playing":
+            return table.status == "waiting"
+        if self._seconds_to_deadline(table) is not None:
+            return False
+        if not table.bots:
+            return True
+        for seat, required in decisions(table.game, table.state, table.last_mover):
+            if seat in table.bots and (required or self._bot_may_choose(table, seat)):
+                return False
+        return True
 
     # ---------------------------------------------------------------- tables
     async def create(
@@ -289,6 +357,7 @@ class TableService:
         table = self._runtime(stored, game, state)
         table.chat = []  # nobody has said anything at a new table
         self.tables[table.id] = table
+        self._seen[table.id] = time.monotonic()
         self._start_driver(table)
         return table, invites
 
@@ -322,20 +391,34 @@ class TableService:
         """The live table, loaded from the store (and replayed) if this process has not got it yet."""
         table = self.tables.get(table_id)
         if table is not None:
+            self._seen[table_id] = time.monotonic()
             return table
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is not None:
-                return table
-            stored = await asyncio.to_thread(self.store.load_table, table_id)
-            if stored is None:
-                self._loading.pop(table_id, None)
-                return None
-            table = await asyncio.to_thread(self._replay, stored)
-            self.tables[table_id] = table
-            self._start_driver(table)
-        self._loading.pop(table_id, None)
+        try:
+            async with lock:
+                table = self.tables.get(table_id)
+                return table if table is not None else await self._load(table_id)
+        finally:
+            if not lock.locked() and self._loading.get(table_id) is lock:
+                del self._loading[table_id]
+
+    async def _load(self, table_id: str) -> Table | None:
+        """Load ``table_id`` from the store into memory (None: no such table). A live table whose lease
+        nobody holds (it rests, or its owner is gone) becomes this process's, which drives it."""
+        stored = await asyncio.to_thread(self.store.load_table, table_id)
+        if stored is None:
+            return None
+        table = await asyncio.to_thread(self._replay, stored)
+        loaded = self.tables.get(table_id)
+        if loaded is not None:  # loaded meanwhile (under another lock: one taken while the table rested)
+            return loaded
+        if table.status != "over" and table_id not in self.owned:
+            lease = self.settings.lease_seconds
+            if table_id in await asyncio.to_thread(self.store.acquire_leases, self.node, [table_id], lease):
+                self.owned.add(table_id)
+        self.tables[table_id] = table
+        self._seen[table_id] = time.monotonic()
+        self._start_driver(table)
         return table
 
     def _replay(self, stored: StoredTable) -> Table:

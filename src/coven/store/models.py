@@ -32,12 +32,17 @@ class TableRow(Base):
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """The server process that owns the live table (runs its bots), while its lease lasts."""
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    """When the owner's lease runs out unless its heartbeat renews it; then another process adopts."""
+    """When the owner's lease runs out unless its heartbeat renews it; then another process adopts. NULL on a
+    live table: it rests (waits on nobody a server moves for; no owner, loaded by whoever opens it; revision
+    0006); NULL on a finished one: nobody's."""
 
 
 Index("ix_coven_tables_recent", TableRow.created_at.desc(), TableRow.id)
 """The lobby's newest tables first (``Store.list_tables``), read from the index, not sorted from every table
 ever played (revision 0005)."""
+Index("ix_coven_tables_live_lease", TableRow.status, TableRow.lease_until)
+"""The heartbeat's orphans (``Store.orphaned_ids``: live tables whose lease has run out), read from the
+index without reading the resting tables, whose lease is NULL (revision 0006)."""
 
 
 class SeatRow(Base):

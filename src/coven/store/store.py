@@ -354,7 +354,9 @@ class Store:
         """The rows of a new table and of its seats."""
         table = new.table
         now = _now()
-        until = now + timedelta(seconds=new.lease_seconds) if new.owner is not None else None
+        # a table stored without an owner is an orphan from the start (adopted by the next heartbeat); a
+        # lease of NULL means resting (see Store.rest_table)
+        until = now + timedelta(seconds=new.lease_seconds) if new.owner is not None else now
         row = {
             "id": table.id,
             "game": table.game,
@@ -724,21 +726,38 @@ class Store:
         return {str(r[0]) for r in rows}
 
     def release_leases(self, node: str) -> None:
-        """A clean shutdown: let others adopt ``node``'s tables at once."""
+        """A clean shutdown: let others adopt ``node``'s tables at once (their leases end now; a finished or
+        resting table holds none)."""
+        ended = _now() - timedelta(seconds=1)
         with self._write_lock, self.engine.begin() as conn:
-            conn.execute(update(TableRow).where(TableRow.owner == node).values(owner=None, lease_until=None))
+            conn.execute(
+                update(TableRow)
+                .where(TableRow.owner == node, TableRow.status.in_(LIVE))
+                .values(owner=None, lease_until=ended)
+            )
+
+    def rest_table(self, node: str, table_id: str) -> bool:
+        """``node`` lets go of its live table ``table_id``, which waits on nobody a server moves for: the
+        table rests (no owner, no lease: ``lease_until`` NULL), so no heartbeat adopts it, and whichever
+        process next loads it to show it takes its lease (:meth:`acquire_leases`). False (nothing changed)
+        if ``node`` does not hold it or it is over."""
+        with self._write_lock, self.engine.begin() as conn:
+            done = conn.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.owner == node, TableRow.status.in_(LIVE))
+                .values(owner=None, lease_until=None)
+            )
+        return bool(done.rowcount == 1)
 
     def orphaned_ids(self, limit: int = 200) -> list[str]:
-        """Unfinished tables whose owner's lease has run out (or that never had an owner)."""
+        """Unfinished tables whose owner's lease has run out (a resting table has none: it is not an
+        orphan), read from the lease's index."""
         now = _now()
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(TableRow.id)
-                .where(
-                    TableRow.status.in_(LIVE),
-                    or_(TableRow.owner.is_(None), TableRow.lease_until < now),
-                )
-                .order_by(TableRow.created_at)
+                .where(TableRow.lease_until < now, TableRow.status.in_(LIVE))
+                .order_by(TableRow.lease_until)
                 .limit(limit)
             ).all()
         return [str(r[0]) for r in rows]
@@ -755,6 +774,21 @@ class Store:
                 query = select(TableRow.id, TableRow.number, TableRow.status).where(TableRow.id.in_(chunk))
                 rows.extend(conn.execute(query).all())
         return {str(i): (int(n), str(st)) for i, n, st in rows}
+
+    def resting_ids(self, table_ids: Sequence[str]) -> set[str]:
+        """Which of ``table_ids`` rest (live, no owner, no lease: see :meth:`rest_table`), asked in parts
+        as :meth:`progress` is."""
+        ids = list(table_ids)
+        found: set[str] = set()
+        with self.engine.connect() as conn:
+            for start in range(0, len(ids), PROGRESS_CHUNK):
+                query = select(TableRow.id).where(
+                    TableRow.id.in_(ids[start : start + PROGRESS_CHUNK]),
+                    TableRow.status.in_(LIVE),
+                    TableRow.lease_until.is_(None),
+                )
+                found.update(str(r[0]) for r in conn.execute(query).all())
+        return found
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
