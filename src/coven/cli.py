@@ -627,6 +627,15 @@ def serve(
             "leaves memory until it is opened again (default 600; 0: never).",
         ),
     ] = None,
+    sockets_per_client: Annotated[
+        int | None,
+        typer.Option(
+            "--sockets-per-client",
+            envvar="COVEN_SOCKETS_PER_CLIENT",
+            min=0,
+            help="Live connections one client address may hold open (default 100; 0: no limit).",
+        ),
+    ] = None,
     create_limit: Annotated[
         float | None,
         typer.Option(
@@ -676,6 +685,7 @@ def serve(
             "route_seconds": route_seconds,
             "commit_interval": commit_interval,
             "rest_seconds": rest_seconds,
+            "sockets_per_client": sockets_per_client,
             "create_limit": create_limit,
             "create_burst": create_burst,
         }.items()

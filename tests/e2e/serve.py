@@ -31,6 +31,7 @@ def main() -> None:
         # test asks for one
         create_limit=float(os.environ.get("COVEN_CREATE_LIMIT", "0")),
         create_burst=int(os.environ.get("COVEN_CREATE_BURST", "30")),
+        sockets_per_client=int(os.environ.get("COVEN_SOCKETS_PER_CLIENT", "100")),
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")

@@ -403,3 +403,30 @@ def test_too_many_tables_is_explained_in_french_and_english(browser: Any, tmp_pa
         assert len(limited.get("/api/tables")) == 1  # the refused ones made nothing
     finally:
         limited.stop()
+
+
+def test_too_many_open_pages_is_explained_in_french(browser: Any, tmp_path: Path) -> None:
+    """Past the sockets one address may hold open, the page the server refused says why, in French, and
+    does not retry in a loop; the page that was open first plays on."""
+    limited = Server(tmp_path, env={"COVEN_SOCKETS_PER_CLIENT": "1"})
+    limited.start()
+    try:
+        seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy", "name": None}]
+        created = limited.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
+        with french(browser, "desktop") as ctx:
+            first = ctx.new_page()
+            first.goto(created["invites"][0]["url"])
+            first.wait_for_selector("main[data-myturn=yes]")
+            second = ctx.new_page()
+            second.goto(created["spectator_url"])
+            second.wait_for_selector(
+                "#turn:has-text('Trop de pages Coven sont ouvertes depuis votre adresse')"
+            )
+            assert "fermez-en quelques-unes" in second.inner_text("#turn")
+            second.wait_for_timeout(
+                1500
+            )  # longer than the page's first reconnect delay: it does not try again
+            assert "fermez-en quelques-unes" in second.inner_text("#turn")
+            assert first.locator("main[data-myturn=yes]").count() == 1  # the first page is still served
+    finally:
+        limited.stop()

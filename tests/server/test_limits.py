@@ -7,7 +7,7 @@ import math
 import pytest
 
 from coven.server import limits
-from coven.server.limits import ClientLimits, RateLimiter, client_key
+from coven.server.limits import ClientCounts, ClientLimits, RateLimiter, client_key
 
 
 class Clock:
@@ -92,3 +92,20 @@ def test_no_limit_takes_nothing_and_keeps_nothing() -> None:
 def test_a_senseless_limit_is_refused(rate: float, burst: int, kept: int) -> None:
     with pytest.raises(ValueError, match="client limit"):
         ClientLimits(rate, burst, kept)
+
+
+def test_client_counts_bound_each_address_and_forget_the_closed() -> None:
+    counts = ClientCounts(limit=2)
+    assert counts.enter("198.51.100.7") and counts.enter("::ffff:198.51.100.7")  # the same client
+    assert not counts.enter("198.51.100.7") and counts.held("198.51.100.7") == 2
+    assert counts.enter("2001:db8::1") and counts.enter("2001:db8::2")
+    assert not counts.enter("2001:db8::3")  # the same /64
+    counts.leave("198.51.100.7")
+    assert counts.enter("198.51.100.7")
+    for host in ["198.51.100.7", "198.51.100.7", "2001:db8::1", "2001:db8::2"]:
+        counts.leave(host)
+    assert len(counts) == 0 and counts.held("198.51.100.7") == 0
+    unlimited = ClientCounts(limit=0)
+    assert all(unlimited.enter("198.51.100.7") for _ in range(1000))
+    with pytest.raises(ValueError, match="connection limit"):
+        ClientCounts(limit=-1)

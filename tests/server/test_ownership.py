@@ -134,6 +134,13 @@ def play_out(ws: Any, sync: dict[str, Any]) -> dict[str, Any]:
     return sync
 
 
+def bot_moves(client: TestClient, table_id: str) -> set[int]:
+    """The seats that moved at the table, as the store's log has them (a finished table leaves memory)."""
+    stored = service(client).store.load_table(table_id)
+    assert stored is not None
+    return {seat for seat, _ in stored.actions}
+
+
 def rests(client: TestClient, table_id: str) -> bool:
     """The table is out of this process's memory and rests in the store (no owner, no lease)."""
     held = service(client)
@@ -159,8 +166,7 @@ def test_a_table_left_alone_rests_and_comes_back_when_opened(make_client: Callab
         _, sync = hello(ws, token)
         final = play_out(ws, sync)
     assert final["result"] is not None
-    played = service(a).tables[table_id].steps
-    assert any(step.actor == 1 for step in played), "the bot of the table that rested never played"
+    assert 1 in bot_moves(a, table_id), "the bot of the table that rested never played"
 
 
 def test_a_watched_table_and_a_table_whose_clock_runs_do_not_rest(
@@ -202,4 +208,55 @@ def test_a_table_watched_in_another_process_moves_there_when_its_owner_lets_it_r
             _, sync = hello(ws, token)
             final = play_out(ws, sync)
     assert final["result"] is not None
-    assert any(step.actor == 1 for step in service(b).tables[table_id].steps)
+    assert 1 in bot_moves(b, table_id), "the bot of the table that moved to b never played"
+
+
+def test_a_table_opened_while_it_is_being_let_rest_is_loaded_after_and_owned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone opens a table at the moment its owner lets it rest: the open waits for the store's answer,
+    then loads the table afresh and takes its lease (not a copy whose lease was just let go)."""
+
+    async def play() -> None:
+        settings = Settings(
+            database_url=f"sqlite:///{tmp_path / 'rest.sqlite3'}",
+            node_id="resting",
+            bot_processes=0,
+            bot_pause=0,
+            ping_interval=0,
+            heartbeat_seconds=3600,  # (no beat of its own during the test)
+            rest_seconds=0.01,
+        )
+        service = TableService(settings)
+        await service.start()
+        asked, answer = threading.Event(), threading.Event()
+        rest = service.store.rest_tables
+
+        def slow_rest(node: str, table_ids: list[str]) -> set[str]:
+            asked.set()
+            answer.wait(10)
+            return rest(node, table_ids)
+
+        monkeypatch.setattr(service.store, "rest_tables", slow_rest)
+        try:
+            left, _ = await service.create("brujas", 3, {}, [SeatRequest("human")] * 3)
+            await asyncio.sleep(0.05)
+            resting = asyncio.create_task(service._rest_idle())
+            assert await asyncio.to_thread(asked.wait, 10)
+            assert left.id not in service.tables and left.id not in service.owned
+            opening = asyncio.create_task(service.get(left.id))
+            await asyncio.sleep(0.05)
+            assert not opening.done()  # it waits for the store's answer
+            answer.set()
+            await resting
+            opened = await opening
+            assert opened is not None and opened is not left and opened.status == "waiting"
+            assert service.tables[left.id] is opened and left.id in service.owned
+            assert opened.driver is not None and not opened.driver.done()
+            assert service.store.resting_ids([left.id]) == set()  # its lease is ours again
+            assert service.store.renew_leases("resting", 30) == {left.id}
+        finally:
+            answer.set()
+            await service.stop()
+
+    asyncio.run(play())

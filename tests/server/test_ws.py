@@ -299,6 +299,36 @@ def test_rate_limit_then_close(make_client: Callable[..., TestClient]) -> None:
         assert closed.value.code == 4029
 
 
+def test_one_address_holds_a_bounded_number_of_sockets(make_client: Callable[..., TestClient]) -> None:
+    """Each socket holds a file descriptor and memory: past ``sockets_per_client`` open at once, a new one
+    from the same address is told why and closed (4030) before anything is done for it; another address,
+    and the same one once it closed one, is served."""
+    client = make_client(sockets_per_client=2)
+    table_id, tokens = two_people(client)
+    sockets = client.app.state.sockets  # type: ignore[attr-defined]
+    with (
+        client.websocket_connect(ws_url(table_id)) as first,
+        client.websocket_connect(ws_url(table_id)) as second,
+    ):
+        hello(first, tokens[0])
+        hello(second, tokens[1])
+        assert sockets.held("testclient") == 2
+        with client.websocket_connect(ws_url(table_id)) as third:
+            refused = third.receive_json()
+            assert refused["type"] == "error" and refused["code"] == "rate_limited"
+            assert "too many connections" in refused["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 4030
+        assert sockets.held("testclient") == 2  # the refused one was never counted
+        other = TestClient(client.app, client=("198.51.100.20", 50000))  # type: ignore[arg-type]
+        with other.websocket_connect(ws_url(table_id)) as elsewhere:
+            assert hello(elsewhere)[0]["seat"] is None  # a spectator from another address
+    assert sockets.held("testclient") == 0 and len(sockets) == 0  # closed ones are forgotten
+    with client.websocket_connect(ws_url(table_id)) as again:
+        hello(again, tokens[0])
+
+
 def test_game_over_refuses_actions(seated: Seats) -> None:
     ws0, ws1, start = seated
     number = 0

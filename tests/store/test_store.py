@@ -316,9 +316,10 @@ def test_a_live_table_rests_only_by_its_holder_and_no_heartbeat_adopts_it(store:
     lease). It is no orphan (no heartbeat loads it); the first process to open it again takes its lease."""
     store.create_table(_people("r1", 2), "a", 30)
     store.create_table(_people("r2", 2), "a", 30)
-    assert not store.rest_table("b", "r1")  # only its holder lets it rest
-    assert store.rest_table("a", "r1")
-    assert not store.rest_table("a", "r1")  # (once)
+    assert store.rest_tables("b", ["r1"]) == set()  # only its holder lets it rest
+    assert store.rest_tables("a", ["r1", "nowhere"]) == {"r1"}
+    assert store.rest_tables("a", ["r1"]) == set()  # (once)
+    assert store.rest_tables("a", []) == set()
     assert store.renew_leases("a", 30) == {"r2"} and _owned_rows(store, "a") == {"r2"}
     assert store.orphaned_ids() == []
     store.release_leases("a")  # a clean shutdown: r2 is an orphan at once, r1 still rests
@@ -328,7 +329,7 @@ def test_a_live_table_rests_only_by_its_holder_and_no_heartbeat_adopts_it(store:
     store.append_action("r2", 1, 0, "x", "over")
     store.create_table(_people("r3", 2), "a", 30)
     store.append_action("r3", 1, 0, "x", "over")
-    assert not store.rest_table("a", "r3")  # a finished table is nobody's: nothing to let go
+    assert store.rest_tables("a", ["r3"]) == set()  # a finished table is nobody's: nothing to let go
 
 
 def test_the_migration_keeps_tables_without_a_lease_orphans(database_url: str) -> None:

@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket
 from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotError, UnknownGameError
 from coven.core.explain import moments_from_steps
 from coven.server import schemas
-from coven.server.limits import ClientLimits
+from coven.server.limits import ClientCounts, ClientLimits
 from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorten
 from coven.server.openapi import openapi_document
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
@@ -566,8 +566,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             await service.stop()
 
+    sockets = ClientCounts(settings.sockets_per_client)
+
     async def socket(websocket: WebSocket) -> None:
-        await table_socket(websocket, service)
+        await table_socket(websocket, service, sockets)
 
     routes: list[BaseRoute] = [
         Route("/api/health", _guard(lobby.health), methods=["GET"]),
@@ -615,5 +617,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
         middleware=[Middleware(HttpEdge, max_body_bytes=settings.max_body_bytes)],
     )
     app.state.service = service
+    app.state.sockets = sockets
     app.state.settings = settings
     return app

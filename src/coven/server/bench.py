@@ -1123,9 +1123,16 @@ def _serve_coven(url: str, port_file: str) -> None:
     from coven.server.app import create_app
     from coven.server.settings import Settings, tune_collector
 
-    # the bench's simulated people send faster than anyone, and create hundreds of tables from one address
+    # the bench's simulated people send faster than anyone, and create hundreds of tables (and open
+    # hundreds of sockets) from one address
     settings = Settings(
-        database_url=url, bot_pause=0, rate_limit=1000, rate_burst=1000, ping_interval=0, create_limit=0
+        database_url=url,
+        bot_pause=0,
+        rate_limit=1000,
+        rate_burst=1000,
+        ping_interval=0,
+        create_limit=0,
+        sockets_per_client=0,
     )
     tune_collector()  # as `coven serve` runs
     echo_app.serve_on_free_port(create_app(settings), port_file)

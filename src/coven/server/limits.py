@@ -104,3 +104,39 @@ class ClientLimits:
         if bucket.allow():
             return 0.0
         return bucket.wait_seconds()
+
+
+class ClientCounts:
+    """How many live connections each client (by :func:`client_key`) holds open, at most ``limit`` each
+    (0: no limit). An address holding none is forgotten, so this holds no more entries than connections."""
+
+    def __init__(self, limit: int) -> None:
+        if limit < 0:
+            raise ValueError("a connection limit is 0 (none) or more")
+        self.limit = limit
+        self._open: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def held(self, host: str | None) -> int:
+        """The connections ``host``'s client holds open."""
+        return self._open.get(client_key(host), 0)
+
+    def enter(self, host: str | None) -> bool:
+        """Count one more connection of ``host``'s; False (nothing counted) if it holds its limit."""
+        key = client_key(host)
+        held = self._open.get(key, 0)
+        if self.limit and held >= self.limit:
+            return False
+        self._open[key] = held + 1
+        return True
+
+    def leave(self, host: str | None) -> None:
+        """One connection counted by :meth:`enter` closed."""
+        key = client_key(host)
+        held = self._open.get(key, 0) - 1
+        if held > 0:
+            self._open[key] = held
+        else:
+            self._open.pop(key, None)

@@ -52,6 +52,7 @@ class CloseCode(IntEnum):
     HELLO_TIMEOUT = 4008
     TOO_SLOW = 4013
     RATE_LIMITED = 4029
+    TOO_MANY_SOCKETS = 4030
     INTERNAL_ERROR = 1011
 
 

@@ -111,6 +111,10 @@ class Settings:
     """... with this burst."""
     rate_strikes: int = 20
     """Consecutive rate-limited messages before the connection is closed (4029)."""
+    sockets_per_client: int = 100
+    """Live connections (websockets) one client address may hold open at once (an IPv6 address counts by
+    its /64); past it a new one is closed at once (4030 ``TOO_MANY_SOCKETS``); 0: no limit. Each holds a
+    file descriptor and memory: without a limit one client opening sockets in a loop exhausted them."""
     create_limit: float = 10.0
     """Tables one client address may create per minute (a token bucket: :class:`coven.server.limits.
     ClientLimits`; an IPv6 address counts by its /64) ...; 0: no limit. Every table lives in memory until

@@ -243,13 +243,14 @@ class TableService:
 
         A replica (another process owns the table) simply goes. A table this process owns goes only while
         its game waits on nobody this process moves for (no bot's turn, no clock running), and it rests:
-        its lease is let go in the store (:meth:`Store.rest_table`), so no heartbeat adopts it, and the
-        next process to open it (:meth:`get`), or a process whose people watch it (:meth:`_adopt_orphans`),
-        takes its lease and drives it again."""
+        its lease is let go in the store (:meth:`Store.rest_tables`, one transaction for all of them), so
+        no heartbeat adopts it, and the next process to open it (:meth:`get`), or a process whose people
+        watch it (:meth:`_adopt_orphans`), takes its lease and drives it again."""
         after = self.settings.rest_seconds
         if after <= 0:
             return
         now = time.monotonic()
+        resting: dict[str, asyncio.Lock] = {}
         for table_id, table in list(self.tables.items()):
             if table.status == "over":
                 continue
@@ -262,24 +263,32 @@ class TableService:
             owned = table_id in self.owned
             if owned and not self._waits_on_nobody(table):
                 continue
-            # out of memory first, at once: a get from here on waits for the store's answer below (the
-            # loading lock), then loads the table afresh and takes its lease
+            lock = self._loading.setdefault(table_id, asyncio.Lock())
+            if lock.locked():  # (being loaded again by a get that found it gone: not now)
+                continue
+            # out of memory at once: a get from here on waits on the loading lock (taken here without
+            # yielding, since nobody holds it) for the store's answer, then loads the table afresh
             del self.tables[table_id]
             self._seen.pop(table_id, None)
             if not owned:
+                del self._loading[table_id]
                 continue
             self.owned.discard(table_id)
             if table.driver is not None:
                 table.driver.cancel()
                 table.driver = None
-            lock = self._loading.setdefault(table_id, asyncio.Lock())
-            try:
-                async with lock:
-                    await asyncio.to_thread(self.store.rest_table, self.node, table_id)
-            except Exception:  # the lease stays ours, renewed: opening the table takes it back
-                log.exception("could not let table %s rest", table_id)
-            finally:
-                if not lock.locked() and self._loading.get(table_id) is lock:
+            await lock.acquire()
+            resting[table_id] = lock
+        if not resting:
+            return
+        try:
+            await asyncio.to_thread(self.store.rest_tables, self.node, list(resting))
+        except Exception:  # their leases stay ours, renewed: opening one takes it back
+            log.exception("could not let %d tables rest", len(resting))
+        finally:
+            for table_id, lock in resting.items():
+                lock.release()
+                if self._loading.get(table_id) is lock:
                     del self._loading[table_id]
 
     def _waits_on_nobody(self, table: Table) -> bool:

@@ -21,7 +21,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from coven.core import Game, Seat
-from coven.server.limits import RateLimiter
+from coven.server.limits import ClientCounts, RateLimiter
 from coven.server.messages import (
     PROTOCOL_VERSION,
     Act,
@@ -206,7 +206,11 @@ def describe(exc: BaseException) -> str:
     return shorten(f"{type(exc).__name__}: {exc}")
 
 
-async def table_socket(websocket: WebSocket, service: TableService) -> None:
+async def table_socket(
+    websocket: WebSocket, service: TableService, sockets: ClientCounts | None = None
+) -> None:
+    """Serve one table's live socket. ``sockets``: the connections each client address holds (one more is
+    refused past its limit: closed with 4030 before anything else is done for it)."""
     settings = service.settings
     await websocket.accept()
     table_id = str(websocket.path_params.get("table_id", ""))
@@ -215,7 +219,16 @@ async def table_socket(websocket: WebSocket, service: TableService) -> None:
     pinger: asyncio.Task[None] | None = None
     table: Table | None = None
     closing = False
+    host = websocket.client.host if websocket.client is not None else None
+    counted = sockets is None or sockets.enter(host)
     try:
+        if not counted:
+            assert sockets is not None
+            message = (
+                f"too many connections from this address ({sockets.limit} open): close some, then try again"
+            )
+            conn.send_text(error_message(ErrorCode.RATE_LIMITED, message, None))
+            raise _CloseError(CloseCode.TOO_MANY_SOCKETS, "too many connections")
         table = await service.get(table_id) if len(table_id) <= 32 else None
         if table is None:
             conn.send_text(error_message(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", None))
@@ -234,6 +247,8 @@ async def table_socket(websocket: WebSocket, service: TableService) -> None:
         conn.close(CloseCode.INTERNAL_ERROR, "internal error")
         closing = True
     finally:
+        if counted and sockets is not None:
+            sockets.leave(host)
         if table is not None:
             table.listeners.discard(conn)
         if pinger is not None:

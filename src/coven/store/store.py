@@ -355,7 +355,7 @@ class Store:
         table = new.table
         now = _now()
         # a table stored without an owner is an orphan from the start (adopted by the next heartbeat); a
-        # lease of NULL means resting (see Store.rest_table)
+        # lease of NULL means resting (see Store.rest_tables)
         until = now + timedelta(seconds=new.lease_seconds) if new.owner is not None else now
         row = {
             "id": table.id,
@@ -736,18 +736,24 @@ class Store:
                 .values(owner=None, lease_until=ended)
             )
 
-    def rest_table(self, node: str, table_id: str) -> bool:
-        """``node`` lets go of its live table ``table_id``, which waits on nobody a server moves for: the
-        table rests (no owner, no lease: ``lease_until`` NULL), so no heartbeat adopts it, and whichever
-        process next loads it to show it takes its lease (:meth:`acquire_leases`). False (nothing changed)
-        if ``node`` does not hold it or it is over."""
+    def rest_tables(self, node: str, table_ids: Sequence[str]) -> set[str]:
+        """``node`` lets go of its live tables ``table_ids``, which wait on nobody a server moves for: each
+        rests (no owner, no lease: ``lease_until`` NULL), so no heartbeat adopts it, and whichever process
+        next loads it to show it takes its lease (:meth:`acquire_leases`). Returns those that rest now (not
+        one ``node`` does not hold, nor one that is over). One transaction, in parts of
+        :data:`PROGRESS_CHUNK`."""
+        ids = list(table_ids)
+        rested: set[str] = set()
+        if not ids:
+            return rested
         with self._write_lock, self.engine.begin() as conn:
-            done = conn.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id, TableRow.owner == node, TableRow.status.in_(LIVE))
-                .values(owner=None, lease_until=None)
-            )
-        return bool(done.rowcount == 1)
+            for start in range(0, len(ids), PROGRESS_CHUNK):
+                chunk = ids[start : start + PROGRESS_CHUNK]
+                mine = (TableRow.id.in_(chunk), TableRow.owner == node, TableRow.status.in_(LIVE))
+                rows = conn.execute(select(TableRow.id).where(*mine)).all()
+                conn.execute(update(TableRow).where(*mine).values(owner=None, lease_until=None))
+                rested.update(str(r[0]) for r in rows)
+        return rested
 
     def orphaned_ids(self, limit: int = 200) -> list[str]:
         """Unfinished tables whose owner's lease has run out (a resting table has none: it is not an
@@ -776,7 +782,7 @@ class Store:
         return {str(i): (int(n), str(st)) for i, n, st in rows}
 
     def resting_ids(self, table_ids: Sequence[str]) -> set[str]:
-        """Which of ``table_ids`` rest (live, no owner, no lease: see :meth:`rest_table`), asked in parts
+        """Which of ``table_ids`` rest (live, no owner, no lease: see :meth:`rest_tables`), asked in parts
         as :meth:`progress` is."""
         ids = list(table_ids)
         found: set[str] = set()

@@ -7,6 +7,7 @@ const FATAL = new Map([
   [4002, () => t("conn.fatal.protocol")],
   [4004, () => t("conn.fatal.no_table")],
   [4029, () => t("conn.fatal.too_many")],
+  [4030, () => t("conn.fatal.too_many_sockets")],
 ]);
 
 export class TableSocket {
