@@ -367,12 +367,21 @@ def test_the_result_screen_explains_in_french(server: Any, browser: Any, game: s
         assert "victoire" in summary or "Personne ne gagne" in summary, summary
 
 
+@contextmanager
+def limited_server(tmp: Path, **env: str) -> Iterator[Server]:
+    """A server of its own whose limits the environment ``env`` sets (the module's server has none)."""
+    server = Server(tmp, env=env)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def test_too_many_tables_is_explained_in_french_and_english(browser: Any, tmp_path: Path) -> None:
     """The server refuses a client's tables past its creation limit (429 with Retry-After); the lobby
     says why and when another table can be made, in the page's language, and keeps the form usable."""
-    limited = Server(tmp_path, env={"COVEN_CREATE_LIMIT": "1", "COVEN_CREATE_BURST": "1"})
-    limited.start()
-    try:
+    with limited_server(tmp_path, COVEN_CREATE_LIMIT="1", COVEN_CREATE_BURST="1") as limited:
         with french(browser, "desktop") as ctx:
             page = ctx.new_page()
             page.goto(limited.base + "/")
@@ -401,16 +410,12 @@ def test_too_many_tables_is_explained_in_french_and_english(browser: Any, tmp_pa
         finally:
             context.close()
         assert len(limited.get("/api/tables")) == 1  # the refused ones made nothing
-    finally:
-        limited.stop()
 
 
 def test_too_many_open_pages_is_explained_in_french(browser: Any, tmp_path: Path) -> None:
     """Past the sockets one address may hold open, the page the server refused says why, in French, and
     does not retry in a loop; the page that was open first plays on."""
-    limited = Server(tmp_path, env={"COVEN_SOCKETS_PER_CLIENT": "1"})
-    limited.start()
-    try:
+    with limited_server(tmp_path, COVEN_SOCKETS_PER_CLIENT="1") as limited:
         seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy", "name": None}]
         created = limited.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
         with french(browser, "desktop") as ctx:
@@ -428,5 +433,3 @@ def test_too_many_open_pages_is_explained_in_french(browser: Any, tmp_path: Path
             )  # longer than the page's first reconnect delay: it does not try again
             assert "fermez-en quelques-unes" in second.inner_text("#turn")
             assert first.locator("main[data-myturn=yes]").count() == 1  # the first page is still served
-    finally:
-        limited.stop()

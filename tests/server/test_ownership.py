@@ -134,6 +134,13 @@ def play_out(ws: Any, sync: dict[str, Any]) -> dict[str, Any]:
     return sync
 
 
+def play_seat(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
+    """Sit at ``table_id`` with ``token`` and play the seat to the end of the game; the last view."""
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws, token)
+        return play_out(ws, sync)
+
+
 def bot_moves(client: TestClient, table_id: str) -> set[int]:
     """The seats that moved at the table, as the store's log has them (a finished table leaves memory)."""
     stored = service(client).store.load_table(table_id)
@@ -162,10 +169,7 @@ def test_a_table_left_alone_rests_and_comes_back_when_opened(make_client: Callab
     assert table_id not in service(b).tables and rests(a, table_id)
     assert a.get(f"/api/tables/{table_id}").json()["status"] == "waiting"  # opened: a's again
     assert table_id in service(a).owned and table_id in service(a).tables
-    with a.websocket_connect(ws_url(table_id)) as ws:
-        _, sync = hello(ws, token)
-        final = play_out(ws, sync)
-    assert final["result"] is not None
+    assert play_seat(a, table_id, token)["result"] is not None
     assert 1 in bot_moves(a, table_id), "the bot of the table that rested never played"
 
 
@@ -204,10 +208,7 @@ def test_a_table_watched_in_another_process_moves_there_when_its_owner_lets_it_r
         assert table_id in service(b).tables and table_id not in service(b).owned  # a replica
         eventually(lambda: table_id in service(b).owned)
         assert table_id not in service(a).tables and table_id not in service(a).owned
-        with b.websocket_connect(ws_url(table_id)) as ws:
-            _, sync = hello(ws, token)
-            final = play_out(ws, sync)
-    assert final["result"] is not None
+        assert play_seat(b, table_id, token)["result"] is not None
     assert 1 in bot_moves(b, table_id), "the bot of the table that moved to b never played"
 
 
