@@ -627,6 +627,25 @@ def serve(
             "leaves memory until it is opened again (default 600; 0: never).",
         ),
     ] = None,
+    http_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--http-limit",
+            envvar="COVEN_HTTP_LIMIT",
+            min=0.0,
+            help="API requests one client address may make a second, after a burst of --http-burst "
+            "(default 50; 0: no limit).",
+        ),
+    ] = None,
+    http_burst: Annotated[
+        int | None,
+        typer.Option(
+            "--http-burst",
+            envvar="COVEN_HTTP_BURST",
+            min=1,
+            help="API requests one client address may make at once (default 200).",
+        ),
+    ] = None,
     sockets_per_client: Annotated[
         int | None,
         typer.Option(
@@ -685,6 +704,8 @@ def serve(
             "route_seconds": route_seconds,
             "commit_interval": commit_interval,
             "rest_seconds": rest_seconds,
+            "http_limit": http_limit,
+            "http_burst": http_burst,
             "sockets_per_client": sockets_per_client,
             "create_limit": create_limit,
             "create_burst": create_burst,

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from starlette.types import Message, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect
 
 from coven.server.app import HttpEdge
 from coven.server.settings import Settings
@@ -316,3 +317,27 @@ def test_without_a_creation_limit_nothing_is_refused(make_client: Callable[..., 
 def test_the_openapi_document_names_the_creation_limit(client: TestClient) -> None:
     post = client.get("/api/openapi.json").json()["paths"]["/api/tables"]["post"]
     assert "429" in post["responses"] and "Retry-After" in post["description"]
+
+
+def test_one_address_asking_in_a_loop_is_slowed_and_others_are_not(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Some API requests cost the server milliseconds on the loop every table shares: one address gets
+    ``http_burst`` at once, then ``http_limit`` a second, then 429 rate_limited with Retry-After, before
+    anything else is done for it (a body is not even read); another address is served, and so are the
+    page's own files."""
+    client = make_client(http_limit=0.5, http_burst=3)
+    for _ in range(3):
+        assert client.get("/api/health").status_code == 200
+    response = client.get("/api/games")
+    assert "too many requests" in refused(response, 429, "rate_limited")
+    assert response.headers["retry-after"] == "2"  # the next request comes after 2 s at 0.5 a second
+    refused(client.post("/api/tables", json={"game": "toy", "players": 2}), 429, "rate_limited")
+    assert client.get("/").status_code == 200  # the page's own files are not counted
+    # a socket's upgrade counts: refused before it
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/ws/tables/nowhere"):
+        pass
+    assert closed.value.code == 1008
+    other = TestClient(client.app, client=("203.0.113.7", 50000))  # type: ignore[arg-type]
+    assert other.post("/api/tables", json={"game": "toy", "players": 2}).status_code == 201
+    assert len(other.get("/api/tables").json()) == 1  # the refused request created nothing

@@ -113,20 +113,27 @@ class _BodyTooLargeError(Exception):
 class HttpEdge:
     """Pure ASGI middleware at the edge of the app.
 
-    HTTP: a request body over ``max_body_bytes`` gets 413 ``too_large`` — at once from its
-    ``Content-Length``, else as soon as the bytes read exceed it (a body is never buffered beyond the
-    limit); any exception escaping the app gets a 500 ``internal`` with the API's error shape and one log
-    line without traceback. Websocket: the same catch-all (the socket handler has its own; this one
-    closes with 1011). Lifespan passes through."""
+    HTTP: a client address past its rate of API requests and socket upgrades (``requests``, see
+    ``Settings.http_limit``; the page's own files are not counted) gets 429 ``rate_limited`` with
+    ``Retry-After`` (a socket: refused before its upgrade, 403), before anything else is done for it; a
+    request body over ``max_body_bytes`` gets 413 ``too_large`` — at once from its ``Content-Length``,
+    else as soon as the bytes read exceed it (a body is never buffered beyond the limit); any exception
+    escaping the app gets a 500 ``internal`` with the API's error shape and one log line without
+    traceback. Websocket: the same catch-all (the socket handler has its own; this one closes with 1011).
+    Lifespan passes through."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int, requests: ClientLimits | None = None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.requests = requests
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             await self._http(scope, receive, send)
         elif scope["type"] == "websocket":
+            if self._refused(scope) is not None:  # refused before the upgrade: the client sees a 403
+                await send({"type": "websocket.close", "code": CloseCode.POLICY_VIOLATION, "reason": ""})
+                return
             scope[TRANSPORT_KEY] = (receive, send)
             try:
                 await self.app(scope, receive, send)
@@ -141,7 +148,23 @@ class HttpEdge:
         else:
             await self.app(scope, receive, send)
 
+    def _refused(self, scope: Scope) -> int | None:
+        """Take one of the client's requests (an API request or a socket's upgrade); the whole seconds it
+        must wait if it has none left (None: go on)."""
+        if self.requests is None:
+            return None
+        client = scope.get("client")
+        wait = self.requests.take(client[0] if client else None)
+        return max(1, math.ceil(wait)) if wait > 0 else None
+
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if str(scope.get("path", "")).startswith("/api/"):
+            seconds = self._refused(scope)
+            if seconds is not None:
+                message = f"too many requests from this address: try again in {seconds} s"
+                refusal = _error(429, ErrorCode.RATE_LIMITED, message, {"Retry-After": str(seconds)})
+                await refusal(scope, receive, send)
+                return
         limit = self.max_body_bytes
         too_large = f"request bodies are at most {limit} bytes"
         declared = _content_length(scope)
@@ -567,6 +590,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await service.stop()
 
     sockets = ClientCounts(settings.sockets_per_client)
+    requests = ClientLimits(settings.http_limit, settings.http_burst) if settings.http_limit else None
 
     async def socket(websocket: WebSocket) -> None:
         await table_socket(websocket, service, sockets)
@@ -614,7 +638,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(HttpEdge, max_body_bytes=settings.max_body_bytes)],
+        middleware=[Middleware(HttpEdge, max_body_bytes=settings.max_body_bytes, requests=requests)],
     )
     app.state.service = service
     app.state.sockets = sockets

@@ -1133,6 +1133,7 @@ def _serve_coven(url: str, port_file: str) -> None:
         ping_interval=0,
         create_limit=0,
         sockets_per_client=0,
+        http_limit=0,
     )
     tune_collector()  # as `coven serve` runs
     echo_app.serve_on_free_port(create_app(settings), port_file)

@@ -45,6 +45,7 @@ Token = Annotated[str, StringConstraints(max_length=MAX_TOKEN_CHARS)]
 class CloseCode(IntEnum):
     NORMAL = 1000
     GOING_AWAY = 1001
+    POLICY_VIOLATION = 1008
     TOO_BIG = 1009
     BAD_TOKEN = 4001
     BAD_PROTOCOL = 4002

@@ -111,6 +111,15 @@ class Settings:
     """... with this burst."""
     rate_strikes: int = 20
     """Consecutive rate-limited messages before the connection is closed (4029)."""
+    http_limit: float = 50.0
+    """API requests (``/api/...``) and socket upgrades one client address may make a second (a token
+    bucket; an IPv6 address counts by its /64) ...; past it, 429 ``rate_limited`` with ``Retry-After`` (a
+    socket: refused before its upgrade), before anything else is done; 0: no limit. Some cost the server a
+    millisecond or more (a replay, a custom card judged, a table with 60 custom cards), on the loop every
+    table shares: without a limit one client asking in a loop slowed every table. The page's own files are
+    not counted (a class behind one address loads them all at once)."""
+    http_burst: int = 200
+    """... with this many at once (a class behind one address opening the lobby together)."""
     sockets_per_client: int = 100
     """Live connections (websockets) one client address may hold open at once (an IPv6 address counts by
     its /64); past it a new one is closed at once (4030 ``TOO_MANY_SOCKETS``); 0: no limit. Each holds a
