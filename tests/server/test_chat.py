@@ -4,6 +4,7 @@ table and shown in the replay."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from coven.server.tables import SeatRequest
@@ -139,3 +140,28 @@ def test_a_line_said_while_the_log_is_read_is_not_lost(tmp_path: Path) -> None:
             assert [line.text for line in await service.chat_log(table)] == ["during the read"]
 
     asyncio.run(run())
+
+
+def test_a_player_saying_lines_in_a_loop_is_refused_and_nothing_is_kept(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Each line is a write to the store: past ``chat_burst`` lines at once (then ``chat_limit`` a second)
+    a line is refused with rate_limited, reaches nobody and is not kept; the other seat's lines are its
+    own."""
+    client = make_client(chat_limit=0.1, chat_burst=2)
+    created = create(client, seats=humans(2))
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
+        hello(a, tokens[0])
+        hello(b, tokens[1])
+        for n in range(4):
+            a.send_json({"type": "chat", "text": f"line {n}"})
+        seen = drain(a)
+        assert [line["text"] for line in chats(seen)] == ["line 0", "line 1"]  # type: ignore[index]
+        refused = [m for m in seen if m["type"] == "error"]
+        assert [m["code"] for m in refused] == ["rate_limited"] * 2
+        b.send_json({"type": "chat", "text": "mine"})
+        assert "mine" in [line["text"] for line in chats(wait_for(b, lambda m: m["type"] == "chat"))]  # type: ignore[index]
+    stored = client.app.state.service.store.chat(table_id)  # type: ignore[attr-defined]
+    assert [line.text for line in stored] == ["line 0", "line 1", "mine"]

@@ -111,6 +111,13 @@ class Settings:
     """... with this burst."""
     rate_strikes: int = 20
     """Consecutive rate-limited messages before the connection is closed (4029)."""
+    chat_limit: float = 1.0
+    """Chat lines a connection may say a second (a token bucket, within ``rate_limit``) ...; past it the
+    line is refused with ``rate_limited``. Each line is a write to the store, kept with the table: at the
+    message rate, one client's sockets wrote thousands a second, and every table's moves waited on the
+    store behind them."""
+    chat_burst: int = 5
+    """... with this many at once."""
     http_limit: float = 50.0
     """API requests (``/api/...``) and socket upgrades one client address may make a second (a token
     bucket; an IPv6 address counts by its /64) ...; past it, 429 ``rate_limited`` with ``Retry-After`` (a
