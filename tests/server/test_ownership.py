@@ -33,6 +33,22 @@ def eventually(check: Callable[[], bool], seconds: float = 20.0) -> None:
     raise AssertionError("the condition never held")
 
 
+def beatless_service(tmp_path: Path, node: str, **settings: Any) -> TableService:
+    """A table service named ``node`` on its own SQLite file whose heartbeat never beats by itself (the
+    test runs its steps), bots playing at once."""
+    return TableService(
+        Settings(
+            database_url=f"sqlite:///{tmp_path / f'{node}.sqlite3'}",
+            node_id=node,
+            bot_processes=0,
+            bot_pause=0,
+            ping_interval=0,
+            heartbeat_seconds=3600,
+            **settings,
+        )
+    )
+
+
 def test_only_the_owner_runs_the_bots_and_another_process_adopts_them(
     make_client: Callable[..., TestClient],
 ) -> None:
@@ -84,15 +100,7 @@ def test_a_table_created_while_the_leases_are_renewed_stays_owned_and_driven(
     # back is not in it. It must stay this process's, its bots running (it was dropped and its driver
     # stopped, while its lease stayed ours: nobody ever played its bots again).
     async def play() -> None:
-        settings = Settings(
-            database_url=f"sqlite:///{tmp_path / 'renew.sqlite3'}",
-            node_id="renewing",
-            bot_processes=0,
-            bot_pause=0,
-            ping_interval=0,
-            heartbeat_seconds=3600,  # (no beat of its own during the test)
-        )
-        service = TableService(settings)
+        service = beatless_service(tmp_path, "renewing")
         await service.start()
         asked, answer = threading.Event(), threading.Event()
         renew = service.store.renew_leases
@@ -219,16 +227,7 @@ def test_a_table_opened_while_it_is_being_let_rest_is_loaded_after_and_owned(
     then loads the table afresh and takes its lease (not a copy whose lease was just let go)."""
 
     async def play() -> None:
-        settings = Settings(
-            database_url=f"sqlite:///{tmp_path / 'rest.sqlite3'}",
-            node_id="resting",
-            bot_processes=0,
-            bot_pause=0,
-            ping_interval=0,
-            heartbeat_seconds=3600,  # (no beat of its own during the test)
-            rest_seconds=0.01,
-        )
-        service = TableService(settings)
+        service = beatless_service(tmp_path, "resting", rest_seconds=0.01)
         await service.start()
         asked, answer = threading.Event(), threading.Event()
         rest = service.store.rest_tables
