@@ -57,7 +57,8 @@ def test_only_the_owner_runs_the_bots_and_another_process_adopts_them(
     created = create(a, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}], seed=4)
     table_id, token = created["table"]["id"], created["invites"][0]["token"]
     assert table_id in service(a).owned
-    assert b.get(f"/api/tables/{table_id}").status_code == 200  # b holds a replica now
+    with b.websocket_connect(ws_url(table_id)) as watching:  # b holds a replica now
+        hello(watching)
     replica = service(b).tables[table_id]
     assert table_id not in service(b).owned and replica.driver is None
 
@@ -175,9 +176,9 @@ def test_a_table_left_alone_rests_and_comes_back_when_opened(make_client: Callab
     b = make_client(node_id="proc-b", **RESTING)  # another process, or a restart: nothing to adopt
     time.sleep(0.5)  # several heartbeats
     assert table_id not in service(b).tables and rests(a, table_id)
-    assert a.get(f"/api/tables/{table_id}").json()["status"] == "waiting"  # opened: a's again
-    assert table_id in service(a).owned and table_id in service(a).tables
-    assert play_seat(a, table_id, token)["result"] is not None
+    assert a.get(f"/api/tables/{table_id}").json()["status"] == "waiting"  # looked at (the lobby) ...
+    assert rests(a, table_id)  # ... and let rest
+    assert play_seat(a, table_id, token)["result"] is not None  # opened: loaded, a's, its bot driven
     assert 1 in bot_moves(a, table_id), "the bot of the table that rested never played"
 
 

@@ -450,7 +450,13 @@ class Lobby:
         return _json([self.table_out(request, s) for s in stored])
 
     async def table(self, request: Request) -> Response:
-        return _json(self.table_out(request, await self._table(request)))
+        """``GET /api/tables/{id}``: the table's public facts, as it stands (a table that rests is looked at
+        and let rest: see :meth:`TableService.peek`)."""
+        table_id = str(request.path_params["table_id"])
+        table = await self.service.peek(table_id)
+        if table is None:
+            raise ApiError(404, "unknown_table", f"no table {table_id!r}")
+        return _json(self.table_out(request, table))
 
     async def record(self, request: Request) -> Response:
         table = await self._table(request)

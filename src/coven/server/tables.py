@@ -411,6 +411,19 @@ class TableService:
             if not lock.locked() and self._loading.get(table_id) is lock:
                 del self._loading[table_id]
 
+    async def peek(self, table_id: str) -> Table | None:
+        """The table as it stands, to be looked at and let go (None: no such table): the one in memory,
+        else one read from the store and replayed for the look alone. A table that rests stays so (not
+        loaded, no lease taken, no bots driven): the lobby's list of a person's tables asks after every
+        one of them at each visit."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        stored = await asyncio.to_thread(self.store.load_table, table_id)
+        if stored is None:
+            return None
+        return await asyncio.to_thread(self._replay, stored)
+
     async def _load(self, table_id: str) -> Table | None:
         """Load ``table_id`` from the store into memory (None: no such table). A live table whose lease
         nobody holds (it rests, or its owner is gone) becomes this process's, which drives it."""
