@@ -431,13 +431,14 @@ class TableService:
         if stored is None:
             return None
         table = await asyncio.to_thread(self._replay, stored)
-        loaded = self.tables.get(table_id)
-        if loaded is not None:  # loaded meanwhile (under another lock: one taken while the table rested)
-            return loaded
         if table.status != "over" and table_id not in self.owned:
             lease = self.settings.lease_seconds
             if table_id in await asyncio.to_thread(self.store.acquire_leases, self.node, [table_id], lease):
                 self.owned.add(table_id)
+        loaded = self.tables.get(table_id)
+        if loaded is not None:  # loaded meanwhile (under another lock: one taken while the table rested)
+            self._start_driver(loaded)  # (if ours now)
+            return loaded
         self.tables[table_id] = table
         self._seen[table_id] = time.monotonic()
         self._start_driver(table)
