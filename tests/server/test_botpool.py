@@ -252,3 +252,43 @@ def test_a_worker_whose_answer_cannot_be_read_is_given_up(caplog: pytest.LogCapt
 
     assert isinstance(asyncio.run(ask()), WorkerLostError)
     assert any("could not be read" in r.getMessage() for r in caplog.records)
+
+
+SLOW_WORKER = """
+import pickle, sys, time
+from coven.server.botworker import frame, read_frame
+while (body := read_frame(sys.stdin.buffer)) is not None:
+    number = pickle.loads(body)[0]
+    time.sleep(0.4)  # each decision takes 0.4 s of thinking
+    sys.stdout.buffer.write(frame((number, True, f"answer {number}")))
+    sys.stdout.buffer.flush()
+"""
+
+
+def test_a_decision_s_budget_counts_from_when_its_worker_starts_on_it() -> None:
+    """A worker thinks over one decision at a time: decisions of other tables queued before this one must
+    not use up its budget (four decisions of 0.4 s each on one worker, with a budget of 1 s: the last
+    waited 1.2 s in line; counted from the queue, it and the one before ran out of time, and their worker
+    was killed with them). One that thinks past its budget is still stopped."""
+    import asyncio
+    import pickle
+    import sys
+
+    from coven.server.botpool import _Worker
+
+    async def ask(budget: float, count: int) -> list[object]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", SLOW_WORKER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
+        worker = _Worker(process)
+        try:
+            asked = [(n, worker.ask(n, pickle.dumps((n, "request")))) for n in range(1, count + 1)]
+            answers = [worker.answer(n, future, budget) for n, future in asked]
+            return list(await asyncio.gather(*answers, return_exceptions=True))
+        finally:
+            worker.kill()
+            await asyncio.wait_for(worker.ended(), 20)
+
+    assert asyncio.run(ask(1.0, 4)) == [f"answer {n}" for n in range(1, 5)]
+    late = asyncio.run(ask(0.2, 2))
+    assert all(isinstance(answer, TimeoutError) for answer in late), late

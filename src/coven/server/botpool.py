@@ -94,6 +94,10 @@ class _Worker:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self.pending: dict[int, asyncio.Future[Any]] = {}
+        """The answers awaited, in the order asked: the worker takes its requests one at a time, in that
+        order, so the first is the one it is thinking over."""
+        self.started: dict[int, float] = {}
+        """When (the loop's clock) the worker started on the request it is thinking over."""
         self.alive = True
         self._reader = asyncio.create_task(self._read(), name=f"coven-bot-worker-{process.pid}")
 
@@ -109,6 +113,10 @@ class _Worker:
                 (size,) = HEADER.unpack(await output.readexactly(HEADER.size))
                 number, ok, value = pickle.loads(await output.readexactly(size))
                 future = self.pending.pop(number, None)
+                self.started.pop(number, None)
+                for queued in self.pending:  # the next in line is the one it thinks over now
+                    self.started[queued] = asyncio.get_running_loop().time()
+                    break
                 if future is None or future.done():
                     continue
                 if ok:
@@ -125,6 +133,7 @@ class _Worker:
     def _lost(self) -> None:
         self.alive = False
         pending, self.pending = self.pending, {}
+        self.started.clear()
         for future in pending.values():
             if not future.done():
                 future.set_exception(WorkerLostError())
@@ -140,9 +149,31 @@ class _Worker:
         if not self.alive or self.process.stdin is None:
             future.set_exception(WorkerLostError())
             return future
+        if not self.pending:
+            self.started[number] = future.get_loop().time()
         self.pending[number] = future
         self.process.stdin.write(HEADER.pack(len(request)) + request)
         return future
+
+    async def answer(self, number: int, future: asyncio.Future[Any], budget: float) -> Any:
+        """The answer to request ``number`` (``future``, from :meth:`ask`); TimeoutError (the request
+        given up) once the worker has thought over it for ``budget`` seconds. Time spent queued behind
+        other requests does not count: a decision queued behind other tables' must not run out of time
+        (and have its worker killed, with all that is queued on it) before it began."""
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                since = self.started.get(number)
+                left = budget if since is None else since + budget - loop.time()
+                if left <= 0 and not future.done():
+                    future.cancel()
+                    raise TimeoutError
+                await asyncio.wait((future,), timeout=max(left, 0.0))
+                if future.done():
+                    return future.result()
+        except asyncio.CancelledError:
+            future.cancel()  # (nobody awaits the answer any more)
+            raise
 
     def kill(self) -> None:
         """End the worker now (a runaway decision must not keep a core); its pending requests are lost.
@@ -226,7 +257,8 @@ class BotPool:
         for attempt in (1, 2):
             worker = await self._worker()
             try:
-                answer: Hashable | None = await asyncio.wait_for(worker.ask(number, request), self.budget)
+                future = worker.ask(number, request)
+                answer: Hashable | None = await worker.answer(number, future, self.budget)
                 return answer
             except TimeoutError:
                 self._late(name, seat, table_id)

@@ -95,8 +95,9 @@ class Settings:
     """Threads for bots' thinking when it happens in this process (``bot_processes`` 0, or a test's own
     registry of games). Threads share the GIL with the event loop."""
     bot_budget_seconds: float = 30.0
-    """The longest a bot may think over one decision; past it (or when its worker dies) the table's
-    first legal action is played for it, so no table waits on a lost bot."""
+    """The longest a bot may think over one decision, counted from when its worker starts on it (not
+    while it waits behind other tables' decisions); past it (or when its worker dies) the table's first
+    legal action is played for it, so no table waits on a lost bot."""
     max_frame_bytes: int = 16_384
     """Largest client frame (UTF-8 bytes) the protocol accepts; a larger one is answered ``too_large``
     and the connection closed with 1009. ``coven serve`` gives uvicorn the same limit (``ws_max_size``),
