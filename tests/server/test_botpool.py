@@ -282,6 +282,8 @@ def test_a_decision_s_budget_counts_from_when_its_worker_starts_on_it() -> None:
         )
         worker = _Worker(process)
         try:
+            # (once started: its first answer also waits for the process to start and import)
+            assert await worker.answer(0, worker.ask(0, pickle.dumps((0, "warm up"))), 60) == "answer 0"
             asked = [(n, worker.ask(n, pickle.dumps((n, "request")))) for n in range(1, count + 1)]
             answers = [worker.answer(n, future, budget) for n, future in asked]
             return list(await asyncio.gather(*answers, return_exceptions=True))
