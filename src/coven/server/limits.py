@@ -1,10 +1,11 @@
-"""Rate limits: a token bucket, and one bucket per client address for what costs the server memory.
+"""Rate limits: a token bucket, one bucket per client address, and a count of each address's sockets.
 
-A websocket connection has its own bucket for its messages (:class:`RateLimiter`). Creating a table has
-one per client address (:class:`ClientLimits`): each table is kept in memory while it lives, so one
-client creating tables in a loop could otherwise grow the server without bound. Behind a reverse proxy
-the address is the client's only if the proxy is trusted (``coven serve --forwarded-allow-ips``);
-otherwise every client shares the proxy's bucket.
+A websocket connection has its own buckets for its messages and its chat lines (:class:`RateLimiter`).
+API requests and socket upgrades, and tables created, have one bucket per client address each
+(:class:`ClientLimits`): some requests cost the loop every table shares milliseconds, and each table is
+kept in memory while it lives. The sockets an address holds open are counted (:class:`ClientCounts`).
+Behind a reverse proxy the address is the client's only if the proxy is trusted (``coven serve
+--forwarded-allow-ips``); otherwise every client shares the proxy's.
 """
 
 from __future__ import annotations

@@ -417,8 +417,10 @@ class TableService:
         loaded, no lease taken, no bots driven): the lobby's list of a person's tables asks after every
         one of them at each visit."""
         table = self.tables.get(table_id)
-        if table is not None:
-            return table
+        return table if table is not None else await self._read(table_id)
+
+    async def _read(self, table_id: str) -> Table | None:
+        """``table_id`` read from the store and replayed, not kept (None: no such table)."""
         stored = await asyncio.to_thread(self.store.load_table, table_id)
         if stored is None:
             return None
@@ -427,10 +429,9 @@ class TableService:
     async def _load(self, table_id: str) -> Table | None:
         """Load ``table_id`` from the store into memory (None: no such table). A live table whose lease
         nobody holds (it rests, or its owner is gone) becomes this process's, which drives it."""
-        stored = await asyncio.to_thread(self.store.load_table, table_id)
-        if stored is None:
+        table = await self._read(table_id)
+        if table is None:
             return None
-        table = await asyncio.to_thread(self._replay, stored)
         if table.status != "over" and table_id not in self.owned:
             lease = self.settings.lease_seconds
             if table_id in await asyncio.to_thread(self.store.acquire_leases, self.node, [table_id], lease):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from operator import itemgetter
@@ -110,7 +110,16 @@ however many there are (with the lease kept, a process renewed a lease on every 
 finished: 47 ms a beat, the store's write lock held, after 200,000 games, measured for issue 12)."""
 
 PROGRESS_CHUNK: Final = 1000
-"""Tables asked about in one query by :meth:`Store.progress`."""
+"""Tables named in one query's ``IN`` list (:meth:`Store.progress`, :meth:`Store.rest_tables`,
+:meth:`Store.resting_ids`): SQLite binds at most 32,766 values a statement, PostgreSQL 65,535."""
+
+
+def _chunks(table_ids: Sequence[str]) -> Iterator[list[str]]:
+    """``table_ids`` in lists of at most :data:`PROGRESS_CHUNK`, one per query."""
+    ids = list(table_ids)
+    for start in range(0, len(ids), PROGRESS_CHUNK):
+        yield ids[start : start + PROGRESS_CHUNK]
+
 
 LIVE: Final = ("waiting", "playing")
 """The statuses of a table not over, written out so that the status's index finds them (``!= 'over'``
@@ -742,13 +751,11 @@ class Store:
         next loads it to show it takes its lease (:meth:`acquire_leases`). Returns those that rest now (not
         one ``node`` does not hold, nor one that is over). One transaction, in parts of
         :data:`PROGRESS_CHUNK`."""
-        ids = list(table_ids)
         rested: set[str] = set()
-        if not ids:
+        if not table_ids:
             return rested
         with self._write_lock, self.engine.begin() as conn:
-            for start in range(0, len(ids), PROGRESS_CHUNK):
-                chunk = ids[start : start + PROGRESS_CHUNK]
+            for chunk in _chunks(table_ids):
                 mine = (TableRow.id.in_(chunk), TableRow.owner == node, TableRow.status.in_(LIVE))
                 rows = conn.execute(select(TableRow.id).where(*mine)).all()
                 conn.execute(update(TableRow).where(*mine).values(owner=None, lease_until=None))
@@ -772,11 +779,9 @@ class Store:
         """Each table's committed step number and status (is a process behind?): one query per
         :data:`PROGRESS_CHUNK` tables (SQLite binds at most 32,766 values a statement, PostgreSQL 65,535:
         one ``IN`` list of every live table failed past that, and the heartbeat with it)."""
-        ids = list(table_ids)
         rows: list[Any] = []
         with self.engine.connect() as conn:
-            for start in range(0, len(ids), PROGRESS_CHUNK):  # a database binds only so many values
-                chunk = ids[start : start + PROGRESS_CHUNK]
+            for chunk in _chunks(table_ids):  # a database binds only so many values
                 query = select(TableRow.id, TableRow.number, TableRow.status).where(TableRow.id.in_(chunk))
                 rows.extend(conn.execute(query).all())
         return {str(i): (int(n), str(st)) for i, n, st in rows}
@@ -784,12 +789,11 @@ class Store:
     def resting_ids(self, table_ids: Sequence[str]) -> set[str]:
         """Which of ``table_ids`` rest (live, no owner, no lease: see :meth:`rest_tables`), asked in parts
         as :meth:`progress` is."""
-        ids = list(table_ids)
         found: set[str] = set()
         with self.engine.connect() as conn:
-            for start in range(0, len(ids), PROGRESS_CHUNK):
+            for chunk in _chunks(table_ids):
                 query = select(TableRow.id).where(
-                    TableRow.id.in_(ids[start : start + PROGRESS_CHUNK]),
+                    TableRow.id.in_(chunk),
                     TableRow.status.in_(LIVE),
                     TableRow.lease_until.is_(None),
                 )
