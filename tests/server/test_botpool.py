@@ -294,3 +294,122 @@ def test_a_decision_s_budget_counts_from_when_its_worker_starts_on_it() -> None:
     assert asyncio.run(ask(1.0, 4)) == [f"answer {n}" for n in range(1, 5)]
     late = asyncio.run(ask(0.2, 2))
     assert all(isinstance(answer, TimeoutError) for answer in late), late
+
+
+class _Recorder:
+    """A bot that thinks ``seconds`` and notes, in ``order``, the name it was given, when it starts."""
+
+    def __init__(self, name: str, order: list[str], seconds: float = 0.03) -> None:
+        self.name, self.order, self.seconds = name, order, seconds
+
+    def act(self, view: object, legal: Any, required: bool) -> object:
+        self.order.append(self.name)
+        time.sleep(self.seconds)
+        return legal[0]
+
+
+def _think_in_turn(asked: list[tuple[str, str | None]], threads: int = 1) -> list[str]:
+    """Ask a pool of ``threads`` threads for one decision per (name, share) of ``asked``, in that order, one
+    loop turn apart (each on a table of its own); the names in the order the bots started thinking."""
+    import asyncio
+
+    from coven.server.botpool import BotPool
+
+    order: list[str] = []
+
+    async def run() -> list[object]:
+        pool = BotPool(0, threads, budget=30.0)
+        decisions = []
+        for i, (name, share) in enumerate(asked):
+            bot = _Recorder(name, order)
+            where = ("brujas", f"table-{i}", 0, "recorder", 0)
+            decisions.append(asyncio.create_task(pool.decide(bot, where, None, ["x"], True, share=share)))
+            await asyncio.sleep(0)
+        answers = list(await asyncio.gather(*decisions))
+        assert pool.turns.free == threads and pool.turns.waiting == 0
+        await pool.close()
+        return answers
+
+    assert asyncio.run(run()) == ["x"] * len(asked)
+    return order
+
+
+def test_bots_think_in_turn_by_whoever_made_their_tables() -> None:
+    """One creator's many bot tables take one turn in each round, not all turns first: a decision of
+    another's table waits for at most one of theirs, however many they queued before it (first come,
+    first served, it was the sixth). Within one creator, first come, first served."""
+    flood = [(f"a{i}", "creator a") for i in range(5)]
+    assert _think_in_turn([*flood, ("b0", "creator b")]) == ["a0", "a1", "b0", "a2", "a3", "a4"]
+    alternating = [*flood[:3], ("b0", "creator b"), ("b1", "creator b"), ("c0", "creator c")]
+    assert _think_in_turn(alternating) == ["a0", "a1", "b0", "c0", "a2", "b1"]
+    # tables whose creator is unknown (loaded from the store) each count as their own
+    assert _think_in_turn([*flood[:3], ("t0", None), ("t1", None)]) == ["a0", "a1", "t0", "t1", "a2"]
+    # two threads: two at a time, the shares still in turn
+    assert _think_in_turn([*flood, ("b0", "creator b")], threads=2) == ["a0", "a1", "a2", "b0", "a3", "a4"]
+
+
+def test_a_turn_given_up_while_waiting_leaves_the_line() -> None:
+    """A decision cancelled while it waits (its table ended) leaves the line, and one cancelled just as
+    the slot is handed to it passes the slot on: no slot is ever lost, and nobody waits on a slot that
+    nobody holds."""
+    import asyncio
+
+    from coven.server.botpool import FairTurns
+
+    async def run() -> list[str]:
+        turns = FairTurns(1)
+        order: list[str] = []
+        release = asyncio.Event()
+
+        async def hold(name: str, share: str, until: asyncio.Event | None = None) -> None:
+            async with turns.turn(share):
+                order.append(name)
+                if until is not None:
+                    await until.wait()
+            if name == "first":  # its slot was just handed to "handed over", which has not run yet
+                handed.cancel()
+
+        first = asyncio.create_task(hold("first", "a", release))
+        await asyncio.sleep(0)
+        given_up = asyncio.create_task(hold("given up", "b"))
+        handed = asyncio.create_task(hold("handed over", "c"))
+        last = asyncio.create_task(hold("last", "d"))
+        await asyncio.sleep(0)
+        assert turns.free == 0 and turns.waiting == 3
+        given_up.cancel()  # while it waits
+        await asyncio.sleep(0)
+        assert turns.waiting == 2
+        release.set()
+        await first
+        async with asyncio.timeout(1):
+            await last
+        for task in (given_up, handed):
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        assert turns.free == 1 and turns.waiting == 0
+        async with asyncio.timeout(1):  # and the slot is free again at once
+            await hold("again", "a")
+        return order
+
+    assert asyncio.run(run()) == ["first", "last", "again"]
+
+
+def test_a_table_s_bots_think_in_the_turn_of_whoever_made_it(make_client: Callable[..., TestClient]) -> None:
+    """The server knows who made each table (their address's key) and asks its bots' decisions in that
+    creator's turn."""
+    client = make_client(games=None)
+    pool = service(client).bot_pool
+    shares: list[object] = []
+    decide = pool.decide
+
+    async def noting(*args: Any, share: object = None, **named: Any) -> Any:
+        shares.append(share)
+        return await decide(*args, share=share, **named)
+
+    pool.decide = noting
+    table_id = bots_only(client, "random")
+    deadline = time.monotonic() + 30
+    while not shares and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert shares and set(shares) == {"testclient"}  # the test client's address, as the server sees it
+    assert service(client).tables[table_id].creator == "testclient"

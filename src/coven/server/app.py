@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket
 from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotError, UnknownGameError
 from coven.core.explain import moments_from_steps
 from coven.server import schemas
-from coven.server.limits import ClientCounts, ClientLimits
+from coven.server.limits import ClientCounts, ClientLimits, client_key
 from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorten
 from coven.server.openapi import openapi_document
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
@@ -398,7 +398,8 @@ class Lobby:
         return HTMLResponse(rules_document(game.spec.id, game.spec.title, shown, lang, langs))
 
     async def create_table(self, request: Request) -> Response:
-        wait = self.creations.take(request.client.host if request.client is not None else None)
+        host = request.client.host if request.client is not None else None
+        wait = self.creations.take(host)
         if wait > 0:
             seconds = max(1, math.ceil(wait)) if math.isfinite(wait) else 3600
             raise ApiError(
@@ -432,7 +433,7 @@ class Lobby:
             ]
         seconds = body.pace_seconds or {"move": 120, "clock": 600}.get(body.pace, 0)
         table, invites = await self.service.create(
-            body.game, body.players, body.options, seats, body.pace, seconds
+            body.game, body.players, body.options, seats, body.pace, seconds, creator=client_key(host)
         )
         url = self.table_url(request, table.id)
         out = schemas.TableCreatedOut(

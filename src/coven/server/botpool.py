@@ -13,6 +13,12 @@ a required decision and by a pass for an optional one, so a bot table never wait
 
 The workers are child processes (:mod:`coven.server.botworker`) that the event loop talks to through their
 standard input and output; they end with the server's pipe, however the server ends.
+
+Thinking is shared fairly between the people who made the tables (:class:`FairTurns`): a worker is handed
+one decision at a time, and the decisions waiting for one are taken in turn from each table's creator,
+not in the order they came. One person's thirty tables of ``best`` bots (Brujas' ``best`` thinks about
+170 ms a decision here) put thirty decisions in line at once, and every other table's bot waited behind
+all of them, about 5 s a move; now it waits for at most one of theirs.
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ import logging
 import pickle
 import struct
 import sys
-from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
@@ -44,7 +50,83 @@ SHARED_LEGAL_KEPT = 64
 """How many fixed legal lists the server keeps pickled, and each worker keeps read (see
 :class:`SharedLegal`)."""
 
-__all__ = ["HEADER", "SHARED_LEGAL_KEPT", "WORKER_NICENESS", "BotPool", "SharedLegal", "WorkerLostError"]
+__all__ = [
+    "HEADER",
+    "SHARED_LEGAL_KEPT",
+    "WORKER_NICENESS",
+    "BotPool",
+    "FairTurns",
+    "SharedLegal",
+    "WorkerLostError",
+]
+
+
+class FairTurns:
+    """At most ``slots`` holders at a time; those waiting are let in by share, in turn (round robin).
+
+    A share is whoever the waiting work is done for (a table's creator). Each time a slot frees, it goes
+    to the first waiter of the share at the head of the line, and that share, if it has more waiting,
+    goes to the back of it; a share that starts waiting joins at the back. So a share with many waiters
+    takes one slot in turn with every other, however many it has and however early they came; within a
+    share, first come, first served."""
+
+    def __init__(self, slots: int) -> None:
+        if slots < 1:
+            raise ValueError(f"at least one slot, not {slots}")
+        self.slots = slots
+        self._free = slots
+        self._waiting: OrderedDict[Hashable, deque[asyncio.Future[None]]] = OrderedDict()
+
+    @property
+    def free(self) -> int:
+        """The slots nobody holds."""
+        return self._free
+
+    @property
+    def waiting(self) -> int:
+        """How many are waiting for a slot."""
+        return sum(len(queue) for queue in self._waiting.values())
+
+    @contextlib.asynccontextmanager
+    async def turn(self, share: Hashable) -> AsyncIterator[None]:
+        """Hold a slot for the block, once it is ``share``'s turn."""
+        await self._acquire(share)
+        try:
+            yield
+        finally:
+            self._release()
+
+    async def _acquire(self, share: Hashable) -> None:
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(share, deque()).append(future)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.cancelled():  # given up while waiting: out of the line
+                queue = self._waiting.get(share)
+                if queue is not None and future in queue:
+                    queue.remove(future)
+                    if not queue:
+                        del self._waiting[share]
+            else:  # handed a slot at the moment it was given up: the slot goes on to the next
+                self._release()
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            share, queue = next(iter(self._waiting.items()))
+            future = queue.popleft()
+            if queue:
+                self._waiting.move_to_end(share)
+            else:
+                del self._waiting[share]
+            if not future.done():
+                future.set_result(None)  # the slot passes to it, never free in between
+                return
+        self._free += 1
 
 
 class SharedLegal(NamedTuple):
@@ -188,7 +270,9 @@ class _Worker:
 
 class BotPool:
     """Runs bots' decisions with a budget; ``processes`` > 0: in that many worker processes (the games
-    come from :data:`coven.games.REGISTRY`); 0: in ``threads`` threads of this process."""
+    come from :data:`coven.games.REGISTRY`); 0: in ``threads`` threads of this process. Each worker (or
+    thread) thinks over one decision at a time, and the decisions waiting are shared out fairly between
+    the tables' creators (:class:`FairTurns`)."""
 
     def __init__(self, processes: int, threads: int, budget: float) -> None:
         self.processes = processes
@@ -199,6 +283,8 @@ class BotPool:
         self._numbers = itertools.count(1)
         self._starting: asyncio.Lock | None = None
         self._shared = _SharedLegals()
+        self.turns = FairTurns(self.processes if self.processes > 0 else self.threads)
+        """Who thinks next: one slot per worker (or thread)."""
 
     @property
     def in_processes(self) -> bool:
@@ -232,40 +318,46 @@ class BotPool:
         view: Any,
         legal: Sequence[Hashable],
         required: bool,
+        share: Hashable | None = None,
     ) -> Hashable | None:
         """The bot's choice (``None``: a pass), or the fallback after its budget or its worker's loss.
 
         ``where`` is (game id, table id, seat, bot name, seed): what a worker process needs to build the
-        same bot; ``bot`` is the one built here, used when thinking in threads."""
+        same bot; ``bot`` is the one built here, used when thinking in threads. ``share``: whose turn the
+        decision waits for (the table's creator; None: the table's own). The budget counts from when a
+        worker starts on it, not while it waits its turn."""
         game_id, table_id, seat, name, seed = where
+        turn = self.turns.turn(("table", table_id) if share is None else ("share", share))
         if not self.in_processes:
-            if self._threads is None:
-                self._threads = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
             call = functools.partial(bot.act, view, legal, required)
             loop = asyncio.get_running_loop()
-            try:
-                return await asyncio.wait_for(loop.run_in_executor(self._threads, call), self.budget)
-            except TimeoutError:  # a thread cannot be stopped: later decisions get new threads
-                self._late(name, seat, table_id)
-                threads, self._threads = self._threads, None
-                threads.shutdown(wait=False, cancel_futures=True)
-                return legal[0] if required and len(legal) else None
+            async with turn:
+                if self._threads is None:
+                    self._threads = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
+                try:
+                    return await asyncio.wait_for(loop.run_in_executor(self._threads, call), self.budget)
+                except TimeoutError:  # a thread cannot be stopped: later decisions get new threads
+                    self._late(name, seat, table_id)
+                    threads, self._threads = self._threads, None
+                    threads.shutdown(wait=False, cancel_futures=True)
+                    return legal[0] if required and len(legal) else None
         number = next(self._numbers)
         sent: Sequence[Hashable] | SharedLegal = self._shared.share(legal) if is_fixed(legal) else legal
         asked = (number, game_id, table_id, seat, name, seed, view, sent, required)
         request = pickle.dumps(asked, protocol=pickle.HIGHEST_PROTOCOL)
-        for attempt in (1, 2):
-            worker = await self._worker()
-            try:
-                future = worker.ask(number, request)
-                answer: Hashable | None = await worker.answer(number, future, self.budget)
-                return answer
-            except TimeoutError:
-                self._late(name, seat, table_id)
-                worker.kill()
-                break
-            except WorkerLostError:
-                log.warning("a bot worker died (table %s, seat %s); attempt %d", table_id, seat, attempt)
+        async with turn:
+            for attempt in (1, 2):
+                worker = await self._worker()
+                try:
+                    future = worker.ask(number, request)
+                    answer: Hashable | None = await worker.answer(number, future, self.budget)
+                    return answer
+                except TimeoutError:
+                    self._late(name, seat, table_id)
+                    worker.kill()
+                    break
+                except WorkerLostError:
+                    log.warning("a bot worker died (table %s, seat %s); attempt %d", table_id, seat, attempt)
         return legal[0] if required and len(legal) else None
 
     def _late(self, name: str, seat: Seat, table_id: str) -> None:

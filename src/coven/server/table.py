@@ -230,6 +230,9 @@ class Table:
     chat_said: int = 0
     """Lines said at the table since it was loaded here (this process's and the bus's): a read of the
     store that began before one of them may miss it, and is not kept."""
+    creator: str | None = None
+    """Who made the table (their address's key, :func:`coven.server.limits.client_key`), known only to the
+    process that made it (None: loaded from the store): bots' thinking is shared fairly between creators."""
     _now: _Shown | None = None
     """What the table shows at its current number, each part made once (see :meth:`forget`)."""
 

@@ -314,8 +314,10 @@ class TableService:
         seats: list[SeatRequest] | None,
         pace: str = "none",
         pace_seconds: int = 0,
+        creator: str | None = None,
     ) -> tuple[Table, list[Invite]]:
-        """A new table; its deal's seed comes from ``settings.deal_seeds`` (never from a client)."""
+        """A new table; its deal's seed comes from ``settings.deal_seeds`` (never from a client).
+        ``creator``: who asks for it (see :attr:`Table.creator`)."""
         if pace not in PACES:
             raise InvalidOptionError(f"pace is one of {', '.join(PACES)}, not {pace!r}")
         if pace != "none" and not 5 <= pace_seconds <= 86_400:
@@ -364,6 +366,7 @@ class TableService:
         await self.commits.create(PendingTable(stored, self.node, self.settings.lease_seconds))
         self.owned.add(stored.id)
         table = self._runtime(stored, game, state)
+        table.creator = creator
         table.chat = []  # nobody has said anything at a new table
         self.tables[table.id] = table
         self._seen[table.id] = time.monotonic()
@@ -898,7 +901,9 @@ class TableService:
                 name = table.seats[seat].bot or stand_in_bot(table.game)
                 where = (table.game.spec.id, table.id, seat, name, table.bot_seeds[seat])
                 try:
-                    choice = await self.bot_pool.decide(table.bots[seat], where, view, legal, required)
+                    choice = await self.bot_pool.decide(
+                        table.bots[seat], where, view, legal, required, share=table.creator
+                    )
                 except Exception:
                     log.exception("bot of seat %s on table %s failed", seat, table.id)
                     choice = legal[0] if required and legal else None
