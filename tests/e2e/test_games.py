@@ -279,7 +279,10 @@ def test_a_wrong_invite_link_says_so(server: Any, context: Any) -> None:
     page = context.new_page()
     links = create_table(page, server.base, "namaste", ["human", "bot:random"])
     page.goto(links["invites"][0].split("#token=")[0] + "#token=not-the-token")
-    page.wait_for_selector("#move-error:has-text('not valid for this table')")
+    page.wait_for_selector("#turn:has-text('not valid for this table')")
     assert page.get_attribute("main", "data-myturn") != "yes"
+    # said once: the pill only says the connection is closed, and no error box repeats it
+    assert page.inner_text("#conn") == "closed"
+    assert page.locator("#move-error").is_hidden()
     page.goto(server.base + "/t/no-such-table")
     page.wait_for_selector("#turn:has-text('cannot be opened')")

@@ -432,4 +432,6 @@ def test_too_many_open_pages_is_explained_in_french(browser: Any, tmp_path: Path
                 1500
             )  # longer than the page's first reconnect delay: it does not try again
             assert "fermez-en quelques-unes" in second.inner_text("#turn")
+            assert second.inner_text("#conn") == "fermé"  # said once, in the turn line
+            assert second.locator("#move-error").is_hidden()
             assert first.locator("main[data-myturn=yes]").count() == 1  # the first page is still served

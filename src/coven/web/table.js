@@ -107,9 +107,13 @@ class TableClient {
         this.connNote = note || "";
         this.renderTop();
         if (status === "closed") {
-          this.el.turn.textContent = note || t("table.closed");
+          // said once, where the page says what happens now (the pill just says "closed"; an error box
+          // to dismiss would only say it again)
+          const why = note || t("table.closed");
+          this.el.turn.textContent = why;
           this.el.turn.className = "turn error";
-          this.showError({ code: "closed", message: note || t("table.closed") });
+          this.clearError();
+          this.el.live.textContent = why;
         }
       },
       last: () => this.number,
@@ -393,7 +397,8 @@ class TableClient {
     clear(this.el.top).append(
       h("h1", {}, title),
       h("span", { class: "who", id: "who" }, who),
-      h("span", { class: `conn ${this.connStatus}`, id: "conn", title: this.connNote }, this.connNote || connWord(this.connStatus)),
+      h("span", { class: `conn ${this.connStatus}`, id: "conn", title: this.connNote },
+        this.connStatus === "closed" ? connWord("closed") : this.connNote || connWord(this.connStatus)),
       h("a", { href: "/", class: "small" }, t("table.lobby")));
   }
 
