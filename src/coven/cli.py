@@ -627,6 +627,16 @@ def serve(
             "leaves memory until it is opened again (default 600; 0: never).",
         ),
     ] = None,
+    expire_days: Annotated[
+        float | None,
+        typer.Option(
+            "--expire-days",
+            envvar="COVEN_EXPIRE_DAYS",
+            min=0.0,
+            help="A table nobody has joined this many days after it was made is deleted "
+            "(default 30; 0: never).",
+        ),
+    ] = None,
     http_limit: Annotated[
         float | None,
         typer.Option(
@@ -704,6 +714,7 @@ def serve(
             "route_seconds": route_seconds,
             "commit_interval": commit_interval,
             "rest_seconds": rest_seconds,
+            "expire_days": expire_days,
             "http_limit": http_limit,
             "http_burst": http_burst,
             "sockets_per_client": sockets_per_client,

@@ -261,3 +261,27 @@ def test_a_table_opened_while_it_is_being_let_rest_is_loaded_after_and_owned(
             await service.stop()
 
     asyncio.run(play())
+
+
+def test_a_table_nobody_joined_expires_and_one_somebody_joined_does_not(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table made and never joined leaves the store once it has rested ``expire_days`` after its making
+    (its invite then opens nothing); a table where one person sat down waiting for another is kept, and
+    that person gets back to their seat."""
+    monkeypatch.setattr("coven.server.tables.EXPIRE_EVERY", 0.0)  # (once an hour: here at every beat)
+    a = make_client(node_id="proc-a", **RESTING, expire_days=0.5 / 86_400)  # half a second
+    people = [{"kind": "human"}, {"kind": "human"}]
+    alone = create(a, game="toy", players=2, seats=people, seed=3)
+    joined = create(a, game="toy", players=2, seats=people, seed=4)
+    alone_id, joined_id = alone["table"]["id"], joined["table"]["id"]
+    token = joined["invites"][0]["token"]
+    with a.websocket_connect(ws_url(joined_id)) as ws:
+        hello(ws, token)  # sits down, then leaves
+    eventually(lambda: a.get(f"/api/tables/{alone_id}").status_code == 404)
+    with a.websocket_connect(ws_url(alone_id)) as ws:
+        assert ws.receive_json()["code"] == "unknown_table"
+    time.sleep(0.5)  # more heartbeats, each looking for tables to expire
+    assert a.get(f"/api/tables/{joined_id}").json()["status"] == "waiting"
+    with a.websocket_connect(ws_url(joined_id)) as ws:
+        assert hello(ws, token)[0]["seat"] == 0  # back at the seat

@@ -406,3 +406,43 @@ def test_progress_answers_for_more_tables_than_a_statement_can_bind(store: Store
     asked[1_234], asked[-1] = "p1", "p2"  # in different parts
     assert store.progress(asked) == {"p1": (1, "playing"), "p2": (0, "waiting")}
     assert store.progress([]) == {}
+
+
+def test_tables_nobody_joined_expire_with_their_seats_and_no_other(store: Store) -> None:
+    """Only a table still waiting, made before the cut, with no person's seat claimed and no live lease is
+    deleted (its seats with it); a table someone sat down at, one a process holds, one made after the cut,
+    and every table that started are kept. At most ``limit`` go a call."""
+    from datetime import timedelta
+
+    def made(table_id: str, days_ago: float, status: str = "waiting") -> StoredTable:
+        at = datetime.now(UTC) - timedelta(days=days_ago)
+        return dataclasses.replace(_people(table_id, 2), created_at=at, status=status)
+
+    store.create_table(made("resting", 40))  # nobody came, and no process holds it
+    store.create_table(made("resting-2", 35))
+    store.create_table(made("resting-3", 31))
+    store.create_table(made("joined", 40))
+    store.claim_seat("joined", 1)  # one person sat down and waits for the other
+    store.create_table(made("held", 40), "a", 30)  # in a process's memory, leased
+    store.create_table(made("lapsed", 40), "a", 30)
+    store.release_leases("a")  # its process ended: the lease has run out ...
+    store.acquire_leases("a", ["held"], 30)  # (... "held"'s is taken again at once)
+    store.create_table(made("recent", 5))
+    store.create_table(made("started", 40, status="playing"))
+    store.create_table(made("finished", 40, status="playing"))
+    store.append_action("finished", 1, 0, "x", "over")
+
+    cut = datetime.now(UTC) - timedelta(days=30)
+    everything = {"resting", "resting-2", "resting-3", "lapsed"}
+    first = store.expire_unjoined(cut, limit=3)
+    assert len(first) == 3 and set(first) < everything
+    rest = store.expire_unjoined(cut)
+    assert len(rest) == 1 and set(first) | set(rest) == everything
+    assert store.expire_unjoined(cut) == []
+    for gone in everything:
+        assert store.load_table(gone) is None
+    for kept in ("joined", "held", "recent", "started", "finished"):
+        assert store.load_table(kept) is not None, kept
+    with store.engine.connect() as conn:  # their seats went with them
+        seats = conn.execute(text("SELECT DISTINCT table_id FROM coven_seats")).all()
+    assert {str(r[0]) for r in seats} == {"joined", "held", "recent", "started", "finished"}

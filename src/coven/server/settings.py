@@ -177,6 +177,10 @@ class Settings:
     table rests, no heartbeat adopts it, and whichever process next opens it loads it and takes its lease.
     Without this, every table created and left unfinished stayed in memory (and was loaded again by every
     restart) for ever."""
+    expire_days: float = 30.0
+    """A table nobody has joined (still waiting, no person's seat claimed) this many days after it was made
+    is deleted, and its links say there is no such table (0: never). Tables were made and never joined for
+    ever, and each stayed in the store for ever: the heartbeat looks for them once an hour."""
     deal_seeds: Callable[[], int] = secure_seed
     """Where each table's deal seed comes from: the operating system's secure source. Never from a
     client (a request that names a seed is refused); only the operator can replace it (tests do, to

@@ -20,7 +20,7 @@ import time
 import uuid
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from coven.bots.arena import make_bot
@@ -51,6 +51,8 @@ from coven.store import (
 
 log = logging.getLogger("coven.server")
 
+EXPIRE_EVERY = 3600.0
+"""Seconds between two looks for tables nobody joined (see :meth:`TableService._expire_unjoined`)."""
 _MIN_WAKE = 0.05  # seconds: the shortest sleep of a table's driver between two looks at the table
 
 ActionSource = Callable[[AnyGame], Hashable]
@@ -124,6 +126,8 @@ class TableService:
         self._heartbeat: asyncio.Task[None] | None = None
         self._seen: dict[str, float] = {}
         """Per table in memory, when it was last opened or watched here (see :meth:`_rest_idle`)."""
+        self._expired_at = -float("inf")
+        """When (monotonic) the heartbeat last looked for tables nobody joined."""
         processes = settings.bot_processes if settings.games is None else 0  # workers know REGISTRY only
         self.bot_pool = BotPool(processes, settings.bot_threads, settings.bot_budget_seconds)
         self._started = False
@@ -172,6 +176,7 @@ class TableService:
                 await self._catch_up_behind()
                 self._evict_finished()
                 await self._rest_idle()
+                await self._expire_unjoined()
             except Exception as exc:  # the database may be away for a moment: try again next beat
                 log.warning("heartbeat of %s failed: %s", self.node, exc)
 
@@ -237,6 +242,21 @@ class TableService:
                 del self.tables[table_id]
                 self.owned.discard(table_id)
                 self._seen.pop(table_id, None)
+
+    async def _expire_unjoined(self) -> None:
+        """Once every :data:`EXPIRE_EVERY` seconds, delete the tables nobody joined within
+        ``settings.expire_days`` of their making (:meth:`Store.expire_unjoined`), in parts."""
+        days = self.settings.expire_days
+        now = time.monotonic()
+        if days <= 0 or now - self._expired_at < EXPIRE_EVERY:
+            return
+        self._expired_at = now
+        before = datetime.now(UTC) - timedelta(days=days)
+        expired = 0  # (none is in any process's memory: a table there is held, with a lease)
+        while part := await asyncio.to_thread(self.store.expire_unjoined, before):
+            expired += len(part)
+        if expired:
+            log.info("%d tables nobody joined within %g days were deleted", expired, days)
 
     async def _rest_idle(self) -> None:
         """Live tables nobody here has watched or opened for ``settings.rest_seconds`` leave memory.

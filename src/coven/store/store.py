@@ -19,6 +19,7 @@ from sqlalchemy import (
     bindparam,
     case,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -799,6 +800,32 @@ class Store:
                 )
                 found.update(str(r[0]) for r in conn.execute(query).all())
         return found
+
+    def expire_unjoined(self, created_before: datetime, limit: int = PROGRESS_CHUNK) -> list[str]:
+        """Delete the tables made before ``created_before`` that nobody ever joined (still waiting, no
+        person's seat claimed) and that no process holds (no lease, or one run out), with their seats:
+        their ids, at most ``limit`` a call (one short transaction). A table someone has sat down at is
+        never expired: they can always get back to their seat.
+
+        The conditions are checked by the ``DELETE`` itself: a claim committed meanwhile keeps its table."""
+        now = _now()
+        claimed = (
+            select(SeatRow.seat)
+            .where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human", SeatRow.claimed.is_(True))
+            .exists()
+        )
+        unjoined = (
+            TableRow.status == "waiting",
+            TableRow.created_at < created_before,
+            or_(TableRow.lease_until.is_(None), TableRow.lease_until < now),
+            ~claimed,
+        )
+        with self._write_lock, self.engine.begin() as conn:
+            found = [str(r[0]) for r in conn.execute(select(TableRow.id).where(*unjoined).limit(limit)).all()]
+            if not found:
+                return []
+            going = delete(TableRow).where(TableRow.id.in_(found), *unjoined).returning(TableRow.id)
+            return sorted(str(r[0]) for r in conn.execute(going).all())  # (seats go too: ON DELETE CASCADE)
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
