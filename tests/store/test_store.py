@@ -446,3 +446,26 @@ def test_tables_nobody_joined_expire_with_their_seats_and_no_other(store: Store)
     with store.engine.connect() as conn:  # their seats went with them
         seats = conn.execute(text("SELECT DISTINCT table_id FROM coven_seats")).all()
     assert {str(r[0]) for r in seats} == {"joined", "held", "recent", "started", "finished"}
+
+
+def test_a_batch_of_steps_moves_each_table_on_whatever_its_row_says(store: Store) -> None:
+    """The group commit's fast path writes a step that goes on with a narrower statement, where the row is
+    at the step's status already; a table's last step (over), in the same batch as its earlier ones, comes
+    after them; and a row at another status (here still waiting) still takes its step, by the slow path."""
+    store.create_table(_people("g1", 2), "a", 30)
+    store.create_table(_people("g2", 2), "a", 30)
+    store.claim_seat("g1", 0)
+    store.claim_seat("g1", 1)  # g1 playing; g2 still waiting in its row
+    steps = [
+        PendingStep("g1", 1, 0, "x", "playing"),
+        PendingStep("g2", 1, 0, "y", "playing"),
+        PendingStep("g1", 2, 1, "z", "over"),
+    ]
+    assert store.append_actions(steps) == [True, True, True]
+    g1, g2 = store.load_table("g1"), store.load_table("g2")
+    assert g1 is not None and g2 is not None
+    assert (g1.number, g1.status, g1.actions) == (2, "over", ((0, "x"), (1, "z")))
+    assert (g2.number, g2.status, g2.actions) == (1, "playing", ((0, "y"),))
+    assert _owned_rows(store, "a") == {"g2"}  # the finished table is nobody's
+    assert store.append_actions([PendingStep("g2", 2, 1, "w", "playing")]) == [True]
+    assert store.append_actions([PendingStep("g2", 2, 1, "w", "playing")]) == [False]  # taken
