@@ -26,8 +26,11 @@ def cut(url: str, name: str) -> int:
         admin.close()
 
 
-async def _through_a_drop(url: str) -> list[dict[str, Any]]:
+async def _through_a_drop(url: str, listening: list[bool] | None = None) -> list[dict[str, Any]]:
+    """What a bus hears around a cut of its connection; ``listening``: what it said of its subscription,
+    before the cut, while it came back (False at some point), once back, and once closed."""
     prefix, name = unique_prefix(), f"coven-test-{uuid.uuid4().hex[:8]}"
+    said = listening if listening is not None else []
     heard: list[dict[str, Any]] = []
     resynced, after = asyncio.Event(), asyncio.Event()
     listener, publisher = RedisBus(url, prefix, name), RedisBus(url, prefix)
@@ -44,13 +47,21 @@ async def _through_a_drop(url: str) -> list[dict[str, Any]]:
     try:
         await publisher.publish({"kind": "action", "n": 1})
         await asyncio.sleep(0.2)
+        said.append(listener.listening)
         assert await asyncio.to_thread(cut, url, name) >= 1
-        await asyncio.wait_for(resynced.wait(), timeout=15)
+        async with asyncio.timeout(15):
+            coming_back = True
+            while not resynced.is_set():
+                coming_back = coming_back and listener.listening
+                await asyncio.sleep(0.005)
+            said.append(coming_back)
+        said.append(listener.listening)
         await publisher.publish({"kind": "action", "n": 2})
         await asyncio.wait_for(after.wait(), timeout=15)
     finally:
         await listener.close()
         await publisher.close()
+    said.append(listener.listening)
     return heard
 
 
@@ -61,3 +72,12 @@ def test_the_bus_subscribes_again_after_a_drop_and_says_so(bus_redis_url: str) -
     assert RESYNC in heard
     assert heard[-1] == {"kind": "action", "n": 2}
     assert heard.index(RESYNC) < len(heard) - 1
+
+
+@pytest.mark.redis
+def test_the_bus_says_whether_it_is_subscribed(bus_redis_url: str) -> None:
+    """What a server's health tells of its bus: subscribed, not while it comes back from a drop, subscribed
+    again, and not once closed."""
+    listening: list[bool] = []
+    asyncio.run(_through_a_drop(bus_redis_url, listening))
+    assert listening == [True, False, True, False]

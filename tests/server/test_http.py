@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, text
 
 from coven.core import Record, replay
@@ -14,8 +17,69 @@ from tests.server.helpers import create, drain, hello, humans, wait_for, ws_url
 
 
 def test_health(client: TestClient) -> None:
-    body = client.get("/api/health").json()
-    assert body == {"ok": True, "protocol": 1, "games": ["gated-toy", "knock-toy", "secret-toy", "toy"]}
+    answer = client.get("/api/health")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body == {
+        "ok": True,
+        "protocol": 1,
+        "games": ["gated-toy", "knock-toy", "secret-toy", "toy"],
+        "node": client.app.state.service.node,  # type: ignore[attr-defined]
+        "store": "ok",
+        "bus": "local",
+        "lease_renewed_s": body["lease_renewed_s"],
+        "tables": 0,
+        "owned": 0,
+        "connections": 0,
+        "bots_thinking": 0,
+        "bots_waiting": 0,
+    }
+    assert 0 <= body["lease_renewed_s"] < 6
+    table_id = create(client)["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        hello(ws)
+        body = client.get("/api/health").json()
+        assert (body["tables"], body["owned"], body["connections"]) == (1, 1, 1)
+
+
+def test_health_says_when_the_store_or_the_bus_is_away(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process whose store has not renewed its leases within a lease (other processes adopt its tables)
+    or whose bus is reconnecting cannot serve: 503, so that a proxy sends people elsewhere; 200 again once
+    it is back."""
+    client = make_client(lease_seconds=0.6, heartbeat_seconds=0.1)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    renew = service.store.renew_leases
+
+    def away(*args: Any) -> Any:
+        raise OSError("the database is away")
+
+    monkeypatch.setattr(service.store, "renew_leases", away)
+    deadline = time.monotonic() + 10
+    while client.get("/api/health").status_code == 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    answer = client.get("/api/health")
+    assert answer.status_code == 503
+    assert (answer.json()["ok"], answer.json()["store"]) == (False, "unreachable")
+    monkeypatch.setattr(service.store, "renew_leases", renew)
+    deadline = time.monotonic() + 10
+    while client.get("/api/health").status_code != 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert client.get("/api/health").json()["store"] == "ok"
+
+    class Dropped:  # a bus between processes that lost its subscription
+        reaches_others = True
+        listening = False
+
+    bus = service.bus
+    monkeypatch.setattr(service, "bus", Dropped())
+    answer = client.get("/api/health")
+    assert answer.status_code == 503 and answer.json()["bus"] == "reconnecting"
+    Dropped.listening = True
+    answer = client.get("/api/health")
+    assert answer.status_code == 200 and answer.json()["bus"] == "ok"
+    monkeypatch.setattr(service, "bus", bus)
 
 
 def test_openapi_document_describes_every_route(client: TestClient) -> None:

@@ -44,6 +44,11 @@ class Bus(ABC):
             except Exception:
                 log.exception("bus handler failed on a %s notice", message.get("kind"))
 
+    @property
+    def listening(self) -> bool:
+        """Whether the notices of other processes reach this one now (an in-process bus: always)."""
+        return True
+
     async def start(self) -> None:  # noqa: B027 - optional hook
         """Connect (if the bus needs to)."""
 

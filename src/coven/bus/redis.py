@@ -46,6 +46,11 @@ class RedisBus(Bus):
         self._pubsub: aioredis.client.PubSub | None = None
         self._task: asyncio.Task[None] | None = None
 
+    @property
+    def listening(self) -> bool:
+        """Subscribed now (False after a drop, until the listener has subscribed again)."""
+        return self._task is not None and not self._task.done() and self._pubsub is not None
+
     def key(self, name: str) -> str:
         """The Redis name (channel or key) ``name`` within this deployment's namespace."""
         return f"{self.prefix}{name}"

@@ -8,6 +8,7 @@ typed error (and odd query parameters) to its 4xx.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import importlib.resources
 import logging
@@ -355,9 +356,13 @@ class Lobby:
 
     # ----------------------------------------------------------- endpoints
     async def health(self, request: Request) -> Response:
-        return _json(
-            schemas.HealthOut(ok=True, protocol=PROTOCOL_VERSION, games=list(self.service.games.ids()))
+        """How this process is (:meth:`TableService.health`): 200 while it can serve its tables, 503 when
+        its store or its bus is away (a proxy's health check then sends people to another process)."""
+        health = self.service.health()
+        out = schemas.HealthOut(
+            protocol=PROTOCOL_VERSION, games=list(self.service.games.ids()), **dataclasses.asdict(health)
         )
+        return _json(out, 200 if health.ok else 503)
 
     async def games(self, request: Request) -> Response:
         out = []

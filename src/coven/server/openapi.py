@@ -53,8 +53,11 @@ def openapi_document() -> dict[str, Any]:
     paths: dict[str, Any] = {
         "/api/health": {
             "get": {
-                "summary": "Liveness and protocol version",
-                "responses": {"200": _response("ok", _ref("HealthOut"))},
+                "summary": "Whether this process can serve its tables (store, bus), and what it holds",
+                "responses": {
+                    "200": _response("it can", _ref("HealthOut")),
+                    "503": _response("its store or its bus is away", _ref("HealthOut")),
+                },
             }
         },
         "/api/games": {

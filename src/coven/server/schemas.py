@@ -199,6 +199,15 @@ class HealthOut(_Out):
     ok: bool
     protocol: int
     games: list[str]
+    node: str
+    store: str
+    bus: str
+    lease_renewed_s: float
+    tables: int
+    owned: int
+    connections: int
+    bots_thinking: int
+    bots_waiting: int
 
 
 class ErrorBody(_Out):

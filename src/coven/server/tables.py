@@ -51,6 +51,32 @@ from coven.store import (
 
 log = logging.getLogger("coven.server")
 
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """What :meth:`TableService.health` tells (``GET /api/health``)."""
+
+    ok: bool
+    """The process can serve its tables: its store answered within a lease (``store``), and the bus, if
+    processes share tables, is subscribed (``bus``). A proxy should send people elsewhere when not."""
+    node: str
+    store: str
+    """``ok``, or ``unreachable``: the leases were not renewed within ``lease_seconds`` (other processes
+    adopt this one's tables meanwhile)."""
+    bus: str
+    """``ok``, ``reconnecting`` (a drop: the bus subscribes again with backoff), or ``local`` (one process:
+    no bus between processes)."""
+    lease_renewed_s: float
+    """Seconds since the leases were last renewed (a heartbeat's first step)."""
+    tables: int
+    """Tables in this process's memory (owned, and replicas its people watch)."""
+    owned: int
+    connections: int
+    bots_thinking: int
+    bots_waiting: int
+    """Bots' decisions waiting for a worker (see :class:`coven.server.botpool.FairTurns`)."""
+
+
 EXPIRE_EVERY = 3600.0
 """Seconds between two looks for tables nobody joined (see :meth:`TableService._expire_unjoined`)."""
 _MIN_WAKE = 0.05  # seconds: the shortest sleep of a table's driver between two looks at the table
@@ -128,12 +154,15 @@ class TableService:
         """Per table in memory, when it was last opened or watched here (see :meth:`_rest_idle`)."""
         self._expired_at = -float("inf")
         """When (monotonic) the heartbeat last looked for tables nobody joined."""
+        self.renewed_at = time.monotonic()
+        """When (monotonic) this process last renewed its leases in the store (or started)."""
         processes = settings.bot_processes if settings.games is None else 0  # workers know REGISTRY only
         self.bot_pool = BotPool(processes, settings.bot_threads, settings.bot_budget_seconds)
         self._started = False
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:
+        self.renewed_at = time.monotonic()
         await asyncio.to_thread(self.store.migrate)
         await self.bus.start()
         self.bus.subscribe(self._on_bus)
@@ -165,6 +194,28 @@ class TableService:
         await asyncio.to_thread(self.commits.close)
         await asyncio.to_thread(self.store.dispose)
 
+    def health(self) -> Health:
+        """How this process is: whether it can serve its tables (it renews its leases in the store and,
+        where processes share tables, hears the others over the bus), and what it holds."""
+        since = time.monotonic() - self.renewed_at
+        store = "ok" if since <= self.settings.lease_seconds else "unreachable"
+        bus = "ok" if self.bus.listening else "reconnecting"
+        if not self.bus.reaches_others:
+            bus = "local"
+        thinking = self.bot_pool.turns.slots - self.bot_pool.turns.free
+        return Health(
+            ok=store == "ok" and bus != "reconnecting",
+            node=self.node,
+            store=store,
+            bus=bus,
+            lease_renewed_s=round(since, 3),
+            tables=len(self.tables),
+            owned=len(self.owned),
+            connections=sum(len(t.listeners) for t in self.tables.values()),
+            bots_thinking=thinking,
+            bots_waiting=self.bot_pool.turns.waiting,
+        )
+
     # ------------------------------------------------------------ ownership
     async def _beat(self) -> None:
         """Renew our leases, adopt orphans, let finished tables go; never dies of a failing database."""
@@ -183,6 +234,7 @@ class TableService:
     async def _renew(self) -> None:
         asked = set(self.owned)
         held = await asyncio.to_thread(self.store.renew_leases, self.node, self.settings.lease_seconds)
+        self.renewed_at = time.monotonic()
         # Only a table we owned when we asked can have been lost (adopted by another process: we were too
         # slow; or over). A table created here while the store answered is ours whether or not the answer
         # saw it: taking the answer for the whole set dropped it, stopped its bots, and left it stuck with
