@@ -8,7 +8,6 @@ typed error (and odd query parameters) to its 4xx.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import importlib
 import importlib.resources
 import logging
@@ -32,7 +31,7 @@ from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotE
 from coven.core.explain import moments_from_steps
 from coven.server import schemas
 from coven.server.limits import ClientCounts, ClientLimits, client_key
-from coven.server.messages import PROTOCOL_VERSION, CloseCode, ErrorCode, shorten
+from coven.server.messages import CloseCode, ErrorCode, shorten
 from coven.server.openapi import openapi_document
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
 from coven.server.settings import Settings
@@ -359,10 +358,7 @@ class Lobby:
         """How this process is (:meth:`TableService.health`): 200 while it can serve its tables, 503 when
         its store or its bus is away (a proxy's health check then sends people to another process)."""
         health = self.service.health()
-        out = schemas.HealthOut(
-            protocol=PROTOCOL_VERSION, games=list(self.service.games.ids()), **dataclasses.asdict(health)
-        )
-        return _json(out, 200 if health.ok else 503)
+        return _json(health, 200 if health.ok else 503)
 
     async def games(self, request: Request) -> Response:
         out = []

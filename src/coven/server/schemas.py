@@ -196,18 +196,29 @@ class ExplanationOut(_Out):
 
 
 class HealthOut(_Out):
+    """How a server process is (``GET /api/health``)."""
+
     ok: bool
+    """It can serve its tables: its store answered within a lease (``store``), and the bus, if processes
+    share tables, is subscribed (``bus``). A proxy should send people elsewhere when not (503)."""
     protocol: int
     games: list[str]
     node: str
     store: str
+    """``ok``, or ``unreachable``: its leases were not renewed within ``lease_seconds`` (other processes
+    adopt its tables meanwhile)."""
     bus: str
+    """``ok``, ``reconnecting`` (after a drop, it subscribes again with backoff), or ``local`` (one
+    process: no bus between processes)."""
     lease_renewed_s: float
+    """Seconds since it last renewed its leases (a heartbeat's first step)."""
     tables: int
+    """Tables in its memory (those it owns, and replicas its people watch)."""
     owned: int
     connections: int
     bots_thinking: int
     bots_waiting: int
+    """Bots' decisions waiting for a worker (see :class:`coven.server.botpool.FairTurns`)."""
 
 
 class ErrorBody(_Out):

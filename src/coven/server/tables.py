@@ -35,7 +35,8 @@ from coven.core import (
 from coven.core.driver import decisions
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
-from coven.server.messages import ErrorCode, ProtocolError, dumps
+from coven.server.messages import PROTOCOL_VERSION, ErrorCode, ProtocolError, dumps
+from coven.server.schemas import HealthOut
 from coven.server.settings import GameSource, Settings
 from coven.server.table import Ack, AnyGame, Table
 from coven.store import (
@@ -50,31 +51,6 @@ from coven.store import (
 )
 
 log = logging.getLogger("coven.server")
-
-
-@dataclass(frozen=True, slots=True)
-class Health:
-    """What :meth:`TableService.health` tells (``GET /api/health``)."""
-
-    ok: bool
-    """The process can serve its tables: its store answered within a lease (``store``), and the bus, if
-    processes share tables, is subscribed (``bus``). A proxy should send people elsewhere when not."""
-    node: str
-    store: str
-    """``ok``, or ``unreachable``: the leases were not renewed within ``lease_seconds`` (other processes
-    adopt this one's tables meanwhile)."""
-    bus: str
-    """``ok``, ``reconnecting`` (a drop: the bus subscribes again with backoff), or ``local`` (one process:
-    no bus between processes)."""
-    lease_renewed_s: float
-    """Seconds since the leases were last renewed (a heartbeat's first step)."""
-    tables: int
-    """Tables in this process's memory (owned, and replicas its people watch)."""
-    owned: int
-    connections: int
-    bots_thinking: int
-    bots_waiting: int
-    """Bots' decisions waiting for a worker (see :class:`coven.server.botpool.FairTurns`)."""
 
 
 EXPIRE_EVERY = 3600.0
@@ -194,17 +170,20 @@ class TableService:
         await asyncio.to_thread(self.commits.close)
         await asyncio.to_thread(self.store.dispose)
 
-    def health(self) -> Health:
-        """How this process is: whether it can serve its tables (it renews its leases in the store and,
-        where processes share tables, hears the others over the bus), and what it holds."""
+    def health(self) -> HealthOut:
+        """How this process is (``GET /api/health``): whether it can serve its tables (it renews its leases
+        in the store and, where processes share tables, hears the others over the bus), and what it
+        holds. See :class:`coven.server.schemas.HealthOut`."""
         since = time.monotonic() - self.renewed_at
         store = "ok" if since <= self.settings.lease_seconds else "unreachable"
         bus = "ok" if self.bus.listening else "reconnecting"
         if not self.bus.reaches_others:
             bus = "local"
-        thinking = self.bot_pool.turns.slots - self.bot_pool.turns.free
-        return Health(
+        turns = self.bot_pool.turns
+        return HealthOut(
             ok=store == "ok" and bus != "reconnecting",
+            protocol=PROTOCOL_VERSION,
+            games=list(self.games.ids()),
             node=self.node,
             store=store,
             bus=bus,
@@ -212,8 +191,8 @@ class TableService:
             tables=len(self.tables),
             owned=len(self.owned),
             connections=sum(len(t.listeners) for t in self.tables.values()),
-            bots_thinking=thinking,
-            bots_waiting=self.bot_pool.turns.waiting,
+            bots_thinking=turns.slots - turns.free,
+            bots_waiting=turns.waiting,
         )
 
     # ------------------------------------------------------------ ownership
