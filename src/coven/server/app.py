@@ -11,7 +11,6 @@ import contextlib
 import importlib
 import importlib.resources
 import logging
-import math
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -154,8 +153,7 @@ class HttpEdge:
         if self.requests is None:
             return None
         client = scope.get("client")
-        wait = self.requests.take(client[0] if client else None)
-        return max(1, math.ceil(wait)) if wait > 0 else None
+        return self.requests.take(client[0] if client else None) or None
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         if str(scope.get("path", "")).startswith("/api/"):
@@ -400,9 +398,8 @@ class Lobby:
 
     async def create_table(self, request: Request) -> Response:
         host = request.client.host if request.client is not None else None
-        wait = self.creations.take(host)
-        if wait > 0:
-            seconds = max(1, math.ceil(wait)) if math.isfinite(wait) else 3600
+        seconds = self.creations.take(host)
+        if seconds:
             raise ApiError(
                 429,
                 ErrorCode.RATE_LIMITED,

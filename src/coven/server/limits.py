@@ -89,11 +89,11 @@ class ClientLimits:
     def __len__(self) -> int:
         return len(self._buckets)
 
-    def take(self, host: str | None) -> float:
-        """Take one of ``host``'s tokens: 0.0 if it had one, else the seconds until it has (nothing
-        taken)."""
+    def take(self, host: str | None) -> int:
+        """Take one of ``host``'s tokens: 0 if it had one, else the whole seconds until it has, at least 1
+        (a ``Retry-After``; nothing taken)."""
         if self.rate == 0:
-            return 0.0
+            return 0
         key = client_key(host)
         bucket = self._buckets.get(key)
         if bucket is None:
@@ -103,8 +103,8 @@ class ClientLimits:
         else:
             self._buckets.move_to_end(key)
         if bucket.allow():
-            return 0.0
-        return bucket.wait_seconds()
+            return 0
+        return max(1, math.ceil(bucket.wait_seconds()))  # (finite: the rate is not 0)
 
 
 class ClientCounts:

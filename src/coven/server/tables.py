@@ -176,9 +176,7 @@ class TableService:
         holds. See :class:`coven.server.schemas.HealthOut`."""
         since = time.monotonic() - self.renewed_at
         store = "ok" if since <= self.settings.lease_seconds else "unreachable"
-        bus = "ok" if self.bus.listening else "reconnecting"
-        if not self.bus.reaches_others:
-            bus = "local"
+        bus = "local" if not self.bus.reaches_others else "ok" if self.bus.listening else "reconnecting"
         turns = self.bot_pool.turns
         return HealthOut(
             ok=store == "ok" and bus != "reconnecting",

@@ -777,9 +777,8 @@ class Store:
         with self._write_lock, self.engine.begin() as conn:
             for chunk in _chunks(table_ids):
                 mine = (TableRow.id.in_(chunk), TableRow.owner == node, TableRow.status.in_(LIVE))
-                rows = conn.execute(select(TableRow.id).where(*mine)).all()
-                conn.execute(update(TableRow).where(*mine).values(owner=None, lease_until=None))
-                rested.update(str(r[0]) for r in rows)
+                resting = update(TableRow).where(*mine).values(owner=None, lease_until=None)
+                rested.update(str(r[0]) for r in conn.execute(resting.returning(TableRow.id)).all())
         return rested
 
     def orphaned_ids(self, limit: int = 200) -> list[str]:
