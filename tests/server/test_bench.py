@@ -44,6 +44,8 @@ PRESENT = (
     "ack_p99_ms_without_bots",
     "ack_p99_ms_with_bots",
     "bot_p99_ratio",
+    "commit_share",
+    "commit_cpu_us_per_move",
     # the first version's names
     "games_finished",
     "moves_per_second",
@@ -82,6 +84,9 @@ def test_bench_server_reports_its_figures(game: str) -> None:
     assert isinstance(beyond, float) and beyond <= result["server_cpu_us_per_move"]
     if result["tables_started"]:
         assert result["setup_share"] > 0 and beyond < result["server_cpu_us_per_move"]
+    # the commit thread's part of the server's CPU (a few ticks of the clock in so short a run: maybe 0)
+    share = result["commit_share"]
+    assert isinstance(share, float) and 0 <= share < 1, share
     json.dumps(result, allow_nan=False)
     if bots:
         for key in ("ack_p99_ms_with_bots", "bot_p99_ratio", "moves_per_s_with_bots"):
@@ -103,6 +108,45 @@ def test_process_usage_reads_this_process() -> None:
     if usage is None:
         pytest.skip("no /proc here")
     assert usage.cpu > 0 and usage.rss > 0
+
+
+def test_the_commit_threads_cpu_is_told_apart_by_its_name() -> None:
+    import os
+    import threading
+    import time
+
+    from coven.server import commits
+
+    if bench.process_usage(os.getpid()) is None:
+        pytest.skip("no /proc here")
+    burned, leave = threading.Event(), threading.Event()
+
+    def work() -> None:  # a thread named as the group commit names its own, busy for 0.3 s of CPU
+        commits._name_os_thread(commits.THREAD_NAME)
+        started = time.thread_time()
+        while time.thread_time() - started < 0.3:
+            pass
+        burned.set()
+        leave.wait()
+
+    before = bench.process_usage(os.getpid())
+    thread = threading.Thread(target=work)
+    thread.start()
+    try:
+        assert burned.wait(30)
+        after = bench.process_usage(os.getpid())
+        assert before is not None and after is not None and after.commit_cpu is not None
+        spent = bench._committing(before, after)
+        assert spent is not None and 0.25 <= spent <= after.cpu - before.cpu
+    finally:
+        leave.set()
+        thread.join()
+    # a thread that starts between two readings counts from nothing; one that ended (its successor has
+    # used less than it had) or is missing cannot be told
+    assert bench._committing(bench.Usage(1.0, 1), bench.Usage(2.0, 1, 0.5)) == 0.5
+    assert bench._committing(bench.Usage(1.0, 1, 0.5), bench.Usage(2.0, 1, 0.2)) is None
+    assert bench._committing(bench.Usage(1.0, 1, 0.5), bench.Usage(2.0, 1)) is None
+    assert bench._committing(None, bench.Usage(2.0, 1, 0.5)) is None
 
 
 _BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"

@@ -119,12 +119,67 @@ def test_the_usual_batch_runs_on_the_driver_and_writes_what_sqlalchemy_writes(st
     assert loaded is not None and loaded.actions == ((0, "a"),)
 
 
+def test_a_large_batch_goes_straight_to_the_driver_and_keeps_every_notation(store: Store) -> None:
+    # on PostgreSQL the batch's steps travel as arrays, one statement for them all: notations with quotes,
+    # commas, braces, backslashes, NULL's name or nothing at all must come back as they went
+    odd = ["a", 'say "hi", {x}', "back\\slash", "NULL", "", "ünïcode ✓", "it's", "{}"]
+    tables = [f"b{i}" for i in range(30)]
+    for table_id in tables:
+        store.create_table(_table(table_id))
+    store.append_actions([PendingStep("b0", 1, 0, "first", "playing")])
+    numbers = {t: (2 if t == "b0" else 1) for t in tables}
+    ending = {"b7", "b29"}
+    steps = [
+        PendingStep(t, numbers[t], i % 2, odd[i % len(odd)], "over" if t in ending else "playing")
+        for i, t in enumerate(tables)
+    ]
+    through_sqlalchemy: list[str] = []
+    listen = lambda *args: through_sqlalchemy.append(args[2])  # noqa: E731 - (conn, cursor, statement, ...)
+    event.listen(store.engine, "before_cursor_execute", listen)
+    try:
+        assert store.append_actions(steps) == [True] * len(tables)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", listen)
+    assert through_sqlalchemy == [], "every step was in place: the batch went straight to the driver"
+    for i, table_id in enumerate(tables):
+        logged = store.actions_after(table_id, numbers[table_id] - 1)
+        assert logged == [(numbers[table_id], i % 2, odd[i % len(odd)])]
+    expected = {t: (numbers[t], "over" if t in ending else "playing") for t in tables}
+    assert store.progress(tables) == expected
+    # and a batch naming one table twice still commits both of its steps, in order
+    twice = [PendingStep("b1", 2, 0, "x", "playing"), PendingStep("b1", 3, 1, "y", "playing")]
+    assert store.append_actions(twice) == [True, True]
+    assert store.actions_after("b1", 1) == [(2, 0, "x"), (3, 1, "y")]
+
+
 def test_a_driver_failure_falls_back_to_sqlalchemy(store: Store) -> None:
     store.create_table(_table("t"))
-    store._log.sql = "INSERT INTO no_such_table VALUES (1)"  # the driver fails after the first statement
+    broken = "INSERT INTO no_such_table VALUES (1)"  # the driver fails after the first statement
+    store._log.sql = broken
+    if store._all is not None:  # (PostgreSQL: the batch's log in one statement)
+        store._all[1].sql = broken
     assert store.append_actions([PendingStep("t", 1, 0, "a", "over")]) == [True]
     assert store.actions_after("t", 0) == [(1, 0, "a")]
     assert store.progress(["t"]) == {"t": (1, "over")}
+
+
+def test_the_commit_thread_is_named_where_the_system_shows_threads(store: Store) -> None:
+    from pathlib import Path
+
+    from coven.server.commits import THREAD_NAME
+
+    store.create_table(_table("n"))
+    commits = GroupCommit(store)
+    asyncio.run(commits.append(PendingStep("n", 1, 0, "a", "playing")))
+    try:
+        thread = commits._thread
+        assert thread is not None and thread.native_id is not None
+        comm = Path(f"/proc/self/task/{thread.native_id}/comm")
+        if not comm.parent.exists():
+            pytest.skip("no /proc here")
+        assert comm.read_text().strip() == THREAD_NAME
+    finally:
+        commits.close()
 
 
 class _Fatal(BaseException):

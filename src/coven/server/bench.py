@@ -6,8 +6,10 @@ One run has up to four phases, every server in its own child process on 127.0.0.
    action (from the ``legal`` list the server sends) whenever the game waits for it, and, when a game
    ends, sits down at a new table. Measured: moves per second, the time from sending an ``act`` to its
    ``ack``, the server's CPU time (user + system, from ``/proc``: its own, its child processes' and
-   those it has waited for) per acknowledged move, and its resident memory at the start and the end of
-   the measured time (over the games that finished in it).
+   those it has waited for) per acknowledged move, the part of it its group commit's thread used
+   (``commit_share``: the thread that writes every step to the database and syncs it to disk, found by
+   its name, :data:`coven.server.commits.THREAD_NAME`), and its resident memory at the start and the end
+   of the measured time (over the games that finished in it).
 2. **echo**: a bare Starlette websocket echo app (:mod:`coven.server.echo`) under uvicorn with the same
    transport settings, driven by the same client machinery with the same number of connections: per
    table one message at a time, the seats taking turns, each message as long as the mean frame the
@@ -76,6 +78,7 @@ from typing import IO, Any
 
 import msgspec
 
+from coven.server import commits
 from coven.server import echo as echo_app
 from coven.server.echo import LOOPBACK
 
@@ -142,6 +145,9 @@ class Usage:
 
     cpu: float
     rss: int
+    commit_cpu: float | None = None
+    """The part of :attr:`cpu` its group commit's thread used (:data:`coven.server.commits.THREAD_NAME`);
+    None if it has no such thread (yet)."""
 
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -174,7 +180,25 @@ def process_usage(pid: int, group: bool = False) -> Usage | None:
                 continue  # gone meanwhile
             if int(member[2]) == pid:  # field 5 of proc(5): its process group
                 ticks += int(member[11]) + int(member[12])
-    return Usage(ticks / _TICKS, int(statm.split()[1]) * _PAGE)
+    return Usage(ticks / _TICKS, int(statm.split()[1]) * _PAGE, _thread_cpu(pid, commits.THREAD_NAME))
+
+
+def _thread_cpu(pid: int, name: str) -> float | None:
+    """The CPU time (seconds) of the live threads of process ``pid`` named ``name``; None if none is."""
+    ticks: int | None = None
+    try:
+        threads = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return None
+    for thread in threads:
+        try:
+            if (thread / "comm").read_text().strip() != name:
+                continue
+            fields = _stat_fields((thread / "stat").read_text())
+        except (OSError, ValueError):
+            continue  # ended meanwhile
+        ticks = (ticks or 0) + int(fields[11]) + int(fields[12])
+    return None if ticks is None else ticks / _TICKS
 
 
 def _stat_fields(stat: str) -> list[str]:
@@ -573,6 +597,8 @@ class Window:
     rss_half: int | None = None
     """With ``games``: the memory when half of them had ended (the second half is the steady state)."""
     games_half: int = 0
+    commit_cpu: float | None = None
+    """The part of :attr:`server_cpu` the server's commit thread used (None: not told)."""
 
 
 async def _measure(
@@ -726,8 +752,19 @@ class _Tally:
     seconds: float = 0.0
     server_cpu: float | None = 0.0
     client_cpu: float = 0.0
+    commit_cpu: float | None = 0.0
+    """The server's commit thread's part of :attr:`server_cpu` (None: it cannot be told)."""
     first: Usage | None = None
     last: Usage | None = None
+
+
+def _committing(before: Usage | None, after: Usage | None) -> float | None:
+    """The server's commit thread's CPU between two readings (a thread that starts between them counts from
+    nothing); None if it cannot be told (no reading, no such thread, or one that ended between them)."""
+    if before is None or after is None or after.commit_cpu is None:
+        return None
+    spent = after.commit_cpu - (before.commit_cpu or 0.0)
+    return spent if spent >= 0 else None
 
 
 async def _slice(
@@ -760,6 +797,10 @@ async def _slice(
         tally.server_cpu += usage1.cpu - usage0.cpu
     else:
         tally.server_cpu = None
+    committing = _committing(usage0, usage1)
+    tally.commit_cpu = (
+        None if tally.commit_cpu is None or committing is None else tally.commit_cpu + committing
+    )
     tally.first = tally.first or usage0
     tally.last = usage1
 
@@ -868,6 +909,7 @@ async def _alternate(
         rss_after=mine.last.rss if mine.last is not None else None,
         rss_half=half[0].rss if half[0] is not None else None,
         games_half=half[1],
+        commit_cpu=mine.commit_cpu,
     )
     return Alternated(
         people=people,
@@ -1061,6 +1103,12 @@ def bench_server(
         "setup_server_cpu_ms_per_table": None if setup_each is None else round(setup_each * 1000, 2),
         "setup_share": (
             round(setup_spent / alone.server_cpu, 3) if setup_spent is not None and alone.server_cpu else None
+        ),
+        "commit_cpu_us_per_move": _per(alone.commit_cpu, moves, 1e6),
+        "commit_share": (
+            round(alone.commit_cpu / alone.server_cpu, 3)
+            if alone.commit_cpu is not None and alone.server_cpu
+            else None
         ),
         "server_cpu_us_per_move_beyond_setup": (
             _per(alone.server_cpu - setup_spent, moves, 1e6)
