@@ -665,6 +665,15 @@ def serve(
             help="Live connections one client address may hold open (default 100; 0: no limit).",
         ),
     ] = None,
+    spectators_per_table: Annotated[
+        int | None,
+        typer.Option(
+            "--spectators-per-table",
+            envvar="COVEN_SPECTATORS_PER_TABLE",
+            min=0,
+            help="People one table may have watching it on this process (default 200; 0: no limit).",
+        ),
+    ] = None,
     create_limit: Annotated[
         float | None,
         typer.Option(
@@ -718,6 +727,7 @@ def serve(
             "http_limit": http_limit,
             "http_burst": http_burst,
             "sockets_per_client": sockets_per_client,
+            "spectators_per_table": spectators_per_table,
             "create_limit": create_limit,
             "create_burst": create_burst,
         }.items()

@@ -32,6 +32,7 @@ def main() -> None:
         create_limit=float(os.environ.get("COVEN_CREATE_LIMIT", "0")),
         create_burst=int(os.environ.get("COVEN_CREATE_BURST", "30")),
         sockets_per_client=int(os.environ.get("COVEN_SOCKETS_PER_CLIENT", "100")),
+        spectators_per_table=int(os.environ.get("COVEN_SPECTATORS_PER_TABLE", "200")),
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")

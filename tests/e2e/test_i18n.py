@@ -435,3 +435,29 @@ def test_too_many_open_pages_is_explained_in_french(browser: Any, tmp_path: Path
             assert second.inner_text("#conn") == "fermé"  # said once, in the turn line
             assert second.locator("#move-error").is_hidden()
             assert first.locator("main[data-myturn=yes]").count() == 1  # the first page is still served
+
+
+def test_a_crowded_table_is_explained_in_french(browser: Any, tmp_path: Path) -> None:
+    """Past the spectators one table may have, the page of one more says why, in French, and does not
+    retry in a loop; the player's page and the first spectator's play on."""
+    with limited_server(tmp_path, COVEN_SPECTATORS_PER_TABLE="1") as limited:
+        seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy", "name": None}]
+        created = limited.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
+        with french(browser, "desktop") as ctx:
+            player = ctx.new_page()
+            player.goto(created["invites"][0]["url"])
+            player.wait_for_selector("main[data-myturn=yes]")
+            watcher = ctx.new_page()
+            watcher.goto(created["spectator_url"])
+            watcher.wait_for_selector("#conn:text-is('connecté')")
+            crowd = ctx.new_page()
+            crowd.goto(created["spectator_url"])
+            crowd.wait_for_selector("#turn:has-text('Cette table a autant de spectateurs')")
+            crowd.wait_for_timeout(
+                1500
+            )  # longer than the page's first reconnect delay: it does not try again
+            assert "rechargez cette page un peu plus tard" in crowd.inner_text("#turn")
+            assert crowd.inner_text("#conn") == "fermé"
+            assert crowd.locator("#move-error").is_hidden()
+            assert player.locator("main[data-myturn=yes]").count() == 1
+            assert watcher.inner_text("#conn") == "connecté"

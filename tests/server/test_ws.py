@@ -329,6 +329,46 @@ def test_one_address_holds_a_bounded_number_of_sockets(make_client: Callable[...
         hello(again, tokens[0])
 
 
+def test_a_table_serves_a_bounded_number_of_spectators(make_client: Callable[..., TestClient]) -> None:
+    """Every move goes to every watcher: past ``spectators_per_table`` watching one table, a new spectator
+    is told why and closed (4031), while the table's players always get to their seats; the refused one is
+    not counted, one who leaves makes room, and another table has its own room."""
+    client = make_client(spectators_per_table=2)
+    table_id, tokens = two_people(client)
+    other_id, _ = two_people(client)
+    with (
+        client.websocket_connect(ws_url(table_id)) as first,
+        client.websocket_connect(ws_url(table_id)) as second,
+    ):
+        assert hello(first)[0]["role"] == "spectator" and hello(second)[0]["role"] == "spectator"
+        for _ in range(2):  # refused again and again: a refusal holds no room
+            with client.websocket_connect(ws_url(table_id)) as third:
+                third.send_json({"type": "hello", "token": None, "last": None})
+                refused = third.receive_json()
+                assert refused["type"] == "error" and refused["code"] == "too_many_spectators"
+                assert "as many spectators as it can take (2)" in refused["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 4031
+        with (
+            client.websocket_connect(ws_url(table_id)) as player0,
+            client.websocket_connect(ws_url(table_id)) as player1,
+        ):  # the players always get in, and play on beside their watchers
+            assert hello(player0, tokens[0])[0]["seat"] == 0
+            assert hello(player1, tokens[1])[1]["status"] == "playing"
+        with client.websocket_connect(ws_url(other_id)) as elsewhere:  # another table's room is its own
+            assert hello(elsewhere)[0]["role"] == "spectator"
+        with client.websocket_connect(ws_url(table_id)) as refused_again:
+            refused_again.send_json({"type": "hello", "token": None, "last": None})
+            assert refused_again.receive_json()["code"] == "too_many_spectators"
+    # the two watchers left: room for two again
+    with (
+        client.websocket_connect(ws_url(table_id)) as again,
+        client.websocket_connect(ws_url(table_id)) as again2,
+    ):
+        assert hello(again)[0]["role"] == "spectator" and hello(again2)[0]["role"] == "spectator"
+
+
 def test_game_over_refuses_actions(seated: Seats) -> None:
     ws0, ws1, start = seated
     number = 0

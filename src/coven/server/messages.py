@@ -54,6 +54,7 @@ class CloseCode(IntEnum):
     TOO_SLOW = 4013
     RATE_LIMITED = 4029
     TOO_MANY_SOCKETS = 4030
+    TOO_MANY_SPECTATORS = 4031
     INTERNAL_ERROR = 1011
 
 
@@ -69,6 +70,7 @@ class ErrorCode:
     BAD_PROTOCOL = "bad_protocol"
     BAD_TOKEN = "bad_token"
     SPECTATOR = "spectator"
+    TOO_MANY_SPECTATORS = "too_many_spectators"
     NOT_STARTED = "not_started"
     GAME_OVER = "game_over"
     STALE = "stale"

@@ -132,6 +132,12 @@ class Settings:
     """Live connections (websockets) one client address may hold open at once (an IPv6 address counts by
     its /64); past it a new one is closed at once (4030 ``TOO_MANY_SOCKETS``); 0: no limit. Each holds a
     file descriptor and memory: without a limit one client opening sockets in a loop exhausted them."""
+    spectators_per_table: int = 200
+    """People watching one table (connections without a seat) that this process serves at once; past it a
+    new spectator is told why and closed (4031 ``TOO_MANY_SPECTATORS``), while the table's players always
+    get to their seats; 0: no limit. Every move goes to every watcher (a frame each, about 10 us of the loop
+    that every table shares): without a limit a crowd at one table, or one client's sockets there, slowed
+    the moves of every other table. Each process counts its own."""
     create_limit: float = 10.0
     """Tables one client address may create per minute (a token bucket: :class:`coven.server.limits.
     ClientLimits`; an IPv6 address counts by its /64) ...; 0: no limit. Every table lives in memory until

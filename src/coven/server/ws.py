@@ -85,6 +85,8 @@ class Connection:
         self.token_hash: str | None = None
         """The stored hash that matched :attr:`token` at hello (a later act with it needs no hashing)."""
         self.joined = False
+        self.watching = False
+        """Counted as one of the table's spectators (:meth:`TableService.watch`), until it goes."""
         self.queue: deque[str | tuple[int, str]] = deque()
         """Frames waiting for the writer (a close: its code and reason, last)."""
         self._waiting: asyncio.Future[None] | None = None
@@ -253,6 +255,8 @@ async def table_socket(
             sockets.leave(host)
         if table is not None:
             table.listeners.discard(conn)
+            if conn.watching:
+                service.unwatch(table)
         if pinger is not None:
             pinger.cancel()
         if closing and websocket.application_state == WebSocketState.CONNECTED:
@@ -348,6 +352,13 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
         conn.seat = seat
         conn.token = message.token
         conn.token_hash = table.seats[seat].token_hash
+    if conn.seat is None:
+        if not service.watch(table):
+            limit = settings.spectators_per_table
+            text = f"this table has as many spectators as it can take ({limit}): try again later"
+            conn.send_text(error_message(ErrorCode.TOO_MANY_SPECTATORS, text, None))
+            raise _CloseError(CloseCode.TOO_MANY_SPECTATORS, "too many spectators")
+        conn.watching = True
     conn.joined = True
     if conn.seat is not None and not table.seats[conn.seat].claimed:
         await service.claim(table, conn.seat)  # before the welcome: it shows the seat taken

@@ -8,6 +8,7 @@ const FATAL = new Map([
   [4004, () => t("conn.fatal.no_table")],
   [4029, () => t("conn.fatal.too_many")],
   [4030, () => t("conn.fatal.too_many_sockets")],
+  [4031, () => t("conn.fatal.too_many_spectators")],
 ]);
 
 export class TableSocket {
