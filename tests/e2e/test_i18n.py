@@ -412,52 +412,48 @@ def test_too_many_tables_is_explained_in_french_and_english(browser: Any, tmp_pa
         assert len(limited.get("/api/tables")) == 1  # the refused ones made nothing
 
 
-def test_too_many_open_pages_is_explained_in_french(browser: Any, tmp_path: Path) -> None:
-    """Past the sockets one address may hold open, the page the server refused says why, in French, and
-    does not retry in a loop; the page that was open first plays on."""
-    with limited_server(tmp_path, COVEN_SOCKETS_PER_CLIENT="1") as limited:
+@contextmanager
+def _ana_plays_in_french(browser: Any, tmp_path: Path, **limits: str) -> Iterator[tuple[Any, Any, str]]:
+    """A server with ``limits`` (its environment), and Ana's page, in French, at her turn at a table of
+    Namaste against a bot: the browser's context, her page and the table's spectator link."""
+    with limited_server(tmp_path, **limits) as limited:
         seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy", "name": None}]
         created = limited.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
         with french(browser, "desktop") as ctx:
-            first = ctx.new_page()
-            first.goto(created["invites"][0]["url"])
-            first.wait_for_selector("main[data-myturn=yes]")
-            second = ctx.new_page()
-            second.goto(created["spectator_url"])
-            second.wait_for_selector(
-                "#turn:has-text('Trop de pages Coven sont ouvertes depuis votre adresse')"
-            )
-            assert "fermez-en quelques-unes" in second.inner_text("#turn")
-            second.wait_for_timeout(
-                1500
-            )  # longer than the page's first reconnect delay: it does not try again
-            assert "fermez-en quelques-unes" in second.inner_text("#turn")
-            assert second.inner_text("#conn") == "fermé"  # said once, in the turn line
-            assert second.locator("#move-error").is_hidden()
-            assert first.locator("main[data-myturn=yes]").count() == 1  # the first page is still served
+            ana = ctx.new_page()
+            ana.goto(created["invites"][0]["url"])
+            ana.wait_for_selector("main[data-myturn=yes]")
+            yield ctx, ana, created["spectator_url"]
+
+
+def test_too_many_open_pages_is_explained_in_french(browser: Any, tmp_path: Path) -> None:
+    """Past the sockets one address may hold open, the page the server refused says why, in French, and
+    does not retry in a loop; the page that was open first plays on."""
+    with _ana_plays_in_french(browser, tmp_path, COVEN_SOCKETS_PER_CLIENT="1") as (ctx, first, watch_url):
+        second = ctx.new_page()
+        second.goto(watch_url)
+        second.wait_for_selector("#turn:has-text('Trop de pages Coven sont ouvertes depuis votre adresse')")
+        assert "fermez-en quelques-unes" in second.inner_text("#turn")
+        second.wait_for_timeout(1500)  # longer than the page's first reconnect delay: it does not try again
+        assert "fermez-en quelques-unes" in second.inner_text("#turn")
+        assert second.inner_text("#conn") == "fermé"  # said once, in the turn line
+        assert second.locator("#move-error").is_hidden()
+        assert first.locator("main[data-myturn=yes]").count() == 1  # the first page is still served
 
 
 def test_a_crowded_table_is_explained_in_french(browser: Any, tmp_path: Path) -> None:
     """Past the spectators one table may have, the page of one more says why, in French, and does not
     retry in a loop; the player's page and the first spectator's play on."""
-    with limited_server(tmp_path, COVEN_SPECTATORS_PER_TABLE="1") as limited:
-        seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy", "name": None}]
-        created = limited.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
-        with french(browser, "desktop") as ctx:
-            player = ctx.new_page()
-            player.goto(created["invites"][0]["url"])
-            player.wait_for_selector("main[data-myturn=yes]")
-            watcher = ctx.new_page()
-            watcher.goto(created["spectator_url"])
-            watcher.wait_for_selector("#conn:text-is('connecté')")
-            crowd = ctx.new_page()
-            crowd.goto(created["spectator_url"])
-            crowd.wait_for_selector("#turn:has-text('Cette table a autant de spectateurs')")
-            crowd.wait_for_timeout(
-                1500
-            )  # longer than the page's first reconnect delay: it does not try again
-            assert "rechargez cette page un peu plus tard" in crowd.inner_text("#turn")
-            assert crowd.inner_text("#conn") == "fermé"
-            assert crowd.locator("#move-error").is_hidden()
-            assert player.locator("main[data-myturn=yes]").count() == 1
-            assert watcher.inner_text("#conn") == "connecté"
+    with _ana_plays_in_french(browser, tmp_path, COVEN_SPECTATORS_PER_TABLE="1") as (ctx, player, watch_url):
+        watcher = ctx.new_page()
+        watcher.goto(watch_url)
+        watcher.wait_for_selector("#conn:text-is('connecté')")
+        crowd = ctx.new_page()
+        crowd.goto(watch_url)
+        crowd.wait_for_selector("#turn:has-text('Cette table a autant de spectateurs')")
+        crowd.wait_for_timeout(1500)  # longer than the page's first reconnect delay: it does not try again
+        assert "rechargez cette page un peu plus tard" in crowd.inner_text("#turn")
+        assert crowd.inner_text("#conn") == "fermé"
+        assert crowd.locator("#move-error").is_hidden()
+        assert player.locator("main[data-myturn=yes]").count() == 1
+        assert watcher.inner_text("#conn") == "connecté"
