@@ -544,8 +544,32 @@ def bench_server(
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key, value in result.items():
-        table.add_row(key, str(value))
+        if key != "cpu_ratio_parts":
+            table.add_row(key, str(value))
     console.print(table)
+    parts = result.get("cpu_ratio_parts")
+    if parts:
+        console.print(_ratio_parts_table(parts, result["cpu_ratio"]))
+
+
+RATIO_PART_NAMES = {
+    "transport": "the frames through the transport alone (fanout_ratio)",
+    "setup": "setting tables up (setup_share)",
+    "commit": "committing each step to the database (commit_share)",
+    "rest": "the rest: rules, views, legal lists, JSON, waits",
+}
+
+
+def _ratio_parts_table(parts: dict[str, float], ratio: float) -> Table:
+    """Where a move's CPU goes, in echo messages (``cpu_ratio`` in its parts), with a bar for each."""
+    table = Table(title=f"a move's server CPU: {ratio} echo messages (cpu_ratio), in parts")
+    table.add_column("part")
+    table.add_column("echo messages", justify="right")
+    table.add_column("")
+    scale = 40 / max(ratio, sum(parts.values()), 1e-9)
+    for name, value in parts.items():
+        table.add_row(RATIO_PART_NAMES.get(name, name), f"{value:.2f}", "█" * round(value * scale))
+    return table
 
 
 @app.command()

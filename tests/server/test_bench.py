@@ -87,10 +87,46 @@ def test_bench_server_reports_its_figures(game: str) -> None:
     # the commit thread's part of the server's CPU (a few ticks of the clock in so short a run: maybe 0)
     share = result["commit_share"]
     assert isinstance(share, float) and 0 <= share < 1, share
+    parts = result["cpu_ratio_parts"]
+    assert parts is not None and tuple(parts) == bench.RATIO_PARTS and min(parts.values()) >= 0
+    if parts["rest"] > 0:  # (else the parts that overlap add up to more than the whole)
+        assert abs(sum(parts.values()) - result["cpu_ratio"]) < 0.05
     json.dumps(result, allow_nan=False)
     if bots:
         for key in ("ack_p99_ms_with_bots", "bot_p99_ratio", "moves_per_s_with_bots"):
             _positive(result, key)
+
+
+def test_the_ratio_is_shown_in_its_parts() -> None:
+    run = {"cpu_ratio": 10.0, "fanout_ratio": 2.0, "setup_share": 0.1, "commit_share": 0.25}
+    assert bench.ratio_parts(run) == {"transport": 2.0, "setup": 1.0, "commit": 2.5, "rest": 4.5}
+    # parts that overlap beyond the whole leave nothing for the rest, never less; the transport's floor is
+    # never more than the whole
+    assert bench.ratio_parts({**run, "fanout_ratio": 12.0}) == {
+        "transport": 10.0,
+        "setup": 1.0,
+        "commit": 2.5,
+        "rest": 0.0,
+    }
+    for missing in ("cpu_ratio", "fanout_ratio", "setup_share", "commit_share"):
+        assert bench.ratio_parts({**run, missing: None}) is None
+    assert bench.ratio_parts({**run, "commit_share": True}) is None
+
+
+def test_the_benchs_table_shows_where_a_moves_cpu_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coven.server import commands
+
+    run = {"cpu_ratio": 10.0, "fanout_ratio": 2.0, "setup_share": 0.1, "commit_share": 0.25, "moves": 5}
+    result = {**run, "cpu_ratio_parts": bench.ratio_parts(run)}
+    monkeypatch.setattr(commands, "bench_server", lambda **_: result)
+    outcome = CliRunner().invoke(app, ["bench", "server", "--game", "brujas"], env={"COLUMNS": "200"})
+    assert outcome.exit_code == 0, outcome.output
+    assert "a move's server CPU: 10.0 echo messages (cpu_ratio), in parts" in outcome.output
+    for label, value in (("fanout_ratio", "2.00"), ("setup_share", "1.00"), ("commit_share", "2.50")):
+        line = next(row for row in outcome.output.splitlines() if f"({label})" in row)
+        assert value in line and "█" in line
+    rest = next(row for row in outcome.output.splitlines() if "the rest" in row)
+    assert "4.50" in rest and rest.count("█") == 18  # 4.5 of 10 on a bar of 40
 
 
 def test_bench_server_refuses_what_it_cannot_run() -> None:

@@ -71,10 +71,10 @@ import time
 import urllib.error
 import urllib.parse
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 import msgspec
 
@@ -924,6 +924,26 @@ async def _alternate(
 
 
 # --------------------------------------------------------------------------- figures
+RATIO_PARTS: Final = ("transport", "setup", "commit", "rest")
+"""The parts of ``cpu_ratio`` (:func:`ratio_parts`), in the order they are shown."""
+
+
+def ratio_parts(result: Mapping[str, Any]) -> dict[str, float] | None:
+    """A run's ``cpu_ratio`` in its parts, each in echo messages: a move's frames through the transport
+    alone (``fanout_ratio``), the tables' set-up (``setup_share`` of it), the durable commit
+    (``commit_share`` of it) and the rest (the rules, the seats' views and legal lists, their JSON, the
+    table's lock and waits); None if the run lacks one. The parts overlap a little: a set-up's own commits
+    are both set-up and commit."""
+    given = [result.get(key) for key in ("cpu_ratio", "fanout_ratio", "setup_share", "commit_share")]
+    numbers = [float(v) for v in given if isinstance(v, int | float) and not isinstance(v, bool)]
+    if len(numbers) != len(given):
+        return None
+    ratio, fan, setup, commit = numbers
+    parts = {"transport": min(fan, ratio), "setup": setup * ratio, "commit": commit * ratio}
+    parts["rest"] = max(0.0, ratio - sum(parts.values()))
+    return {name: round(parts[name], 2) for name in RATIO_PARTS}
+
+
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -1161,6 +1181,7 @@ def bench_server(
                 "errors_with_bots": dict(crowd.errors),
             }
         )
+    result["cpu_ratio_parts"] = ratio_parts(result)
     if server_log:
         result["server_log_tail"] = server_log[-3:]
     return result
