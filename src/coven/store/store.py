@@ -569,14 +569,14 @@ class Store:
         (else the caller rolls back: nothing of it is kept)."""
         going_on = [a for a in advances if a["s"] == "playing"]
         ending = [a for a in advances if a["s"] != "playing"]  # (a table's last step: after its others)
-        if self._all is not None and going_on:  # one statement for them all
-            moved = self._all[0]
-            shared = {"s": "playing", "at": going_on[0]["at"]}
-            cursor.execute(moved.sql, moved.rows([_columns(going_on, shared, t="t", prev="prev", n="n")])[0])
-            if cursor.rowcount != len(going_on):
-                return False
-        elif going_on:
-            cursor.executemany(self._go_on.sql, self._go_on.rows(going_on))
+        if going_on:
+            if self._all is not None:  # one statement for them all
+                moved, shared = self._all[0], {"s": "playing", "at": going_on[0]["at"]}
+                cursor.execute(
+                    moved.sql, moved.rows([_columns(going_on, shared, t="t", prev="prev", n="n")])[0]
+                )
+            else:
+                cursor.executemany(self._go_on.sql, self._go_on.rows(going_on))
             if cursor.rowcount != len(going_on):
                 return False
         if ending:
@@ -584,8 +584,7 @@ class Store:
             if cursor.rowcount != len(ending):
                 return False
         if self._all is not None:
-            logged = self._all[1]
-            shared = {"at": logs[0]["created_at"]}
+            logged, shared = self._all[1], {"at": logs[0]["created_at"]}
             columns = _columns(logs, shared, t="table_id", n="number", seat="seat", a="action")
             cursor.execute(logged.sql, logged.rows([columns])[0])
         else:
