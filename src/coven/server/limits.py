@@ -3,7 +3,8 @@
 A websocket connection has its own buckets for its messages and its chat lines (:class:`RateLimiter`).
 API requests and socket upgrades, and tables created, have one bucket per client address each
 (:class:`ClientLimits`): some requests cost the loop every table shares milliseconds, and each table is
-kept in memory while it lives. The sockets an address holds open are counted (:class:`ClientCounts`).
+kept in memory while it lives. The sockets an address holds open are counted (:class:`ClientCounts`), as
+are each table's spectators (:class:`Counts`).
 Behind a reverse proxy the address is the client's only if the proxy is trusted (``coven serve
 --forwarded-allow-ips``); otherwise every client shares the proxy's.
 """
@@ -107,9 +108,9 @@ class ClientLimits:
         return max(1, math.ceil(bucket.wait_seconds()))  # (finite: the rate is not 0)
 
 
-class ClientCounts:
-    """How many live connections each client (by :func:`client_key`) holds open, at most ``limit`` each
-    (0: no limit). An address holding none is forgotten, so this holds no more entries than connections."""
+class Counts:
+    """How many live connections each key holds open, at most ``limit`` each (0: no limit). A key holding
+    none is forgotten, so this holds no more entries than connections."""
 
     def __init__(self, limit: int) -> None:
         if limit < 0:
@@ -120,24 +121,36 @@ class ClientCounts:
     def __len__(self) -> int:
         return len(self._open)
 
-    def held(self, host: str | None) -> int:
-        """The connections ``host``'s client holds open."""
-        return self._open.get(client_key(host), 0)
+    def held(self, key: str) -> int:
+        """The connections ``key`` holds open."""
+        return self._open.get(key, 0)
 
-    def enter(self, host: str | None) -> bool:
-        """Count one more connection of ``host``'s; False (nothing counted) if it holds its limit."""
-        key = client_key(host)
+    def enter(self, key: str) -> bool:
+        """Count one more connection of ``key``'s; False (nothing counted) if it holds its limit."""
         held = self._open.get(key, 0)
         if self.limit and held >= self.limit:
             return False
         self._open[key] = held + 1
         return True
 
-    def leave(self, host: str | None) -> None:
+    def leave(self, key: str) -> None:
         """One connection counted by :meth:`enter` closed."""
-        key = client_key(host)
         held = self._open.get(key, 0) - 1
         if held > 0:
             self._open[key] = held
         else:
             self._open.pop(key, None)
+
+
+class ClientCounts(Counts):
+    """:class:`Counts` of each client's live connections, a client being its address's
+    :func:`client_key`."""
+
+    def held(self, host: str | None) -> int:
+        return super().held(client_key(host))
+
+    def enter(self, host: str | None) -> bool:
+        return super().enter(client_key(host))
+
+    def leave(self, host: str | None) -> None:
+        super().leave(client_key(host))

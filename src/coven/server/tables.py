@@ -35,6 +35,7 @@ from coven.core import (
 from coven.core.driver import decisions
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
+from coven.server.limits import Counts
 from coven.server.messages import PROTOCOL_VERSION, ErrorCode, ProtocolError, dumps
 from coven.server.schemas import HealthOut
 from coven.server.settings import GameSource, Settings
@@ -126,8 +127,9 @@ class TableService:
         self._serving: set[asyncio.Task[None]] = set()
         """Moves other processes sent to this one, as the tables' owner, being taken."""
         self._heartbeat: asyncio.Task[None] | None = None
-        self._watching: dict[str, int] = {}
-        """Per table, the spectators this process serves now (see :meth:`watch`)."""
+        self.spectators = Counts(settings.spectators_per_table)
+        """Per table id, the spectators this process serves now, at most ``spectators_per_table`` each: a
+        connection without a seat enters before it is welcomed, and leaves when it closes."""
         self._seen: dict[str, float] = {}
         """Per table in memory, when it was last opened or watched here (see :meth:`_rest_idle`)."""
         self._expired_at = -float("inf")
@@ -506,23 +508,6 @@ class TableService:
         for seat, notation in stored.actions:
             table.record(table.replayed(seat, notation))
         return table
-
-    def watch(self, table: Table) -> bool:
-        """Count one more spectator of ``table`` here, if there is room for one
-        (:attr:`Settings.spectators_per_table`); False, nothing counted, if the table is full. Every
-        spectator counted is let go with :meth:`unwatch`."""
-        limit = self.settings.spectators_per_table
-        held = self._watching.get(table.id, 0)
-        if limit and held >= limit:
-            return False
-        self._watching[table.id] = held + 1
-        return True
-
-    def unwatch(self, table: Table) -> None:
-        """A spectator :meth:`watch` counted has gone."""
-        held = self._watching.pop(table.id, 0) - 1
-        if held > 0:
-            self._watching[table.id] = held
 
     async def list_tables(self, limit: int = 50) -> list[StoredTable]:
         stored = await asyncio.to_thread(self.store.list_tables, limit)

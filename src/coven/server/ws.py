@@ -86,7 +86,7 @@ class Connection:
         """The stored hash that matched :attr:`token` at hello (a later act with it needs no hashing)."""
         self.joined = False
         self.watching = False
-        """Counted as one of the table's spectators (:meth:`TableService.watch`), until it goes."""
+        """Counted as one of the table's spectators (:attr:`TableService.spectators`), until it goes."""
         self.queue: deque[str | tuple[int, str]] = deque()
         """Frames waiting for the writer (a close: its code and reason, last)."""
         self._waiting: asyncio.Future[None] | None = None
@@ -256,7 +256,7 @@ async def table_socket(
         if table is not None:
             table.listeners.discard(conn)
             if conn.watching:
-                service.unwatch(table)
+                service.spectators.leave(table.id)
         if pinger is not None:
             pinger.cancel()
         if closing and websocket.application_state == WebSocketState.CONNECTED:
@@ -353,7 +353,7 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
         conn.token = message.token
         conn.token_hash = table.seats[seat].token_hash
     if conn.seat is None:
-        if not service.watch(table):
+        if not service.spectators.enter(table.id):
             limit = settings.spectators_per_table
             text = f"this table has as many spectators as it can take ({limit}): try again later"
             conn.send_text(error_message(ErrorCode.TOO_MANY_SPECTATORS, text, None))
