@@ -9,6 +9,9 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
 from coven.server.settings import Settings, secure_seed
 from coven.server.tables import TableService
 
@@ -124,3 +127,14 @@ def latest(messages: list[dict[str, Any]]) -> dict[str, Any]:
 
 def errors(messages: list[dict[str, Any]]) -> list[str]:
     return [m["code"] for m in messages if m["type"] == "error"]
+
+
+def refused_and_closed(ws: WebSocketTestSession, code: str, close_code: int) -> dict[str, Any]:
+    """The next frame is the error ``code``, then the server closes the socket with ``close_code``; the
+    error frame (its message says why)."""
+    error = ws.receive_json()
+    assert error["type"] == "error" and error["code"] == code, error
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == close_code
+    return error

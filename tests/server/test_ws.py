@@ -6,10 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from starlette.websockets import WebSocketDisconnect
 
 from tests.server.conftest import TestClient, WebSocketTestSession
-from tests.server.helpers import create, drain, errors, hello, humans, latest, ws_url
+from tests.server.helpers import create, drain, errors, hello, humans, latest, refused_and_closed, ws_url
 
 
 def two_people(client: TestClient, seed: int = 5, **body: Any) -> tuple[str, list[str]]:
@@ -97,20 +96,14 @@ def test_hello_as_a_spectator(client: TestClient, table: tuple[str, list[str]]) 
 
 def test_unknown_table(client: TestClient) -> None:
     with client.websocket_connect(ws_url("nope")) as ws:
-        assert ws.receive_json()["code"] == "unknown_table"
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4004
+        refused_and_closed(ws, "unknown_table", 4004)
 
 
 def test_bad_token_at_hello_closes(client: TestClient, table: tuple[str, list[str]]) -> None:
     table_id, _ = table
     with client.websocket_connect(ws_url(table_id)) as ws:
         ws.send_json({"type": "hello", "token": "guessed"})
-        assert ws.receive_json()["code"] == "bad_token"
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4001
+        refused_and_closed(ws, "bad_token", 4001)
 
 
 def test_token_of_another_table_is_refused(client: TestClient, table: tuple[str, list[str]]) -> None:
@@ -124,10 +117,7 @@ def test_token_of_another_table_is_refused(client: TestClient, table: tuple[str,
 def test_bad_protocol_version_closes(client: TestClient, table: tuple[str, list[str]]) -> None:
     with client.websocket_connect(ws_url(table[0])) as ws:
         ws.send_json({"type": "hello", "protocol": 99})
-        assert ws.receive_json()["code"] == "bad_protocol"
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4002
+        refused_and_closed(ws, "bad_protocol", 4002)
 
 
 def test_messages_before_hello_are_refused(client: TestClient, table: tuple[str, list[str]]) -> None:
@@ -142,10 +132,7 @@ def test_no_hello_in_time_closes(make_client: Callable[..., TestClient]) -> None
     client = make_client(hello_timeout=0.2)
     table_id, _ = two_people(client)
     with client.websocket_connect(ws_url(table_id)) as ws:
-        assert ws.receive_json()["code"] == "hello_required"
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4008
+        refused_and_closed(ws, "hello_required", 4008)
 
 
 def test_second_hello_is_refused(seated: Seats) -> None:
@@ -204,10 +191,7 @@ def test_unknown_and_malformed_messages(seated: Seats) -> None:
 def test_oversized_frame(client: TestClient, seated: Seats, table: tuple[str, list[str]]) -> None:
     ws0, _, start = seated
     ws0.send_json({"type": "act", "number": 0, "action": "x" * 20_000})
-    assert ws0.receive_json()["code"] == "too_large"
-    with pytest.raises(WebSocketDisconnect) as closed:
-        ws0.receive_json()
-    assert closed.value.code == 1009  # as uvicorn closes a frame over its ws_max_size
+    refused_and_closed(ws0, "too_large", 1009)  # as uvicorn closes a frame over its ws_max_size
     with client.websocket_connect(ws_url(table[0])) as again:  # the seat reconnects and plays
         hello(again, table[1][0])
         assert "ack" in play(again, 0, legal(start)[0])[0]
@@ -292,11 +276,9 @@ def test_rate_limit_then_close(make_client: Callable[..., TestClient]) -> None:
         assert limited["type"] == "error" and limited["code"] == "rate_limited"
         for _ in range(3):
             ws.send_json({"type": "ping"})
-        codes = [ws.receive_json()["code"] for _ in range(3)]
-        assert codes == ["rate_limited"] * 3
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4029
+        codes = [ws.receive_json()["code"] for _ in range(2)]
+        assert codes == ["rate_limited"] * 2
+        refused_and_closed(ws, "rate_limited", 4029)  # the last strike
 
 
 def test_one_address_holds_a_bounded_number_of_sockets(make_client: Callable[..., TestClient]) -> None:
@@ -314,12 +296,7 @@ def test_one_address_holds_a_bounded_number_of_sockets(make_client: Callable[...
         hello(second, tokens[1])
         assert sockets.held("testclient") == 2
         with client.websocket_connect(ws_url(table_id)) as third:
-            refused = third.receive_json()
-            assert refused["type"] == "error" and refused["code"] == "rate_limited"
-            assert "too many connections" in refused["message"]
-            with pytest.raises(WebSocketDisconnect) as closed:
-                third.receive_json()
-            assert closed.value.code == 4030
+            assert "too many connections" in refused_and_closed(third, "rate_limited", 4030)["message"]
         assert sockets.held("testclient") == 2  # the refused one was never counted
         other = TestClient(client.app, client=("198.51.100.20", 50000))  # type: ignore[arg-type]
         with other.websocket_connect(ws_url(table_id)) as elsewhere:
@@ -344,12 +321,8 @@ def test_a_table_serves_a_bounded_number_of_spectators(make_client: Callable[...
         for _ in range(2):  # refused again and again: a refusal holds no room
             with client.websocket_connect(ws_url(table_id)) as third:
                 third.send_json({"type": "hello", "token": None, "last": None})
-                refused = third.receive_json()
-                assert refused["type"] == "error" and refused["code"] == "too_many_spectators"
+                refused = refused_and_closed(third, "too_many_spectators", 4031)
                 assert "as many spectators as it can take (2)" in refused["message"]
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    third.receive_json()
-                assert closed.value.code == 4031
         with (
             client.websocket_connect(ws_url(table_id)) as player0,
             client.websocket_connect(ws_url(table_id)) as player1,
