@@ -22,6 +22,7 @@ from setuptools.command.build_ext import build_ext
 
 COMPILED = [
     "src/coven/core/chance.py",
+    "src/coven/games/amulets/deduction.py",
     "src/coven/games/amulets/rules.py",
     "src/coven/games/amulets/view.py",
     "src/coven/games/brujas/rules.py",

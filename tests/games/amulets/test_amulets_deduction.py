@@ -198,3 +198,28 @@ def test_the_assistant_rides_in_the_view_only_when_the_table_enables_it() -> Non
         assert all(p.field != view.field and p.amulet != view.amulet for p in wizard.possible)
     assert G.view_from_json(G.view_to_json(view)) == view
     check_game(G, 3, 1, {"assistant": True}, max_checked_steps=5)
+
+
+def test_the_assistant_concludes_once_per_knowledge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting worlds costs up to tens of milliseconds for a spectator of five wizards, and every seat asks
+    after every move: a conclusion is kept by what it is made from (the unknown seats and their domains),
+    is the same as one made afresh, and the memo stays bounded."""
+    from coven.games.amulets import view as view_module
+
+    state = GAME.new_game(5, {"assistant": True}, 1)
+    for _ in range(4):  # the first question listed, again and again: it tells a spectator nothing new
+        seat = min(GAME.to_act(state))
+        GAME.apply(state, seat, next(a for a in GAME.legal_actions(state, seat) if isinstance(a, Ask)))
+    view_module._CONCLUDED.clear()  # (the module is compiled: its own calls cannot be patched, its memo read)
+    views = [GAME.view(state, None)]
+    seat = min(GAME.to_act(state))
+    GAME.apply(state, seat, next(a for a in GAME.legal_actions(state, seat) if isinstance(a, Ask)))
+    views.append(GAME.view(state, None))
+    assert len(view_module._CONCLUDED) == 1  # the same knowledge: concluded once, and shared
+    assert views[0].assistant is views[1].assistant is not None
+    for view in (*views, GAME.view(state, 0), GAME.view(state, 3)):
+        assert view.assistant == view_module._conclude(knowledge_of(view))  # as made afresh
+    assert len(view_module._CONCLUDED) == 3  # one more for each seat, whose knowledge is its own
+    monkeypatch.setattr(view_module, "CONCLUDED_BOUND", 2)  # full: the memo starts again, and stays right
+    assert GAME.view(state, 1).assistant == view_module._conclude(knowledge_of(GAME.view(state, 1)))
+    assert len(view_module._CONCLUDED) <= 2

@@ -267,9 +267,31 @@ def knowledge_of(view: AmuletsView) -> Knowledge:
     return Knowledge.build(view.players, (e.as_tuple() for e in view.book), view.seat, pair)
 
 
+_CONCLUDED: Final[dict[tuple[tuple[int, ...], tuple[int, ...]], Assistant]] = {}
+"""Conclusions made before, by what they are made from: the unknown seats and their domains. Every seat
+and spectator of a table asks after every move, a replay at every step, and most moves leave someone's
+knowledge as it was (a question whose answers tell a seat nothing new); counting worlds costs up to tens
+of milliseconds for a spectator of five wizards. A value is the same whoever asks (it is a function of
+the key alone), so sharing it tells nobody anything."""
+CONCLUDED_BOUND = 512
+"""At most this many conclusions are kept (then they all go; one for five wizards is about 10 kB). Not
+``Final``: tests lower it."""
+
+
 def assistant_of(view: AmuletsView) -> Assistant:
     """The deduction assistant's conclusions for the seat of ``view``, from the view alone."""
     knowledge = knowledge_of(view)
+    key = (knowledge.seats, knowledge.domains)
+    known = _CONCLUDED.get(key)
+    if known is not None:
+        return known
+    if len(_CONCLUDED) >= CONCLUDED_BOUND:
+        _CONCLUDED.clear()
+    made = _CONCLUDED[key] = _conclude(knowledge)
+    return made
+
+
+def _conclude(knowledge: Knowledge) -> Assistant:
     return Assistant(
         worlds=knowledge.count(),
         wizards=tuple(
