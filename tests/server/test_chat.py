@@ -165,3 +165,61 @@ def test_a_player_saying_lines_in_a_loop_is_refused_and_nothing_is_kept(
         assert "mine" in [line["text"] for line in chats(wait_for(b, lambda m: m["type"] == "chat"))]  # type: ignore[index]
     stored = client.app.state.service.store.chat(table_id)  # type: ignore[attr-defined]
     assert [line.text for line in stored] == ["line 0", "line 1", "mine"]
+
+
+def test_the_chat_limit_is_the_seats_whatever_its_sockets(make_client: Callable[..., TestClient]) -> None:
+    """A seat's sockets share one bucket: three sockets with the same token together say ``chat_burst``
+    lines, then each is refused (rate_limited) and nothing more is kept; the other seat says its own."""
+    client = make_client(chat_limit=0.01, chat_burst=3)
+    created = create(client, seats=humans(2))
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with (
+        client.websocket_connect(ws_url(table_id)) as a1,
+        client.websocket_connect(ws_url(table_id)) as a2,
+        client.websocket_connect(ws_url(table_id)) as a3,
+        client.websocket_connect(ws_url(table_id)) as b,
+    ):
+        sockets = [a1, a2, a3]
+        for ws in sockets:
+            hello(ws, tokens[0])
+        hello(b, tokens[1])
+        refused: list[tuple[int, int, object]] = []
+        for n in range(2):
+            for k, ws in enumerate(sockets):
+                ws.send_json({"type": "chat", "text": f"line {n}.{k}"})
+                refused += [(n, k, m["code"]) for m in drain(ws) if m["type"] == "error"]
+        # 6 lines from one seat: the burst (3) said, the next 3 refused, whichever socket says them
+        assert refused == [(1, 0, "rate_limited"), (1, 1, "rate_limited"), (1, 2, "rate_limited")]
+        b.send_json({"type": "chat", "text": "mine"})
+        assert [m for m in drain(b) if m["type"] == "error"] == []
+    stored = client.app.state.service.store.chat(table_id)  # type: ignore[attr-defined]
+    assert [(line.seat, line.text) for line in stored] == [
+        (0, "line 0.0"),
+        (0, "line 0.1"),
+        (0, "line 0.2"),
+        (1, "mine"),
+    ]
+
+
+def test_a_tables_chat_buckets_leave_memory_with_the_table(tmp_path: Path) -> None:
+    """The seats' buckets are kept per table in memory: a table that rests, or ends and is let go, takes
+    its buckets along (a table back in memory starts with full ones)."""
+
+    async def run() -> None:
+        async with running_service(tmp_path / "b.sqlite3", rest_seconds=0.01, chat_burst=1) as service:
+            resting, _ = await service.create("brujas", 3, {}, [SeatRequest("human")] * 3)
+            over, _ = await service.create("brujas", 3, {}, [SeatRequest("human")] * 3)
+            assert service.chat_limits.allow(resting.id, 0) and not service.chat_limits.allow(resting.id, 0)
+            assert service.chat_limits.allow(over.id, 2)
+            assert len(service.chat_limits) == 2
+            over.status = "over"
+            service._evict_finished()
+            assert over.id not in service.tables and len(service.chat_limits) == 1
+            await asyncio.sleep(0.05)
+            await service._rest_idle()
+            assert resting.id not in service.tables and len(service.chat_limits) == 0
+            back = await service.get(resting.id)
+            assert back is not None and service.chat_limits.allow(back.id, 0)
+
+    asyncio.run(run())

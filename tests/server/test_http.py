@@ -158,7 +158,7 @@ def test_create_table_with_people_named_seats_and_options(client: TestClient) ->
     created = create(
         client,
         players=3,
-        options={"hand": "2"},
+        options={"hand": 2},
         seats=[
             {"kind": "human", "name": "Ana"},
             {"kind": "bot", "bot": "random", "name": "Robo"},

@@ -14,6 +14,7 @@ import pytest
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from coven.games import REGISTRY
 from coven.server.app import HttpEdge
 from coven.server.settings import Settings
 from coven.server.ws import TRANSPORT_KEY
@@ -166,6 +167,121 @@ def test_a_huge_integer_option_literal_is_422(client: TestClient) -> None:
         refused(response, 422)
 
 
+# ------------------------------------------------------------------------------ JSON types
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({"game": "toy", "players": "2"}, "players"),
+        ({"game": "toy", "players": 2.0}, "players"),
+        ({"game": "toy", "players": True}, "players"),
+        ({"game": "toy", "players": 2, "pace": "move", "pace_seconds": "60"}, "pace_seconds"),
+        ({"game": "toy", "players": 2, "pace": "move", "pace_seconds": 60.0}, "pace_seconds"),
+        ({"game": "toy", "players": 2, "seats": [{"kind": "human", "name": 5}] * 2}, "seats.0.human.name"),
+        ({"game": "toy", "players": 2, "seats": [{"kind": "bot", "bot": True}] * 2}, "seats.0.bot.bot"),
+        ({"game": "toy", "players": 2, "options": {"hand": 2.5}}, "options.hand"),
+        ({"game": "toy", "players": 2, "options": {"hand": None}}, "options.hand"),
+        ({"game": "toy", "players": 2, "options": {"hand": [2]}}, "options.hand"),
+    ],
+)
+def test_json_of_the_wrong_type_is_refused(client: TestClient, body: dict[str, Any], where: str) -> None:
+    """JSON carries types: a count is a whole number (not "2", 2.0 or true), a text a string; anything else
+    is 422 bad_request naming the field, and nothing is made."""
+    message = refused(client.post("/api/tables", json=body), 422, "bad_request")
+    assert message.startswith(f"{where}: "), message
+    assert client.get("/api/tables").json() == []
+
+
+TYPED_OPTIONS = {
+    "brujas": {"silent": True, "conflict": False},
+    "amulets": {"question_cap": 5, "assistant": True},
+    "commandments": {"expert": True, "judge": "priestess", "reveal": "never", "custom_cards": ""},
+}
+"""Options of each game's own types: taken."""
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "message"),
+    [
+        ("brujas", {"silent": "yes"}, "option silent takes true or false, not the text 'yes'"),
+        ("brujas", {"conflict": "true"}, "option conflict takes true or false, not the text 'true'"),
+        ("brujas", {"silent": 1}, "option silent takes true or false, not 1"),
+        ("amulets", {"question_cap": "5"}, "option question_cap takes a whole number, not the text '5'"),
+        ("amulets", {"question_cap": True}, "option question_cap takes a whole number, not True"),
+        ("commandments", {"expert": "false"}, "option expert takes true or false, not the text 'false'"),
+        ("commandments", {"judge": 1}, "option judge takes a word, not 1"),
+    ],
+)
+def test_an_option_value_of_another_type_than_its_options_is_refused(
+    make_client: Callable[..., TestClient], game: str, options: dict[str, Any], message: str
+) -> None:
+    """Each game's options have types (a flag, a count, a word): the text form of a flag or a count, which
+    the command line takes, is refused over HTTP (422 invalid_option naming the option), and nothing is
+    made; the same options of their own types are taken."""
+    client = make_client(games=REGISTRY)
+    response = client.post("/api/tables", json={"game": game, "players": 3, "options": options})
+    assert refused(response, 422, "invalid_option") == message
+    assert client.get("/api/tables").json() == []
+    typed = TYPED_OPTIONS[game]
+    assert create(client, game=game, players=3, options=typed)["table"]["options"] == typed
+
+
+# ------------------------------------------------------------------------------ seat names
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("\u202eevil\u0000\u0007", "evil"),  # a bidi override, a NUL, a bell
+        ("a\nb\r\tc", "a b c"),
+        ("  Ana\u200b ", "Ana"),  # a zero-width space
+        ("Zoé\u2028Ana\u2029", "Zoé Ana"),  # line and paragraph separators
+        ("\u2066Ana\u2069 \u202bBen\u202c", "Ana Ben"),  # bidi isolates and embeddings
+        ("李\ufeff\u00ad", "李"),  # a byte order mark, a soft hyphen
+        ("Ana 👍🏽", "Ana 👍🏽"),
+    ],
+)
+def test_seat_names_are_cleaned_as_chat_lines_are(client: TestClient, given: str, kept: str) -> None:
+    """Control characters, line breaks and invisible formatting characters (bidi overrides and isolates,
+    zero-width ones) become spaces and spaces are squeezed, in every seat's name, as in a chat line: what
+    everyone is shown is what the lobby answered."""
+    seats = [{"kind": "human", "name": given}, {"kind": "bot", "bot": "random", "name": given}]
+    response = client.post("/api/tables", json={"game": "toy", "players": 2, "seats": seats})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    assert [s["name"] for s in created["table"]["seats"]] == [kept, kept]
+    assert [i["name"] for i in created["invites"]] == [kept]
+    table_id = created["table"]["id"]
+    assert [s["name"] for s in client.get(f"/api/tables/{table_id}").json()["seats"]] == [kept, kept]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        welcome, _ = hello(ws)
+        assert [s["name"] for s in welcome["seats"]] == [kept, kept]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "\u200b",
+        "\u202e\u202c",
+        "\u0000\u0007\n",
+        " \u00a0\u3000 ",  # spaces that are not ASCII
+        "\u3164",  # the Hangul filler: a letter that shows nothing
+        "\u2800\u2800",  # blank braille
+        "\u0301\u0301",  # accents on nothing
+        "\ufeff",
+    ],
+)
+@pytest.mark.parametrize("kind", ["human", "bot"])
+def test_a_name_with_nothing_visible_is_refused(client: TestClient, name: str, kind: str) -> None:
+    seat = (
+        {"kind": "human", "name": name} if kind == "human" else {"kind": "bot", "bot": "random", "name": name}
+    )
+    response = client.post(
+        "/api/tables", json={"game": "toy", "players": 2, "seats": [seat, {"kind": "human"}]}
+    )
+    message = refused(response, 422, "bad_request")
+    assert message.startswith(f"seats.0.{kind}.name: ") and "visible" in message, message
+    assert client.get("/api/tables").json() == []  # nothing was made
+
+
 # -------------------------------------------------------------------- odd parameters
 @pytest.fixture
 def finished(client: TestClient) -> str:
@@ -197,6 +313,38 @@ def test_odd_paths_are_404_with_short_messages(client: TestClient) -> None:
     refused(client.get("/api/tables/%ED%A0%80"), 404, "unknown_table")
     refused(client.get("/api/games/%00"), 404, "unknown_game")
     refused(client.get("/api/games/" + "g" * 10_000 + "/rules"), 404, "unknown_game")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("PUT", "/api/tables", "GET, HEAD, POST"),
+        ("DELETE", "/api/tables", "GET, HEAD, POST"),
+        ("PATCH", "/api/tables", "GET, HEAD, POST"),
+        ("POST", "/api/health", "GET, HEAD"),
+        ("DELETE", "/api/tables/abc", "GET, HEAD"),
+        ("PUT", "/api/games/commandments/cards/preview", "POST"),
+    ],
+)
+def test_a_method_an_api_route_does_not_take_is_405_in_the_apis_shape(
+    client: TestClient, method: str, path: str, allow: str
+) -> None:
+    response = client.request(method, path)
+    assert f"{method} {path}" in refused(response, 405, "method_not_allowed")
+    assert response.headers["allow"] == allow
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/nothing", "/api/games/..%2f..%2fetc/rules", "/api/", "/api", "/api/tables/abc/nothing"]
+)
+def test_an_unknown_api_path_is_404_in_the_apis_shape(client: TestClient, path: str) -> None:
+    """Under /api/ every error is the API's JSON; the page's own files answer as they did (plain text)."""
+    for method in ("GET", "POST", "DELETE"):
+        assert "no API route" in refused(client.request(method, path), 404, "not_found")
+    for method, page, status in (("GET", "/nothing.html", 404), ("PUT", "/", 405), ("PUT", "/t/abc", 405)):
+        response = client.request(method, page)
+        assert response.status_code == status
+        assert response.headers["content-type"].startswith("text/plain")
 
 
 # ------------------------------------------------------------------- the last resort

@@ -22,7 +22,8 @@ class Option:
     """One table option: a flag, a bounded integer or a choice among words.
 
     ``parse`` accepts the typed value or its text form (``"true"``, ``"3"``) so the command line, the
-    HTTP API and Python share one validation.
+    HTTP API and Python share one validation; ``typed`` (the HTTP API, whose JSON carries types) accepts
+    the typed value only.
     """
 
     key: str
@@ -47,9 +48,13 @@ class Option:
             return "int"
         return "choice" if self.choices else "str"
 
-    def parse(self, value: object) -> OptionValue:
-        """The validated value, or :class:`InvalidOptionError` saying what is wrong."""
+    def parse(self, value: object, *, typed: bool = False) -> OptionValue:
+        """The validated value, or :class:`InvalidOptionError` saying what is wrong. ``typed``: a flag's
+        value must be a bool and a count's an int, not their text forms (``"yes"``, ``"5"``)."""
         kind = self.kind
+        if typed and kind in ("bool", "int") and isinstance(value, str):
+            wanted = "true or false" if kind == "bool" else "a whole number"
+            raise InvalidOptionError(f"option {self.key} takes {wanted}, not the text {short_repr(value)}")
         if kind == "bool":
             return self._parse_bool(value)
         if kind == "int":
@@ -148,8 +153,9 @@ class GameSpec:
                 f"not {short_repr(players)}"
             )
 
-    def resolve_options(self, given: Mapping[str, object] | None = None) -> Options:
-        """Defaults overlaid with ``given``, each validated; unknown keys are refused."""
+    def resolve_options(self, given: Mapping[str, object] | None = None, *, typed: bool = False) -> Options:
+        """Defaults overlaid with ``given``, each validated; unknown keys are refused. ``typed``: each
+        value of its option's own type, not a text form (see :meth:`Option.parse`)."""
         if given is not None and not isinstance(given, Mapping):
             raise InvalidOptionError(f"options map names to values, not {short_repr(given)}")
         resolved: Options = {o.key: o.default for o in self.options}
@@ -158,5 +164,5 @@ class GameSpec:
             if option is None:
                 known = ", ".join(sorted(self.option_index)) or "none"
                 raise InvalidOptionError(f"{self.title} has no option {short_repr(key)} (options: {known})")
-            resolved[key] = option.parse(value)
+            resolved[key] = option.parse(value, typed=typed)
         return resolved

@@ -16,12 +16,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import msgspec
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
@@ -30,8 +31,9 @@ from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotE
 from coven.core.explain import moments_from_steps
 from coven.server import schemas
 from coven.server.limits import ClientCounts, ClientLimits, client_key
-from coven.server.messages import CloseCode, ErrorCode, shorten
+from coven.server.messages import CloseCode, ErrorCode, encode_json, shorten
 from coven.server.openapi import openapi_document
+from coven.server.replays import ReplayBusyError, Replays
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
 from coven.server.settings import Settings
 from coven.server.table import Table
@@ -243,6 +245,7 @@ class Lobby:
         settings = service.settings
         self.creations = ClientLimits(settings.create_limit / 60, settings.create_burst)
         """Tables created per client address (``settings.create_limit`` a minute)."""
+        self.replays = Replays()
 
     # ------------------------------------------------------------ helpers
     def game_out(self, game: AnyGame) -> schemas.GameOut:
@@ -474,34 +477,18 @@ class Lobby:
         return JSONResponse(record.to_json())
 
     async def replay(self, request: Request) -> Response:
+        """``GET /api/tables/{id}/replay?seat=&reveal=``: every step of a finished game as ``seat`` saw it
+        (made off the event loop and kept: see :mod:`coven.server.replays`)."""
         reveal = request.query_params.get("reveal", "").lower() in {"1", "true", "yes"}
         table, seat = await self._finished_seat(request, "replay")
         game = table.game
         if reveal and not game.reveals_at_end(table.options):
             raise ApiError(403, "secret", _KEPT_SECRET + ": it is never revealed in full")
-        state = game.setup(table.players, dict(table.options), table.seed)
-        steps = [
-            schemas.ReplayStepOut(
-                number=0,
-                actor=None,
-                action=None,
-                events=[],
-                view=game.view_to_json(game.view(state, seat)),
-                scores=list(game.scores(state)),
-            )
-        ]
-        for step in table.steps:
-            events = game.apply(state, step.actor, game.parse_action(step.action))
-            steps.append(
-                schemas.ReplayStepOut(
-                    number=step.number,
-                    actor=step.actor,
-                    action=step.action if reveal or step.actor == seat else None,
-                    events=[e.to_json() for e in events if reveal or e.visible_to(seat)],
-                    view=game.view_to_json(game.view(state, seat)),
-                    scores=list(game.scores(state)),
-                )
-            )
+        try:
+            steps = await self.replays.steps(table, seat, reveal)
+        except ReplayBusyError:
+            why = "the server is making other replays: ask again in a moment"
+            raise ApiError(503, ErrorCode.BUSY, why, {"Retry-After": "1"}) from None
         result = table.result()
         assert result is not None
         out = schemas.ReplayOut(
@@ -510,10 +497,12 @@ class Lobby:
             seat=seat,
             reveal=reveal,
             result=schemas.ResultOut(**result),
-            steps=steps,
+            steps=[],
             chat=[schemas.ChatLineOut(**line.to_json()) for line in await self.service.chat_log(table)],
         )
-        return _json(out)
+        body = out.model_dump(mode="json")
+        body["steps"] = msgspec.Raw(steps)  # (JSON made once, see Replays)
+        return Response(encode_json(body), media_type="application/json")
 
     # ------------------------------------------- The 3 Commandments: the deck and custom cards
     async def commandments_deck(self, request: Request) -> Response:
@@ -580,6 +569,31 @@ def _move(seat: int, action: str) -> Any:
     return Move(seat, action)
 
 
+class _ApiUnmatched:
+    """The answer to a request under /api/ that no API route took, in the API's error shape: 405 with an
+    ``Allow`` header when routes have the path but not the method, else 404 (the page's static files,
+    which would answer in plain text, never see /api/). An ASGI app, so that its route takes every method.
+    """
+
+    def __init__(self, api: list[Route]) -> None:
+        self.api = api
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        allowed: set[str] = set()
+        for route in self.api:
+            match, _ = route.matches(scope)
+            if match != Match.NONE and route.methods:
+                allowed |= route.methods
+        asked = shorten(f"{scope.get('method', '')} {scope.get('path', '')}", 200)
+        if allowed:
+            methods = ", ".join(sorted(allowed))
+            message = f"{asked}: this route takes {methods}"
+            response = _error(405, "method_not_allowed", message, {"Allow": methods})
+        else:
+            response = _error(404, "not_found", f"no API route {asked}: see /api/openapi.json")
+        await response(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     """The Coven server. ``settings`` default: SQLite in the per-user data folder, in-process bus."""
     settings = settings or Settings()
@@ -626,6 +640,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ),
         WebSocketRoute("/ws/tables/{table_id}", socket),
     ]
+    unmatched = _ApiUnmatched([r for r in routes if isinstance(r, Route)])
+    routes.append(Route("/api", unmatched))  # (every method: after the API's routes, before the page's)
+    routes.append(Route("/api/{rest:path}", unmatched))
     web = settings.resolved_web_dir()
     index = web / "index.html"
 
@@ -646,6 +663,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         middleware=[Middleware(HttpEdge, max_body_bytes=settings.max_body_bytes, requests=requests)],
     )
     app.state.service = service
+    app.state.lobby = lobby
     app.state.sockets = sockets
     app.state.settings = settings
     return app

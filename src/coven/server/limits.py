@@ -1,6 +1,7 @@
 """Rate limits: a token bucket, one bucket per client address, and a count of each address's sockets.
 
-A websocket connection has its own buckets for its messages and its chat lines (:class:`RateLimiter`).
+A websocket connection has its own bucket for its messages (:class:`RateLimiter`); the chat lines of a
+table's seat take from one bucket of that seat's, whichever of its sockets says them (:class:`SeatLimits`).
 API requests and socket upgrades, and tables created, have one bucket per client address each
 (:class:`ClientLimits`): some requests cost the loop every table shares milliseconds, and each table is
 kept in memory while it lives. The sockets an address holds open are counted (:class:`ClientCounts`), as
@@ -106,6 +107,35 @@ class ClientLimits:
         if bucket.allow():
             return 0
         return max(1, math.ceil(bucket.wait_seconds()))  # (finite: the rate is not 0)
+
+
+class SeatLimits:
+    """One :class:`RateLimiter` per seat of each table, shared by all of that seat's sockets on this
+    process (a limit per socket is no limit: one token opens as many sockets as it likes).
+
+    A seat's bucket is made when it first takes a token; a table's buckets go with :meth:`forget`, called
+    when the table leaves memory, so there are never more than the seats of the tables in memory."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tables: dict[str, dict[int, RateLimiter]] = {}
+
+    def __len__(self) -> int:
+        """The tables that have buckets."""
+        return len(self._tables)
+
+    def allow(self, table_id: str, seat: int) -> bool:
+        """Take a token of ``seat``'s at ``table_id`` if there is one."""
+        seats = self._tables.setdefault(table_id, {})
+        bucket = seats.get(seat)
+        if bucket is None:
+            bucket = seats[seat] = RateLimiter(self.rate, self.burst)
+        return bucket.allow()
+
+    def forget(self, table_id: str) -> None:
+        """The table left memory: its buckets go (they would come back full)."""
+        self._tables.pop(table_id, None)
 
 
 class Counts:

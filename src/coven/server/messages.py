@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import unicodedata
 from enum import IntEnum
 from typing import Annotated, Any, Literal
 
@@ -81,6 +82,7 @@ class ErrorCode:
     INTERNAL = "internal"
     UNKNOWN_TABLE = "unknown_table"
     BAD_REQUEST = "bad_request"
+    BUSY = "busy"
 
 
 class ProtocolError(Exception):
@@ -148,6 +150,20 @@ class Chat(_Message):
 def clean_chat(text: str) -> str:
     """What is kept of a chat line: printable characters on one line, spaces squeezed ("" if nothing)."""
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Printable characters that show nothing: the Hangul fillers and the blank braille pattern."""
+
+
+def clean_name(text: str) -> str:
+    """What is kept of a seat's name: cleaned as a chat line (:func:`clean_chat`: control characters,
+    line breaks, bidi overrides and isolates and other invisible formatting characters become spaces,
+    spaces squeezed); "" when nothing visible is left (no letter, digit, punctuation or symbol that shows:
+    accents on nothing, a Hangul filler, blank braille)."""
+    cleaned = clean_chat(text)
+    shows = any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS for c in cleaned)
+    return cleaned if shows else ""
 
 
 ClientMessage = Annotated[Hello | Act | Sync | Ping | Chat, Field(discriminator="type")]

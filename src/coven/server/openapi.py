@@ -125,10 +125,11 @@ def openapi_document() -> dict[str, Any]:
                 ],
                 "description": "At a table that never reveals its secrets (reveal=never), `reveal=true` is "
                 "refused and a seat's replay needs that seat's token as `Authorization: Bearer <token>` "
-                "(403 `secret` otherwise).",
+                "(403 `secret` otherwise). Replays are made beside the event loop, one at a time, and "
+                "kept; past 32 being made or waiting, 503 `busy` with `Retry-After`.",
                 "responses": {
                     "200": _response("the replay", _ref("ReplayOut")),
-                    **_errors(403, 404, 409, 422),
+                    **_errors(403, 404, 409, 422, 503),
                 },
             }
         },

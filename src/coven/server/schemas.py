@@ -4,14 +4,56 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
 
-Name = Annotated[str, StringConstraints(min_length=1, max_length=64, strip_whitespace=True)]
+from coven.server.messages import clean_name
+
+
+def _visible_name(name: str) -> str:
+    cleaned = clean_name(name)
+    if not cleaned:
+        raise PydanticCustomError(
+            "invisible_name",
+            "a name needs a visible character (a letter, a digit or a sign): control characters, line "
+            "breaks and invisible formatting characters are left out of names",
+        )
+    return cleaned
+
+
+Name = Annotated[str, StringConstraints(max_length=64, strip_whitespace=True), AfterValidator(_visible_name)]
+"""A seat's name: cleaned as a chat line is (see :func:`clean_name`), refused if nothing visible is left."""
+
+
+def _option_value(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+    try:
+        return handler(value)
+    except ValidationError:
+        raise PydanticCustomError(
+            "option_value", "an option's value is true or false, a whole number or a text"
+        ) from None
+
+
+OptionValueIn = Annotated[bool | int | str, WrapValidator(_option_value)]
+"""An option's value as JSON carries it; whether it is of its option's type is the game's to say
+(``GameSpec.resolve_options(typed=True)``: 422 ``invalid_option`` naming the option)."""
 
 
 # ------------------------------------------------------------------ inputs
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    """Strict: JSON's own types only (a whole number is not ``"3"``, ``3.0`` or ``true``; a text not a
+    number): anything else is 422 ``bad_request`` naming the field."""
 
 
 class HumanSeatIn(_In):
@@ -31,7 +73,7 @@ SeatIn = Annotated[HumanSeatIn | BotSeatIn, Field(discriminator="kind")]
 class CreateTableIn(_In):
     game: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     players: int
-    options: dict[str, bool | int | str] = Field(default_factory=dict)
+    options: dict[str, OptionValueIn] = Field(default_factory=dict)
     seats: list[SeatIn] | None = Field(default=None, max_length=16)
     """One per player in seat order; default: seat 0 a person, the others the random bot."""
     pace: Literal["none", "move", "clock"] = "none"

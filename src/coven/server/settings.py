@@ -113,10 +113,11 @@ class Settings:
     rate_strikes: int = 20
     """Consecutive rate-limited messages before the connection is closed (4029)."""
     chat_limit: float = 1.0
-    """Chat lines a connection may say a second (a token bucket, within ``rate_limit``) ...; past it the
-    line is refused with ``rate_limited``. Each line is a write to the store, kept with the table: at the
-    message rate, one client's sockets wrote thousands a second, and every table's moves waited on the
-    store behind them."""
+    """Chat lines a seat may say a second, all its sockets on this process together (a token bucket,
+    within each socket's ``rate_limit``) ...; past it the line is refused with ``rate_limited``. Each line
+    is a write to the store, kept with the table: at the message rate, one client's sockets wrote
+    thousands a second, and every table's moves waited on the store behind them; with a bucket per
+    socket, one seat opening 30 sockets said 30 bursts at once."""
     chat_burst: int = 5
     """... with this many at once."""
     http_limit: float = 50.0

@@ -35,7 +35,7 @@ from coven.core import (
 from coven.core.driver import decisions
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
-from coven.server.limits import Counts
+from coven.server.limits import Counts, SeatLimits
 from coven.server.messages import PROTOCOL_VERSION, ErrorCode, ProtocolError, dumps
 from coven.server.schemas import HealthOut
 from coven.server.settings import GameSource, Settings
@@ -130,6 +130,9 @@ class TableService:
         self.spectators = Counts(settings.spectators_per_table)
         """Per table id, the spectators this process serves now, at most ``spectators_per_table`` each: a
         connection without a seat enters before it is welcomed, and leaves when it closes."""
+        self.chat_limits = SeatLimits(settings.chat_limit, settings.chat_burst)
+        """Per table in memory, each seat's chat lines (each is a write to the store, kept with the table):
+        one bucket for all of the seat's sockets here, forgotten when the table leaves memory."""
         self._seen: dict[str, float] = {}
         """Per table in memory, when it was last opened or watched here (see :meth:`_rest_idle`)."""
         self._expired_at = -float("inf")
@@ -275,6 +278,7 @@ class TableService:
                 del self.tables[table_id]
                 self.owned.discard(table_id)
                 self._seen.pop(table_id, None)
+                self.chat_limits.forget(table_id)
 
     async def _expire_unjoined(self) -> None:
         """Once every :data:`EXPIRE_EVERY` seconds, delete the tables nobody joined within
@@ -323,6 +327,7 @@ class TableService:
             # yielding, since nobody holds it) for the store's answer, then loads the table afresh
             del self.tables[table_id]
             self._seen.pop(table_id, None)
+            self.chat_limits.forget(table_id)
             if not owned:
                 del self._loading[table_id]
                 continue
@@ -377,7 +382,7 @@ class TableService:
             raise InvalidOptionError("pace_seconds is 5 to 86400 for a table with a pace")
         game = self.games.get(game_id)  # UnknownGameError
         game.spec.check_players(players)
-        resolved = game.spec.resolve_options(options)
+        resolved = game.spec.resolve_options(options, typed=True)  # JSON's types: no "yes" for a flag
         game.validate_options(players, resolved)
         if seats is None:
             seats = [SeatRequest("human")] + [SeatRequest("bot", bot="random")] * (players - 1)

@@ -97,8 +97,6 @@ class Connection:
         """The client is gone (a send found the connection closed): frames are dropped."""
         self.overflow = False
         self.limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
-        self.chat_limiter = RateLimiter(settings.chat_limit, settings.chat_burst)
-        """Chat lines, within the messages (each is a write to the store, kept with the table)."""
         self.strikes = 0
         transport = websocket.scope.get(TRANSPORT_KEY)
         self._receive: Callable[[], Awaitable[Message]]
@@ -414,7 +412,7 @@ async def _chat(conn: Connection, table: Table, service: TableService, message: 
     if not text:
         conn.send_text(error_message(ErrorCode.BAD_MESSAGE, "say something: the line is empty", table.number))
         return
-    if not conn.chat_limiter.allow():
+    if not service.chat_limits.allow(table.id, conn.seat):  # the seat's, whichever socket says it
         why = "you are saying more than a table can read: wait a moment, then say it again"
         conn.send_text(error_message(ErrorCode.RATE_LIMITED, why, table.number))
         return

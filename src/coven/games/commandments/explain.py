@@ -147,7 +147,8 @@ def explain(view: CommandmentsView, moments: Sequence[Moment] = ()) -> Explanati
                 seat_lines[s].append(ExplanationLine.of(label, float(sum(earned)), earned_steps))
             others = [m for m in forfeits if m.seat != s]
             if others:
-                who = seat_list([m.seat for m in others])
+                # each novice who forfeited named once, by her first forfeit (the points count them all)
+                who = seat_list(list(dict.fromkeys(m.seat for m in others)))
                 seat_lines[s].append(
                     ExplanationLine.of(
                         TEXTS("why.commandments.forfeits", ritual=name, bonus=FORFEIT_BONUS, who=who),

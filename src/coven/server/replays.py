@@ -1,0 +1,120 @@
+"""Replays of finished games, made off the event loop, a few at a time, and kept.
+
+A replay plays a finished game again from its deal and makes the seat's view after every step. That can
+cost a lot of CPU (Amulets with the deduction assistant counts the worlds left at every step: a long
+game of five wizards took seconds) and any client may ask for any finished table's replay, again and
+again. Made in the request's handler, on the event loop, every table on the process waited for it: forty
+requests for one such replay held every other table's moves for minutes.
+
+So a replay is made in a worker thread (the event loop goes on between the interpreter's switches), at
+most ``workers`` at once; at most ``waiting`` more wait their turn, and past that a request is refused
+at once (:class:`ReplayBusyError`, 503 with ``Retry-After``) rather than queued without bound. What was
+made is kept, encoded, by table, seat and reveal (a finished game never changes), up to ``budget`` bytes
+in all, the least recently used going first: the same replay asked for again costs a copy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any
+
+from coven.core.types import Seat
+from coven.server.messages import encode_json
+from coven.server.table import Table
+
+ReplayKey = tuple[str, Seat | None, bool]
+
+
+class ReplayBusyError(Exception):
+    """Every replay worker is busy and the queue is full: try again in a moment."""
+
+
+def replay_steps(table: Table, seat: Seat | None, reveal: bool) -> list[dict[str, Any]]:
+    """Every step of a finished table as ``seat`` (None: a spectator) saw it, the starting position first:
+    its number, actor, action (only the seat's own, or all with ``reveal``), the events it saw, its view
+    and every seat's score after it (:class:`coven.server.schemas.ReplayStepOut`'s fields)."""
+    game = table.game
+    state = game.setup(table.players, dict(table.options), table.seed)
+    steps: list[dict[str, Any]] = [
+        {
+            "number": 0,
+            "actor": None,
+            "action": None,
+            "events": [],
+            "view": game.view_to_json(game.view(state, seat)),
+            "scores": [float(s) for s in game.scores(state)],
+        }
+    ]
+    for step in table.steps:
+        events = game.apply(state, step.actor, game.parse_action(step.action))
+        steps.append(
+            {
+                "number": step.number,
+                "actor": step.actor,
+                "action": step.action if reveal or step.actor == seat else None,
+                "events": [e.to_json() for e in events if reveal or e.visible_to(seat)],
+                "view": game.view_to_json(game.view(state, seat)),
+                "scores": [float(s) for s in game.scores(state)],
+            }
+        )
+    return steps
+
+
+class Replays:
+    def __init__(self, workers: int = 1, waiting: int = 32, budget: int = 32 << 20) -> None:
+        if workers < 1 or waiting < 0 or budget < 0:
+            raise ValueError("replays need a worker, a queue of 0 or more and a budget of 0 or more bytes")
+        self.workers = workers
+        self.waiting = waiting
+        self.budget = budget
+        self._slots = asyncio.Semaphore(workers)
+        self._making: dict[ReplayKey, asyncio.Task[bytes]] = {}
+        """Replays being made or waiting for a worker; a second request for one waits for it instead of
+        making it again (and a request that goes away leaves it to be made for the others)."""
+        self._kept: OrderedDict[ReplayKey, bytes] = OrderedDict()
+        self._kept_bytes = 0
+        self.made = 0
+        """How many replays were made (not served from what was kept), for tests and operators."""
+
+    @property
+    def kept_bytes(self) -> int:
+        return self._kept_bytes
+
+    async def steps(self, table: Table, seat: Seat | None, reveal: bool) -> bytes:
+        """The JSON list of :func:`replay_steps` of ``table`` (which must be over); raises
+        ReplayBusyError if it has to be made and too many are being made or waiting already."""
+        key: ReplayKey = (table.id, seat, reveal)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept
+        making = self._making.get(key)
+        if making is None:
+            if len(self._making) >= self.workers + self.waiting:
+                raise ReplayBusyError(f"{len(self._making)} replays are being made or waiting for a worker")
+            making = self._making[key] = asyncio.ensure_future(self._make(key, table, seat, reveal))
+        return await asyncio.shield(making)
+
+    async def _make(self, key: ReplayKey, table: Table, seat: Seat | None, reveal: bool) -> bytes:
+        try:
+            async with self._slots:
+                made = await asyncio.to_thread(_encoded_steps, table, seat, reveal)
+            self.made += 1
+            self._keep(key, made)
+            return made
+        finally:
+            del self._making[key]
+
+    def _keep(self, key: ReplayKey, made: bytes) -> None:
+        if len(made) > self.budget:
+            return
+        self._kept[key] = made
+        self._kept_bytes += len(made)
+        while self._kept_bytes > self.budget:
+            _, dropped = self._kept.popitem(last=False)
+            self._kept_bytes -= len(dropped)
+
+
+def _encoded_steps(table: Table, seat: Seat | None, reveal: bool) -> bytes:
+    return encode_json(replay_steps(table, seat, reveal))
