@@ -223,3 +223,23 @@ def test_the_assistant_concludes_once_per_knowledge(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(view_module, "CONCLUDED_BOUND", 2)  # full: the memo starts again, and stays right
     assert GAME.view(state, 1).assistant == view_module._conclude(knowledge_of(GAME.view(state, 1)))
     assert len(view_module._CONCLUDED) <= 2
+
+
+@pytest.mark.parametrize(("seed", "questions", "casts"), [(8, 2, 0), (9, 5, 1), (10, 0, 0), (11, 9, 2)])
+def test_marginals_count_each_field_as_its_own_sum(seed: int, questions: int, casts: int) -> None:
+    """The marginals count the worlds of each field once per signature (which of the other wizards' sets
+    hold it); they equal the worlds of the others without that field, counted field by field."""
+    state = _played(5, seed, questions, casts)
+    for seat in (None, 0, 3):
+        k = knowledge_of(GAME.view(state, seat))
+        expected: list[Counter[int]] = [Counter() for _ in k.seats]
+        for amulets, masks, _ in k.assignments():
+            for i, mask in enumerate(masks):
+                rest = masks[:i] + masks[i + 1 :]
+                for f in range(25):
+                    if mask >> f & 1:
+                        n = distinct_count([r & ~(1 << f) for r in rest])
+                        if n:
+                            expected[i][amulets[i] * 25 + f] += n
+        assert [dict(m) for m in k.marginals()] == [dict(c) for c in expected]
+        assert all(sum(m.values()) == k.count() for m in k.marginals())

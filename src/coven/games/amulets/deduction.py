@@ -200,9 +200,20 @@ class Knowledge:
                 base = amulets[i] * FIELDS
                 rest = masks[:i] + masks[i + 1 :]
                 tally = out[i]
+                # The worlds with seat i on field f are the others' distinct fields without f: a count
+                # that depends on f only through which of the others' sets hold f (its signature), as
+                # every term of the inclusion-exclusion does. Wide sets share a few signatures among
+                # many fields: one count each, not one per field.
+                counted: dict[int, int] = {}
                 for f in bits(m):
-                    clear = ~(1 << f)
-                    n = distinct_count([r & clear for r in rest])
+                    signature = 0
+                    for j, r in enumerate(rest):
+                        if r >> f & 1:
+                            signature |= 1 << j
+                    n = counted.get(signature, -1)
+                    if n < 0:
+                        clear = ~(1 << f)
+                        n = counted[signature] = distinct_count([r & clear for r in rest])
                     if n:
                         tally[base + f] = tally.get(base + f, 0) + n
         return out
