@@ -285,4 +285,4 @@ def test_a_wrong_invite_link_says_so(server: Any, context: Any) -> None:
     assert page.inner_text("#conn") == "closed"
     assert page.locator("#move-error").is_hidden()
     page.goto(server.base + "/t/no-such-table")
-    page.wait_for_selector("#turn:has-text('cannot be opened')")
+    page.wait_for_selector("#table-missing:has-text('This table does not exist')")

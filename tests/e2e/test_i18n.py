@@ -15,7 +15,7 @@ import pytest
 
 from tests.e2e.conftest import Server, watch_errors
 from tests.e2e.helpers import table_id
-from tests.e2e.test_screens import FITS, SCREENS, TABLES, shoot
+from tests.e2e.test_screens import FITS, SCREENS, TABLES, seats_cut, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -162,6 +162,9 @@ def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     assert not leaks(page), f"English in the French lobby: {leaks(page)}"
     shoot(page, f"lobby-fr-{kind}")
     assert page.evaluate(FITS), f"the French lobby scrolls sideways on the {kind}"
+    # the seats' choices and names are longer in French ("bot : greedy", "nom (facultatif)"): none is cut
+    cut = seats_cut(page)
+    assert not cut, f"the seats of a new table are cut in French on the {kind}: {cut[:6]}"
 
 
 def test_the_switch_changes_the_language_and_is_remembered(server: Any, browser: Any) -> None:
@@ -271,6 +274,42 @@ def test_the_deck_page_and_the_card_maker_in_french(server: Any, browser: Any) -
         assert "Ajouter cette carte" in page.inner_text(".custom-cards")
         assert not page.evaluate(MISSING)
         assert not leaks(page), f"English in the French card maker: {leaks(page)}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "kind"), [("en", "desktop"), ("fr", "phone"), ("en", "phone"), ("fr", "desktop")]
+)
+def test_a_table_that_does_not_exist_says_so_with_a_way_back(
+    server: Any, browser: Any, lang: str, kind: str
+) -> None:
+    # A mistyped or forgotten table link: a page saying there is no such table, in the page's language, with
+    # a link back to the lobby, and none of a table's (empty) panels.
+    ctx = browser.new_context(locale="fr-FR" if lang == "fr" else "en-US", **SCREENS[kind])
+    ctx.set_default_timeout(15_000)
+    errors = watch_errors(ctx)
+    try:
+        page = ctx.new_page()
+        page.goto(server.base + "/t/doesnotexist")
+        page.wait_for_selector("#table-missing")
+        title, back = {
+            "en": ("This table does not exist", "Back to the lobby"),
+            "fr": ("Cette table n'existe pas", "Retour à l'accueil"),
+        }[lang]
+        assert page.inner_text("#table-missing h1") == title
+        assert "doesnotexist" in page.inner_text("#table-missing")
+        link = page.locator("#table-missing a#back-to-lobby")
+        assert link.is_visible() and link.inner_text() == back
+        for panel in ("#board", "#scores", "#chat", "#log", "#moves", ".table-layout", "#turn"):
+            assert page.locator(panel).count() == 0, f"{panel} is on the page of a table that does not exist"
+        assert not page.evaluate(MISSING)
+        shoot(page, f"table-missing-{lang}-{kind}")
+        assert page.evaluate(FITS)
+        link.click()
+        page.wait_for_selector("#game-brujas")
+        assert page.url == server.base + "/"
+    finally:
+        ctx.close()
+    assert not errors, f"script errors in the page: {errors}"
 
 
 def test_a_french_table_on_desktop_and_phone(server: Any, fr_screen: tuple[str, Any]) -> None:

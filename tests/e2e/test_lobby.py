@@ -120,6 +120,18 @@ def test_double_clicking_create_makes_one_table(server: Any, context: Any) -> No
     assert len([t for t in server.get("/api/tables") if t["id"] not in before]) == 2
 
 
+def test_a_hovered_primary_button_stays_readable(server: Any, context: Any) -> None:
+    """The general hover's pale background once took over the primary button: its white text on lilac."""
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#game-namaste")
+    button = page.locator("#create-table")
+    rest = button.evaluate("el => getComputedStyle(el).backgroundColor")
+    button.hover()
+    hovered = button.evaluate("el => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]")
+    assert hovered == [rest, "rgb(255, 255, 255)"] and rest == "rgb(107, 63, 160)"
+
+
 def test_focus_stays_on_the_board_after_a_move(server: Any, context: Any) -> None:
     page = context.new_page()
     links = create_table(page, server.base, "namaste", ["human", "bot:greedy"])

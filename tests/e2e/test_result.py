@@ -4,6 +4,7 @@ its step links move the replay there; screenshots of the result screen, desktop 
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -69,3 +70,33 @@ def test_the_result_screen_explains_the_scores(server: Any, browser: Any) -> Non
     assert page.evaluate(FITS), "the result screen scrolls sideways on the phone"
     phone.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+def test_a_replay_the_server_is_too_busy_to_make_is_asked_for_again(server: Any, browser: Any) -> None:
+    """A server making many replays answers 503 ``busy`` with ``Retry-After``: the result screen asks again
+    and shows the replay, without an error."""
+    ctx = browser.new_context(**SCREENS["phone"], locale="fr-FR")
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    bots = [{"kind": "bot", "bot": "random"}] * 3
+    created = server.post("/api/tables", {"game": "brujas", "players": 3, "seats": bots})
+    table = created["table"]["id"]
+    deadline = time.monotonic() + 20
+    while server.get(f"/api/tables/{table}")["status"] != "over" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    refused: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        if refused:
+            route.continue_()
+            return
+        refused.append(route.request.url)
+        body = '{"error":{"code":"busy","message":"the server is making other replays"}}'
+        route.fulfill(status=503, headers={"Retry-After": "1"}, content_type="application/json", body=body)
+
+    page.route("**/replay*", busy_once)
+    page.goto(f"{server.base}/t/{table}")
+    page.wait_for_selector("#replay-slider")
+    assert len(refused) == 1
+    assert "Pas de relecture" not in page.inner_text("#result")
+    ctx.close()

@@ -42,11 +42,19 @@ export const api = {
   createTable: (body) => request("POST", "/api/tables", body),
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
   // `token`: the seat's own secret, needed for a seat's replay at a table that never reveals its secrets.
-  replay: (id, { seat = null, reveal = false, token = null } = {}) => {
+  // A server busy making other replays says so (503 `busy`) and when to ask again: asked again, 5 times at most.
+  replay: async (id, { seat = null, reveal = false, token = null } = {}) => {
     const q = new URLSearchParams();
     if (seat !== null && seat !== undefined) q.set("seat", String(seat));
     if (reveal) q.set("reveal", "true");
     const qs = q.toString();
-    return request("GET", `/api/tables/${encodeURIComponent(id)}/replay${qs ? `?${qs}` : ""}`, undefined, token);
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await request("GET", `/api/tables/${encodeURIComponent(id)}/replay${qs ? `?${qs}` : ""}`, undefined, token);
+      } catch (err) {
+        if (err.code !== "busy" || tries >= 5) throw err;
+        await new Promise((ok) => { setTimeout(ok, 1000 * (err.retryAfter || 1)); });
+      }
+    }
   },
 };

@@ -13,9 +13,29 @@ export function seatColor(i) {
  * @param {string[]} names
  */
 export function scoreChart(series, names) {
-  const W = 640, H = 260, L = 44, R = 12, T = 14, B = 30;
   const pts = series.filter((p) => Array.isArray(p.scores));
   if (!pts.length) return h("p", { class: "muted" }, t("chart.none"));
+  const legend = h("ul", { class: "legend" }, names.map((n, i) =>
+    h("li", {}, h("span", { class: "swatch", style: { background: seatColor(i) } }), n)));
+  const figure = h("figure", { class: "chart-box" }, drawChart(pts, names, 640), h("figcaption", {}, t("chart.caption")), legend);
+  // Drawn again at the width it is shown at: a 640-wide drawing scaled down to a phone's width would shrink
+  // its labels to 6 px; drawn at that width they keep their 11 px.
+  if (typeof ResizeObserver === "function") {
+    let drawnAt = 640;
+    new ResizeObserver(() => {
+      const svg = figure.querySelector("svg.chart");
+      const width = svg ? svg.clientWidth : 0; // inside its border
+      if (width < 200 || Math.abs(width - drawnAt) < 4) return;
+      drawnAt = width;
+      svg.replaceWith(drawChart(pts, names, width));
+    }).observe(figure);
+  }
+  return figure;
+}
+
+/** The chart as an SVG drawn `W` units wide (shown at W px, its text at its CSS size). */
+function drawChart(pts, names, W) {
+  const H = Math.round(Math.min(260, Math.max(200, W * 0.6))), L = 44, R = 12, T = 14, B = 30;
   const xs = pts.map((p) => p.number);
   const all = pts.flatMap((p) => p.scores);
   let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
@@ -49,7 +69,5 @@ export function scoreChart(series, names) {
     const last = pts[pts.length - 1];
     svg.append(s("circle", { cx: X(last.number), cy: Y(last.scores[i] ?? 0), r: 4, fill: seatColor(i) }));
   });
-  const legend = h("ul", { class: "legend" }, names.map((n, i) =>
-    h("li", {}, h("span", { class: "swatch", style: { background: seatColor(i) } }), n)));
-  return h("figure", { class: "chart-box" }, svg, h("figcaption", {}, t("chart.caption")), legend);
+  return svg;
 }

@@ -84,8 +84,11 @@ function knownErrors() {
     rate_limited: t("err.rate_limited"),
     seed_not_allowed: t("err.seed_not_allowed"),
     secret: t("err.secret"),
+    busy: t("err.busy"),
     bad_token: t("err.bad_token"),
     offline: t("err.offline"),
+    unconfirmed: t("err.unconfirmed"),
+    not_played: t("err.not_played"),
     network: t("err.network"),
     unknown_table: t("err.unknown_table"),
     unknown_game: t("err.unknown_game"),
@@ -108,13 +111,29 @@ function knownErrors() {
   };
 }
 // Codes whose server message names the specifics (which card, which option, which rule): kept beside.
-const DETAILED = new Set(["illegal_action", "bad_notation", "bad_request", "invalid_option", "invalid_card", "game_error"]);
+const DETAILED = new Set(["illegal_action", "invalid_option", "invalid_card", "game_error"]);
 
-/** The text to show for a server error {code, message}. */
-export function errorText(code, message) {
+// What the server's English detail says, in the page's words, where the page knows it: how each game's
+// moves are written (for a move that cannot be read), and the fields of a new table the lobby sends.
+function notationHint(game) {
+  return { brujas: t("brujas.notation"), namaste: t("namaste.notation"), amulets: t("amulets.notation"),
+    commandments: t("cmd.notation") }[game] || null;
+}
+function requestDetail(message) {
+  if (/\bpace_seconds\b/.test(message || "")) return t("lobby.pace.bad_seconds", { min: 5, max: 86400 });
+  return null;
+}
+
+/** The text to show for a server error {code, message} (`game`: the table's game, for a move's notation).
+ * In another language than English, a move that cannot be read or a bad request never shows the server's
+ * English detail: the detail in the page's words where it has them, else the catalogue's text alone. */
+export function errorText(code, message, game = null) {
+  const field = code === "bad_request" ? requestDetail(message) : null;
+  if (field) return field;
   if (lang === "en") return message || code || "";
   const known = knownErrors()[code];
   if (!known) return message || code || "";
+  if (code === "bad_notation") return notationHint(game) || known;
   return DETAILED.has(code) && message ? `${known} (${message})` : known;
 }
 
@@ -130,6 +149,9 @@ export function errorTitle(code) {
     spectator: t("errt.spectator"),
     rate_limited: t("errt.rate_limited"),
     closed: t("errt.closed"),
+    offline: t("errt.offline"),
+    unconfirmed: t("errt.unconfirmed"),
+    not_played: t("errt.not_played"),
   }[code] || t("errt.refused");
 }
 

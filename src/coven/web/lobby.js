@@ -269,7 +269,18 @@ function createForm(games, linksBox, onCreated) {
       return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
     });
     const body = { game: g.id, players: Number(playersSel.value), options, seats, pace: paceSel.value };
-    if (paceSel.value !== "none" && paceSeconds.value !== "") body.pace_seconds = Number.parseInt(paceSeconds.value, 10);
+    if (paceSel.value !== "none" && paceSeconds.value !== "") {
+      // the server's bounds, said in the page's words before anything is sent
+      const seconds = Number(paceSeconds.value);
+      const [min, max] = [Number(paceSeconds.min), Number(paceSeconds.max)];
+      if (!Number.isInteger(seconds) || seconds < min || seconds > max) {
+        errorBox.textContent = tr("lobby.create_failed", { message: tr("lobby.pace.bad_seconds", { min, max }) });
+        errorBox.hidden = false;
+        paceSeconds.focus();
+        return;
+      }
+      body.pace_seconds = seconds;
+    }
     submitting = true;
     submit.disabled = true;
     submit.textContent = tr("lobby.creating");

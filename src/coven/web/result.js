@@ -243,8 +243,13 @@ class Replayer {
     const st = steps[this.index];
     const names = this.table.names();
     const who = this.revealed ? t("replay.who_full") : this.replay.seat === null ? t("replay.who_spectator") : t("replay.who_you");
-    clear(this.head).append(h("p", {}, t("replay.step_of", { n: st.number, last: steps[steps.length - 1].number, who }),
-      st.actor !== null && st.actor !== undefined ? (st.action ? t("replay.played", { name: names[st.actor], action: st.action }) : ` — ${names[st.actor]}`) : ""));
+    // Who acted, and (revealed in full) what they did as the log says it rather than in the action's
+    // notation: the step's first public event about the actor (else its first public event).
+    const open = st.action ? st.events.filter((ev) => !ev.audience) : [];
+    const about = open.find((ev) => ev.data && ev.data.seat === st.actor) || open[0];
+    const did = about ? this.table.describe(about) : null;
+    clear(this.head).append(h("p", { id: "replay-caption" }, t("replay.step_of", { n: st.number, last: steps[steps.length - 1].number, who }),
+      st.actor !== null && st.actor !== undefined ? (did ? t("replay.did", { event: did }) : ` — ${names[st.actor]}`) : ""));
     clear(this.stage);
     const views = this.revealed && Array.isArray(st.views) ? st.views : [st.view];
     views.forEach((view, k) => {

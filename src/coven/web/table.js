@@ -1,6 +1,6 @@
 // A table: the live socket, whose turn it is, the scores, the log, the board, the result and replay.
 import { api } from "./api.js";
-import { TableSocket } from "./conn.js";
+import { TableSocket, TIMEOUTS } from "./conn.js";
 import { boardFor, generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
 import { showResult } from "./result.js";
@@ -41,6 +41,7 @@ class TableClient {
     this.scoreHistory = []; // [{number, scores}] seen live
     this.steps = []; // [{number, actor, events}]
     this.pending = null; // id of an act awaiting its ack
+    this.lost = null; // {number}: a move sent at this number got no ack; the next sync tells whether it was played
     this.lastStep = 0; // number of the newest step, for highlights
     this.error = null;
     this.conn = null;
@@ -75,12 +76,8 @@ class TableClient {
     this.chatLines = [];
     const logPanel = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" },
       h("h2", { id: "log-h" }, t("table.log")), this.el.log);
-    this.root.append(h("div", { class: "table-page" },
-      this.el.top, this.el.share, this.el.turn, this.el.live, this.el.error,
-      h("div", { class: "table-layout" },
-        h("div", { class: "main-col" }, this.el.board, this.el.moves),
-        h("aside", { class: "side-col" }, this.el.scores, this.el.chat, logPanel)),
-      this.el.result));
+    // The table's panels are laid out once the table is known: a wrong link gets a page of its own.
+    this.root.append(this.el.turn);
     try {
       const info = await api.table(this.tableId);
       this.game = info.game;
@@ -94,10 +91,15 @@ class TableClient {
       const forced = new URLSearchParams(location.search).get("board");
       this.board = forced === "generic" ? generic : await boardFor(info.game);
     } catch (err) {
-      this.el.turn.textContent = t("table.cannot_open", { message: errorText(err.code, err.message) });
-      this.el.turn.classList.add("error");
+      this.showMissing(err);
       return;
     }
+    this.root.append(h("div", { class: "table-page" },
+      this.el.top, this.el.share, this.el.turn, this.el.live, this.el.error,
+      h("div", { class: "table-layout" },
+        h("div", { class: "main-col" }, this.el.board, this.el.moves),
+        h("aside", { class: "side-col" }, this.el.scores, this.el.chat, logPanel)),
+      this.el.result));
     document.title = `Coven — ${this.info ? this.info.title : this.game}`;
     this.renderTop();
     this.conn = new TableSocket(this.tableId, this.token, {
@@ -121,6 +123,17 @@ class TableClient {
     this.conn.open();
   }
 
+  /** A table that cannot be opened: what went wrong and the way back to the lobby, no empty panels. */
+  showMissing(err) {
+    const missing = err && (err.code === "unknown_table" || err.status === 404);
+    const title = missing ? t("table.missing_title") : t("table.cannot_open_title");
+    document.title = `Coven — ${title}`;
+    clear(this.root).append(h("section", { class: "panel table-missing", id: "table-missing", role: "alert" },
+      h("h1", {}, title),
+      h("p", {}, missing ? t("table.missing_text", { id: this.tableId }) : errorText(err && err.code, err && err.message)),
+      h("p", {}, h("a", { href: "/", class: "button primary", id: "back-to-lobby" }, t("table.back_to_lobby")))));
+  }
+
   names() {
     const base = Array.from({ length: this.players }, (_, i) => seatName(this.seats[i], i));
     return base.map((n, i) => {
@@ -142,7 +155,12 @@ class TableClient {
         this.renderChat(m.line);
         break;
       case "welcome":
-        this.pending = null; // a move in flight when the connection dropped: the sync tells what happened
+        // A move in flight when the connection dropped: the sync that follows tells what happened.
+        if (this.pending !== null) this.lost = { number: this.number };
+        this.pending = null;
+        this.retry = null;
+        // Back online: "not sent" no longer holds (the person can play again).
+        if (this.error && this.error.code === "offline") this.clearError();
         this.seat = m.seat;
         this.role = m.role;
         this.players = m.players;
@@ -167,6 +185,7 @@ class TableClient {
         this.freshPending = !m.full && m.steps.length > 0 && m.steps.length <= 2;
         this.applyState(m);
         if (m.full || m.steps.length) this.renderLog(true);
+        if (this.lost) this.settleLost();
         if (this.retry) this.resend();
         break;
       case "update":
@@ -201,6 +220,11 @@ class TableClient {
       case "error":
         if (m.id !== undefined && m.id !== null && this.pending === m.id) {
           this.pending = null;
+          if (m.code === "stale" && this.playedSince(this.sent)) {
+            // the same move, sent earlier on a connection given up for dead, was played after all
+            this.conn.send({ type: "sync", last: this.number });
+            break;
+          }
           if (m.code === "stale" && this.sent && !this.sent.retried) {
             // Another seat's action landed first (e.g. a simultaneous decision): once we have the new
             // position, send the same move again if it is still offered. No error unless that fails.
@@ -245,10 +269,40 @@ class TableClient {
     if (this.error && this.error.number !== undefined && this.error.number < m.number && !this.pending) this.clearError();
   }
 
+  /** After a move that got no ack: say whether the table took it (never send it again on our own: the
+   * person decides on the position as it is now). */
+  settleLost() {
+    const lost = this.lost;
+    this.lost = null;
+    if (this.playedSince(lost)) {
+      if (this.error && this.error.code === "unconfirmed") this.clearError();
+    } else {
+      this.showError({ code: "not_played", message: t("err.not_played"), number: this.number });
+    }
+  }
+
+  /** A move whose ack did not come in time: stop saying "Sending…", say so, and check the connection (a
+   * dead one is made again; either way a sync says whether the move was played). */
+  unanswered(id) {
+    if (this.pending !== id) return;
+    this.pending = null;
+    this.retry = null;
+    this.lost = { number: this.number };
+    this.showError({ code: "unconfirmed", message: t("err.unconfirmed"), number: this.number });
+    this.conn.probe();
+    this.conn.send({ type: "sync", last: this.number });
+    this.render();
+  }
+
+  /** Whether this seat has acted since the position `sent.number` (a move sent then has been played). */
+  playedSince(sent) {
+    return Boolean(sent) && typeof sent.number === "number" && this.steps.some((st) => st.number > sent.number && st.actor === this.seat);
+  }
+
   resend() {
     const again = this.retry;
     this.retry = null;
-    if (!again || !this.legal) return;
+    if (!again || !this.legal || this.playedSince(again)) return; // never the same move twice
     const offered = this.legal.free_form || this.legal.actions.some((a) => a.notation === again.text);
     if (offered) this.act(again.action, true);
     else this.showError({ code: "stale", message: t("table.stale_retry") });
@@ -271,7 +325,8 @@ class TableClient {
       return false;
     }
     this.pending = id;
-    this.sent = { action, text: typeof action === "string" ? action : null, retried };
+    this.sent = { action, text: typeof action === "string" ? action : null, retried, number: this.number };
+    setTimeout(() => this.unanswered(id), TIMEOUTS.ack);
     this.clearError();
     this.render();
     return true;
@@ -284,10 +339,13 @@ class TableClient {
   }
 
   showError(m) {
-    const text = errorTitle(m.code);
+    const title = errorTitle(m.code);
+    const text = errorText(m.code, m.message, this.game) || m.code;
+    // a text that only says the heading again is not said twice
+    const same = (x) => x.replace(/[\s.!:]+$/u, "").toLowerCase();
     this.error = m;
     this.el.error.hidden = false;
-    clear(this.el.error).append(h("strong", {}, t("table.error_head", { title: text })), errorText(m.code, m.message) || m.code,
+    clear(this.el.error).append(...(same(text) === same(title) ? [h("strong", {}, text)] : [h("strong", {}, t("table.error_head", { title })), text]),
       button(t("table.dismiss"), () => this.clearError(), { class: "small dismiss" }));
   }
 
@@ -501,15 +559,31 @@ class TableClient {
       box.append(h("p", { class: "muted" }, t("chat.spectators")));
       return;
     }
-    const input = h("input", { type: "text", id: "chat-input", maxlength: 500, "aria-label": t("chat.label"), placeholder: t("chat.placeholder") });
+    // What is typed survives the chat being drawn again (a reconnection, the log of lines), focus included.
+    const typing = document.activeElement && document.activeElement.id === "chat-input";
+    const input = h("input", { type: "text", id: "chat-input", maxlength: 500, "aria-label": t("chat.label"), placeholder: t("chat.placeholder"),
+      value: this.chatDraft || "", oninput: (ev) => { this.chatDraft = ev.target.value; } });
+    const note = h("p", { class: "chat-note error", id: "chat-note", role: "status", hidden: true });
     const form = h("form", { class: "chat-form" }, input, h("button", { type: "submit", class: "small", id: "chat-send" }, t("chat.send")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = input.value.trim();
       if (!text) return;
-      if (this.conn.send({ type: "chat", text })) input.value = "";
+      if (this.conn.send({ type: "chat", text })) {
+        input.value = "";
+        this.chatDraft = "";
+        note.hidden = true;
+      } else {
+        // no connection: nothing was said; the text stays to be sent again
+        note.textContent = t("chat.not_sent");
+        note.hidden = false;
+      }
     });
-    box.append(form);
+    box.append(form, note);
+    if (typing) {
+      input.focus({ preventScroll: true });
+      input.setSelectionRange(input.value.length, input.value.length);
+    }
   }
 
   renderScores() {

@@ -61,7 +61,9 @@ export function render(el, ctx) {
       token(v.amulet), ` ${NAMES[v.amulet]}`)
     : null;
   const status = h("p", { class: "board-note" },
-    v.options.question_cap ? t("amulets.status_cap", { name: ctx.names[v.turn], n: v.questions, cap: v.options.question_cap })
+    // once the game is over nobody asks next: only how many questions were asked
+    v.over ? t("amulets.status_over", { n: v.questions })
+      : v.options.question_cap ? t("amulets.status_cap", { name: ctx.names[v.turn], n: v.questions, cap: v.options.question_cap })
       : t("amulets.status", { name: ctx.names[v.turn], n: v.questions }),
     v.out.some((x) => x) ? t("amulets.status_out", { names: listing(v.out.map((x, i) => (x ? ctx.names[i] : null)).filter(Boolean)) }) : "");
 

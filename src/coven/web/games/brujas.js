@@ -84,7 +84,7 @@ export function render(el, ctx) {
       h("figcaption", {}, names[seat], i === 0 ? t("brujas.first") : "", won ? t("brujas.wins") : "")));
   });
   if (!v.trick.length) {
-    trick.append(h("p", { class: "board-note" }, t("brujas.leads_next", { name: names[v.leader] })));
+    if (v.phase !== "over") trick.append(h("p", { class: "board-note" }, t("brujas.leads_next", { name: names[v.leader] })));
     const last = v.past[v.past.length - 1];
     if (last) {
       trick.append(h("div", { class: "last-trick" }, h("span", { class: "muted" }, t("brujas.last_trick")),

@@ -75,12 +75,27 @@ function newPerf() {
 }
 
 function moveText(m) {
-  if (!m) return "forfeit";
+  if (!m) return t("cmd.pad_forfeit");
   const chain = [ART[m.artefact], ...m.path.map((a) => PATH[a]), PATH[m.to]].join(">");
-  const parts = [chain, ...m.gestures.map((g) => `+${g}`), ...m.touches.map((t) => `@${t}`)];
-  if (m.words) parts.push(`"${m.words}"`);
-  parts.push(`${m.seconds}s`);
-  return parts.join(" ");
+  return performedText(chain, m.gestures, m.touches, m.words, m.seconds);
+}
+
+/** A move as the page names it: the artefact's way (C, H1…, as on the circle), then the performance in the
+ * performance panel's words and the time it took: "wh5>H2 (bow, “thank you”; 4 s)". */
+function performedText(chain, gestures, touches, words, seconds) {
+  const done = [...gestures.map(gestureText), ...touches.map((x) => TOUCHES[x] || x), ...(words ? [`“${words}”`] : [])];
+  const time = seconds === null || seconds === undefined ? null : t("time.seconds", { n: seconds });
+  const details = done.length && time ? t("cmd.performed", { performance: done.join(", "), time }) : done.join(", ") || time;
+  return details ? t("cmd.move_text", { chain, details }) : chain;
+}
+
+/** The same from a move's notation ("wh5>H2 +bow \"thank you\" 4s", the log's events); other text as it is. */
+function notationText(text) {
+  const m = /^(\S+)((?:\s+[+@][\w-]+)*)(?:\s+"([^"]*)")?(?:\s+(\d+)s)?$/.exec(String(text || "").trim());
+  if (!m || !m[1].includes(">")) return text;
+  const marks = m[2].trim() ? m[2].trim().split(/\s+/) : [];
+  return performedText(m[1], marks.filter((x) => x[0] === "+").map((x) => x.slice(1)),
+    marks.filter((x) => x[0] === "@").map((x) => x.slice(1)), m[3] || "", m[4] === undefined ? null : Number(m[4]));
 }
 
 function notation(move, perf) {
@@ -369,7 +384,7 @@ function destinyPanel(v, ritual) {
     h("span", { class: "destiny", id: "destiny", dataset: { flips: n }, role: "img", "aria-label": t("cmd.destiny_label", { n }) },
       [0, 1, 2, 3].map((k) => h("span", { class: `destiny-card ${k < n ? "flipped" : ""}` }, k < n ? "☹" : "☺"))),
     h("span", { class: `destiny-text ${n >= 3 ? "warn" : ""}` },
-      ritual.disempowered ? t("cmd.disempowered") : n === 3 ? t("cmd.destiny_3") : t("cmd.destiny", { n })));
+      ritual.disempowered ? t("cmd.disempowered") : n === 3 && v.phase !== "over" ? t("cmd.destiny_3") : t("cmd.destiny", { n })));
 }
 
 function disempoweredBanner(v, ctx) {
@@ -552,7 +567,7 @@ function movesPanel(v, ctx, ritual) {
   if (!ritual || !ritual.moves.length) return null;
   return h("section", { class: "cmd-moves" }, h("h3", {}, t("cmd.moves")),
     h("ol", {}, ritual.moves.map((m) => h("li", { class: m.total > 0 ? "good" : "bad" },
-      `${ctx.names[m.seat]}: ${moveText(m.move)} — ${verdict(m.total)}`, m.marks.length ? ` (${markedText(m.marks, ritual.slots)})` : ""))));
+      t("cmd.move_line", { name: ctx.names[m.seat], move: moveText(m.move), verdict: verdict(m.total) }), m.marks.length ? ` (${markedText(m.marks, ritual.slots)})` : ""))));
 }
 
 export function scores(view) {
@@ -569,7 +584,7 @@ export function describe(ev, ctx) {
     case "discarded": return t("cmd.ev.discarded", { card: d.card });
     case "placed": return t("cmd.ev.placed", { action: d.action });
     case "forfeit": return t("cmd.ev.forfeit", { name: n(d.seat), bonus: d.bonus });
-    case "move": return t("cmd.ev.move", { name: n(d.seat), action: d.action, start: d.start });
+    case "move": return t("cmd.ev.move", { name: n(d.seat), action: notationText(d.action), start: d.start });
     case "karma": return t("cmd.ev.karma", { name: n(d.seat), verdict: `${verdict(d.total)}${d.marks ? ` (${markedText(d.marks, null)})` : ""}`, flips: d.flips });
     case "disempowered": return t("cmd.ev.disempowered", { name: n(d.priestess), bonus: d.bonus });
     case "ritual_end": return t("cmd.ev.ritual_end", { name: n(d.priestess), gain: d.gain });

@@ -89,7 +89,7 @@ function sheet(view, seat, ctx, { big, lit = new Map(), just = null }) {
     [0, 1, 2, 3].map((k) => h("span", { class: `karma-space ${k < karma.length ? "filled" : ""}` }, k < karma.length ? `−${karma[k]}` : "")));
   const deciding = ctx.toAct.includes(seat);
   return h("div", { class: `sheet ${seat === ctx.seat ? "mine" : ""} ${deciding ? "deciding" : ""}`, dataset: { seat } },
-    h("h3", { class: "seat-tag" }, ctx.names[seat], view.active === seat ? t("namaste.rolling") : "",
+    h("h3", { class: "seat-tag" }, ctx.names[seat], view.active === seat && view.phase !== "over" ? t("namaste.rolling") : "",
       deciding ? h("span", { class: "deciding-tag" }, ` · ${t("namaste.deciding")}`) : ""), grid, karmaRow);
 }
 
@@ -148,7 +148,7 @@ export function render(el, ctx) {
   if (view.phase === "decide" && view.to_decide.length) {
     el.append(h("p", { class: "board-note" }, t("namaste.still_deciding", { names: listing(view.to_decide.map((s) => ctx.names[s])) })));
   }
-  if (view.ending) el.append(h("p", { class: "board-note ending" }, t("namaste.ending")));
+  if (view.ending && view.phase !== "over") el.append(h("p", { class: "board-note ending" }, t("namaste.ending")));
 
   const lit = new Map(ws.filter((w) => w.value === chosen.value).map((w) => [w.cell, w.notation]));
   const just = justWritten(ctx);
