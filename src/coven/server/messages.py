@@ -156,11 +156,11 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Printable characters that show nothing: the Hangul fillers and the blank braille pattern."""
 
 
-def clean_name(text: str) -> str:
-    """What is kept of a seat's name: cleaned as a chat line (:func:`clean_chat`: control characters,
-    line breaks, bidi overrides and isolates and other invisible formatting characters become spaces,
-    spaces squeezed); "" when nothing visible is left (no letter, digit, punctuation or symbol that shows:
-    accents on nothing, a Hangul filler, blank braille)."""
+def visible_text(text: str) -> str:
+    """What is kept of a seat's name or a chat line: cleaned as :func:`clean_chat` cleans (control
+    characters, line breaks, bidi overrides and isolates and other invisible formatting characters become
+    spaces, spaces squeezed); "" when nothing visible is left (no letter, digit, punctuation or symbol that
+    shows: accents on nothing, a Hangul filler, blank braille)."""
     cleaned = clean_chat(text)
     shows = any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LETTERS for c in cleaned)
     return cleaned if shows else ""

@@ -17,11 +17,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from coven.server.messages import clean_name
+from coven.server.messages import visible_text
 
 
 def _visible_name(name: str) -> str:
-    cleaned = clean_name(name)
+    cleaned = visible_text(name)
     if not cleaned:
         raise PydanticCustomError(
             "invisible_name",
@@ -32,7 +32,7 @@ def _visible_name(name: str) -> str:
 
 
 Name = Annotated[str, StringConstraints(max_length=64, strip_whitespace=True), AfterValidator(_visible_name)]
-"""A seat's name: cleaned as a chat line is (see :func:`clean_name`), refused if nothing visible is left."""
+"""A seat's name: cleaned as a chat line is (see :func:`visible_text`), refused if nothing visible is left."""
 
 
 def _option_value(value: object, handler: ValidatorFunctionWrapHandler) -> object:

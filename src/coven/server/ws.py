@@ -33,11 +33,11 @@ from coven.server.messages import (
     PlainAct,
     ProtocolError,
     Sync,
-    clean_chat,
     dumps,
     error_message,
     parse_client_message,
     shorten,
+    visible_text,
 )
 from coven.server.settings import Settings
 from coven.server.table import Ack, Table
@@ -408,7 +408,7 @@ async def _chat(conn: Connection, table: Table, service: TableService, message: 
         text = "spectators read the chat but do not write"
         conn.send_text(error_message(ErrorCode.SPECTATOR, text, table.number))
         return
-    text = clean_chat(message.text)
+    text = visible_text(message.text)  # (a line of nothing visible says nothing)
     if not text:
         conn.send_text(error_message(ErrorCode.BAD_MESSAGE, "say something: the line is empty", table.number))
         return
