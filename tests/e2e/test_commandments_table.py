@@ -44,8 +44,9 @@ def _ordain_and_place(page: Any) -> None:
     page.click("#place-confirm")
 
 
-def _move_bowing(page: Any, words: str) -> None:
-    """As a novice: pick white 1 by keyboard, carry it over the centre to H2, bow, say ``words``."""
+def move_bowing(page: Any, words: str, touch: str | None = None) -> None:
+    """As a novice: pick white 1 by keyboard, carry it over the centre to H2, bow, say ``words`` (and
+    touch ``touch``: "novice", "artefact"...)."""
     _myturn(page)
     board = page.locator("#board")
     start = board.locator("g.token[data-artefact=wh1]").get_attribute("data-area")
@@ -55,6 +56,8 @@ def _move_bowing(page: Any, words: str) -> None:
         board.locator(f".holy-circle .area[data-area={name}]").focus()
         page.keyboard.press("Enter")
     board.locator("#perf-g-bow").check()
+    if touch is not None:
+        board.locator(f"#perf-t-{touch}").check()
     board.locator("#perf-words").fill(words)
     assert int(page.locator("#perf-beats").inner_text().split()[0]) <= 10
     board.locator("#perform").click()
@@ -78,7 +81,7 @@ def test_a_human_priestess_judges_a_human_novice_card_by_card(server: Any, brows
         novice.goto(created["invites"][1]["url"])
         assert "The High Priestess judges" in priestess.locator("#cmd-variant").inner_text()
         _ordain_and_place(priestess)
-        _move_bowing(novice, "May I, oh great one")
+        move_bowing(novice, "May I, oh great one")
 
         # She sees the performance as it happened, the time measured by the server.
         priestess.wait_for_selector("#judge-send")

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import watch_errors
 from tests.e2e.helpers import table_id
-from tests.e2e.test_screens import SCREENS, shoot
+from tests.e2e.test_commandments_table import move_bowing
+from tests.e2e.test_i18n import french
+from tests.e2e.test_screens import shoot
 
 pytestmark = pytest.mark.browser
 
@@ -24,14 +25,8 @@ ENGLISH = re.compile(r"\b(an action is|a move is|not '|try '|Input should|greate
 
 @pytest.fixture
 def fr(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(locale="fr-FR", **SCREENS["desktop"])
-    ctx.set_default_timeout(15_000)
-    errors = watch_errors(ctx)
-    try:
+    with french(browser, "desktop") as ctx:
         yield ctx
-    finally:
-        ctx.close()
-    assert not errors, f"script errors in the page: {errors}"
 
 
 def said(locator: Any) -> str:
@@ -99,21 +94,6 @@ def test_the_lobby_says_in_french_what_is_wrong_with_the_pace(server: Any, fr: A
     assert error.is_hidden()
 
 
-def _novice_move(page: Any) -> None:
-    """As a novice: carry white 1 (over the centre) to H2, bow, touch another novice, say "merci"."""
-    board = page.locator("#board")
-    start = board.locator("g.token[data-artefact=wh1]").get_attribute("data-area")
-    board.locator("g.token[data-artefact=wh1]").focus()
-    page.keyboard.press("Enter")
-    for name in ["H2"] if start == "C" else ["C", "H2"]:
-        board.locator(f".holy-circle .area[data-area={name}]").focus()
-        page.keyboard.press("Enter")
-    board.locator("#perf-g-bow").check()
-    board.locator("#perf-t-novice").check()
-    board.locator("#perf-words").fill("merci")
-    board.locator("#perform").click()
-
-
 HOLD_OTHERS = """() => {
     // Hold the updates of the other seats' moves (the bots play at once) until _release().
     const t = window.coven;
@@ -136,7 +116,7 @@ def test_the_commandments_moves_are_named_in_french(server: Any, fr: Any) -> Non
     page.wait_for_selector("main[data-myturn=yes]")
     page.wait_for_selector("#forfeit")
     number = int(page.get_attribute("main", "data-number") or "0")
-    _novice_move(page)
+    move_bowing(page, "merci", touch="novice")  # white 1 to H2, bowing, touching a novice
     page.wait_for_function("n => Number(document.querySelector('main').dataset.number) > n", arg=number)
     page.wait_for_selector("main[data-myturn=yes]")
     page.wait_for_selector("#forfeit")

@@ -12,16 +12,7 @@ import pytest
 from coven.server import replays, schemas
 from coven.server.replays import Replays
 from tests.server.conftest import TestClient
-from tests.server.helpers import create, hello, wait_for, ws_url
-
-
-def _finished_table(client: TestClient, seed: int = 11) -> str:
-    created = create(client, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=seed)
-    table_id: str = created["table"]["id"]
-    with client.websocket_connect(ws_url(table_id)) as ws:
-        greeting = hello(ws)
-        wait_for(ws, lambda m: m.get("status") == "over", already=greeting)
-    return table_id
+from tests.server.test_http import _finished_table
 
 
 def _replays(client: TestClient) -> Replays:
