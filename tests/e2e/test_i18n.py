@@ -164,7 +164,7 @@ def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     assert page.evaluate(FITS), f"the French lobby scrolls sideways on the {kind}"
     # the seats' choices and names are longer in French ("bot : greedy", "nom (facultatif)"): none is cut
     cut = seats_cut(page)
-    assert not cut, f"the seats of a new table are cut in French on the {kind}: {cut[:6]}"
+    assert not cut, f"the seats or the pace of a new table are cut in French on the {kind}: {cut[:6]}"
 
 
 def test_the_switch_changes_the_language_and_is_remembered(server: Any, browser: Any) -> None:

@@ -37,7 +37,8 @@ PAST_THE_EDGE = """(inside) => [...document.querySelectorAll('main *')]
 SEATS_CUT = """() => {
   const pen = document.createElement('canvas').getContext('2d');
   const cut = [];
-  for (const el of document.querySelectorAll('.seat-row select, .seat-row input')) {
+  const controls = '.seat-row select, .seat-row input, #new-pace, #new-pace-seconds';
+  for (const el of document.querySelectorAll(controls)) {
     const style = getComputedStyle(el);
     pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     const texts = el.tagName === 'SELECT' ? [...el.options].map((o) => o.text) : [el.placeholder];
@@ -98,7 +99,7 @@ def test_the_lobby_and_a_rules_page_fit_the_screen(server: Any, screen: tuple[st
     shoot(page, f"lobby-{kind}")
     assert page.evaluate(FITS), f"the lobby scrolls sideways on the {kind}"
     cut = seats_cut(page)
-    assert not cut, f"the seats of a new table are cut on the {kind}: {cut[:6]}"
+    assert not cut, f"the seats or the pace of a new table are cut on the {kind}: {cut[:6]}"
     page.goto(server.base + "/rules/brujas")
     page.wait_for_selector("article.rulebook h1")
     shoot(page, f"rules-brujas-{kind}")
@@ -106,7 +107,7 @@ def test_the_lobby_and_a_rules_page_fit_the_screen(server: Any, screen: tuple[st
 
 
 def seats_cut(page: Any) -> list[str]:
-    """The seat rows' controls cut in the lobby's form, for each game at its largest table."""
+    """The seat rows' controls and the pace's cut in the lobby's form, for each game at its largest table."""
     cut: list[str] = []
     for game in page.eval_on_selector_all("#new-game option", "os => os.map((o) => o.value)"):
         page.select_option("#new-game", game)

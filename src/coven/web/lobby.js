@@ -184,7 +184,7 @@ function createForm(games, linksBox, onCreated) {
     h("option", { value: "move" }, tr("lobby.pace.move")),
     h("option", { value: "clock" }, tr("lobby.pace.clock")));
   const paceSeconds = h("input", { type: "number", id: "new-pace-seconds", name: "pace_seconds", "aria-label": tr("lobby.pace.seconds_label"), min: 5, max: 86400, step: 1,
-    placeholder: tr("lobby.pace.seconds_placeholder") });
+    placeholder: tr("lobby.pace.seconds_placeholder"), "aria-describedby": "new-pace-hint" });
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const submit = h("button", { type: "submit", class: "primary", id: "create-table" }, tr("lobby.create"));
 
@@ -311,7 +311,7 @@ function createForm(games, linksBox, onCreated) {
     h("div", { class: "field" }, h("label", { for: "new-players" }, tr("lobby.players")), playersSel),
     optionsBox, seatsBox,
     h("div", { class: "field" }, h("label", { for: "new-pace" }, tr("lobby.pace")),
-      paceSel, paceSeconds),
+      paceSel, paceSeconds, h("p", { class: "muted field-hint", id: "new-pace-hint" }, tr("lobby.pace.seconds_hint"))),
     h("p", { class: "muted" }, tr("lobby.deal_note")),
     errorBox, h("div", { class: "actions-row" }, submit, again));
   return form;
