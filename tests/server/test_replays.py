@@ -31,14 +31,14 @@ class Gate:
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     held = Gate()
-    made = replays.replay_steps
+    made = replays.replay_json
 
     def waiting(*args: Any) -> list[dict[str, Any]]:
         held.entered.set()
         held.open.wait(10)
         return made(*args)
 
-    monkeypatch.setattr(replays, "replay_steps", waiting)
+    monkeypatch.setattr(replays, "replay_json", waiting)
     yield held
     held.open.set()
 

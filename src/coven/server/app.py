@@ -27,13 +27,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from coven.core import CovenError, Game, InvalidOptionError, Record, UnknownBotError, UnknownGameError
+from coven.core import CovenError, Game, InvalidOptionError, UnknownBotError, UnknownGameError
 from coven.core.explain import moments_from_steps
 from coven.server import schemas
 from coven.server.limits import ClientCounts, ClientLimits, client_key
 from coven.server.messages import CloseCode, ErrorCode, encode_json, shorten
 from coven.server.openapi import openapi_document
-from coven.server.replays import ReplayBusyError, Replays
+from coven.server.replays import ReplayBusyError, Replays, record_of
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
 from coven.server.settings import Settings
 from coven.server.table import Table
@@ -466,15 +466,7 @@ class Lobby:
             raise ApiError(409, "not_over", "the record (and its seed) is served once the game is over")
         if not table.game.reveals_at_end(table.options):
             raise ApiError(403, "secret", f"{_KEPT_SECRET}: its record, which tells the deal, is not served")
-        record = Record(
-            game=table.game.spec.id,
-            players=table.players,
-            options=dict(table.options),
-            seed=table.seed,
-            seats=tuple(s.name for s in table.seats),
-            moves=tuple(_move(s.actor, s.action) for s in table.steps),
-        )
-        return JSONResponse(record.to_json())
+        return JSONResponse(record_of(table).to_json())
 
     async def replay(self, request: Request) -> Response:
         """``GET /api/tables/{id}/replay?seat=&reveal=``: every step of a finished game as ``seat`` saw it
@@ -561,12 +553,6 @@ def _holds_seat(request: Request, table: Table, seat: int) -> bool:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     token = token.strip()
     return scheme.lower() == "bearer" and 0 < len(token) <= 256 and table.token_matches(seat, token)
-
-
-def _move(seat: int, action: str) -> Any:
-    from coven.core import Move
-
-    return Move(seat, action)
 
 
 class _ApiUnmatched:

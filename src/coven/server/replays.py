@@ -19,6 +19,8 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
+from coven.core import Move, Record
+from coven.core.record import replay_steps
 from coven.core.types import Seat
 from coven.server.messages import encode_json
 from coven.server.table import Table
@@ -30,35 +32,40 @@ class ReplayBusyError(Exception):
     """Every replay worker is busy and the queue is full: try again in a moment."""
 
 
-def replay_steps(table: Table, seat: Seat | None, reveal: bool) -> list[dict[str, Any]]:
+def record_of(table: Table) -> Record:
+    """The record of ``table``'s game so far: its deal (the seed: served only once the game is over, and
+    only where the game reveals everything at its end) and its moves."""
+    return Record(
+        game=table.game.spec.id,
+        players=table.players,
+        options=dict(table.options),
+        seed=table.seed,
+        seats=tuple(s.name for s in table.seats),
+        moves=tuple(Move(s.actor, s.action) for s in table.steps),
+    )
+
+
+def replay_json(table: Table, seat: Seat | None, reveal: bool) -> list[dict[str, Any]]:
     """Every step of a finished table as ``seat`` (None: a spectator) saw it, the starting position first:
     its number, actor, action (only the seat's own, or all with ``reveal``), the events it saw, its view
     and every seat's score after it (:class:`coven.server.schemas.ReplayStepOut`'s fields)."""
     game = table.game
-    state = game.setup(table.players, dict(table.options), table.seed)
-    steps: list[dict[str, Any]] = [
-        {
-            "number": 0,
-            "actor": None,
-            "action": None,
-            "events": [],
-            "view": game.view_to_json(game.view(state, seat)),
-            "scores": [float(s) for s in game.scores(state)],
-        }
-    ]
-    for step in table.steps:
-        events = game.apply(state, step.actor, game.parse_action(step.action))
-        steps.append(
+    numbers = [0, *(s.number for s in table.steps)]
+    out: list[dict[str, Any]] = []
+    for number, step in zip(numbers, replay_steps(game, record_of(table)), strict=True):
+        move = step.move
+        shown = move is not None and (reveal or move.seat == seat)
+        out.append(
             {
-                "number": step.number,
-                "actor": step.actor,
-                "action": step.action if reveal or step.actor == seat else None,
-                "events": [e.to_json() for e in events if reveal or e.visible_to(seat)],
-                "view": game.view_to_json(game.view(state, seat)),
-                "scores": [float(s) for s in game.scores(state)],
+                "number": number,
+                "actor": None if move is None else move.seat,
+                "action": move.action if move is not None and shown else None,
+                "events": [e.to_json() for e in step.events if reveal or e.visible_to(seat)],
+                "view": game.view_to_json(game.view(step.state, seat)),
+                "scores": [float(s) for s in game.scores(step.state)],
             }
         )
-    return steps
+    return out
 
 
 class Replays:
@@ -82,7 +89,7 @@ class Replays:
         return self._kept_bytes
 
     async def steps(self, table: Table, seat: Seat | None, reveal: bool) -> bytes:
-        """The JSON list of :func:`replay_steps` of ``table`` (which must be over); raises
+        """The JSON list of :func:`replay_json` of ``table`` (which must be over); raises
         ReplayBusyError if it has to be made and too many are being made or waiting already."""
         key: ReplayKey = (table.id, seat, reveal)
         kept = self._kept.get(key)
@@ -117,4 +124,4 @@ class Replays:
 
 
 def _encoded_steps(table: Table, seat: Seat | None, reveal: bool) -> bytes:
-    return encode_json(replay_steps(table, seat, reveal))
+    return encode_json(replay_json(table, seat, reveal))
