@@ -177,8 +177,9 @@ def test_every_door_shows_a_seat_only_its_own(
         hello(watcher)
         frames = play_seat(ws, token, random.Random(seed))
         watched = drain(watcher)
+        # (held while watched: a finished table leaves memory once its last connection closes)
+        table = client.app.state.service.tables[table_id]  # type: ignore[attr-defined]
 
-    table = client.app.state.service.tables[table_id]  # type: ignore[attr-defined]
     line = rebuild(game, players, options, seed, table.steps)
     assert game.is_over(line.states[-1])
     checked = check_frames(line, frames, 0)

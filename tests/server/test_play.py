@@ -319,3 +319,27 @@ def test_a_people_table_driver_is_not_woken_by_moves_but_ends_with_the_game(clie
             time.sleep(0.01)
         assert table.driver.done()
         assert [n for n in woken if 0 < n < moves] == []  # woken by no move but the last
+
+
+def test_a_finished_table_leaves_memory_when_its_last_connection_closes(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Not at the next heartbeat (made an hour here): at once, so finished tables never pile up between
+    beats; and not while anyone still watches it."""
+    client = make_client(heartbeat_seconds=3600)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    created = create(client, players=3, seed=9)  # seat 0 a person, the others random bots
+    table_id = created["table"]["id"]
+    with client.websocket_connect(ws_url(table_id)) as watcher:
+        hello(watcher)
+        with client.websocket_connect(ws_url(table_id)) as ws:
+            _, sync = hello(ws, created["invites"][0]["token"])
+            assert _play_out(ws, [sync])["status"] == "over"
+            assert table_id in service.tables
+        drain(watcher)
+        assert table_id in service.tables  # the spectator still watches
+    deadline = time.monotonic() + 10
+    while table_id in service.tables and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert table_id not in service.tables
+    assert client.get(f"/api/tables/{table_id}").json()["status"] == "over"  # the store serves it

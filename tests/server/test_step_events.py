@@ -141,6 +141,48 @@ def test_a_listing_is_kept_across_moves_only_for_a_sequence_that_cannot_change(t
     asyncio.run(run())
 
 
+class FreshTuples(ToyGame):
+    """The toy game, giving its legal plays in a new tuple at each call: fixed, but never given again."""
+
+    spec = replace(ToyGame.spec, id="fresh-tuples")
+
+    def legal_actions(self, state: ToyState, seat: Seat) -> Sequence[Play]:
+        return tuple(super().legal_actions(state, seat))
+
+
+def test_kept_listings_stay_bounded_and_the_constants_listed_often_stay(tmp_path: Path) -> None:
+    """Tuples given once (Namaste's writes) go past the bound, least recently listed first, while a
+    constant listed all along (Amulets' casts) keeps its one listing."""
+    from coven.server import table as table_module
+
+    async def run() -> None:
+        registry = Registry()
+        registry.register(FreshTuples())
+        registry.register(REGISTRY.get("amulets"))
+        async with running_service(tmp_path / "b.sqlite3", games=registry) as service:
+            fresh, _ = await service.create("fresh-tuples", 2, {}, [SeatRequest("human")] * 2)
+            amulets, _ = await service.create("amulets", 3, {}, [SeatRequest("human")] * 3)
+            for table, players in ((fresh, 2), (amulets, 3)):
+                for seat in range(players):
+                    await service.claim(table, seat)
+            caster = next(s for s in range(3) if s not in amulets.turn()[0])  # may cast: the constant
+            first = amulets.legal(caster, 60)
+            assert first is not None
+            kept = table_module._FIXED_LISTINGS
+            bound = table_module.FIXED_LISTINGS_BOUND
+            mover = fresh.turn()[0][0]
+            for i in range(bound + 200):
+                fresh.forget()  # asked afresh: the game gives a new tuple
+                assert fresh.legal(mover, 60) is not None
+                assert len(kept) <= bound
+                if i % 50 == 0:
+                    amulets.forget()
+                    again = amulets.legal(caster, 60)
+                    assert again is not None and again["actions"] is first["actions"]  # the same listing
+
+    asyncio.run(run())
+
+
 class Shifted(ToyGame):
     """The toy game with a fixed tuple of plays per hand, counting the texts it reads; ``shift`` makes it
     read a notation as another play than the one it writes so (a notation that does not round-trip)."""

@@ -15,6 +15,7 @@ import asyncio
 import functools
 import hmac
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -51,11 +52,20 @@ and the server validates it. Listing 60 of 6.4 million questions on every move c
 rules' whole step (measured for issue 12), and told the page nothing more."""
 
 
-@functools.lru_cache(maxsize=1 << 14)
+LEGAL_ENTRIES_BOUND = 2048
+"""Legal-list entries kept (see :func:`legal_entry`)."""
+
+
+@functools.lru_cache(maxsize=LEGAL_ENTRIES_BOUND)
 def legal_entry(game: AnyGame, action: Hashable) -> dict[str, Any]:
     """An action as a legal list shows it, built once: the same actions are offered move after move, and a
     list may hold dozens. Only the notation travels (what a page shows and sends back; the JSON form of
-    an action would triple a list's size, and a client that wants it builds it). Shared: never mutate."""
+    an action would triple a list's size, and a client that wants it builds it). Shared: never mutate.
+
+    The least recently offered go past :data:`LEGAL_ENTRIES_BOUND`: Namaste offers about 700 actions in
+    all, but The 3 Commandments' ordainments are pairs of a priestess's cards, thousands of them, seldom
+    offered twice (with 16,384 kept, their entries grew the server by about 7 MB over its first thousand
+    games, measured for issue 12)."""
     return {"notation": game.format_action(action)}
 
 
@@ -144,13 +154,17 @@ class _Listing:
         return known[text]
 
 
-_FIXED_LISTINGS: dict[tuple[AnyGame, int, int], _Listing] = {}
+_FIXED_LISTINGS: OrderedDict[tuple[AnyGame, int, int], _Listing] = OrderedDict()
 """Listings of legal sequences that never change (:func:`coven.core.is_fixed`), kept from move to move
 and from table to table: a game gives the same constant wherever the same actions are legal (Amulets'
 casts and questions, a Commandments novice's performances), so its first actions are listed once. Each
-entry holds its sequence, so the identity in its key names no other."""
-FIXED_LISTINGS_BOUND = 4096
-"""At most this many listings are kept (then they all go and are made again as asked)."""
+entry holds its sequence, so the identity in its key names no other; the least recently listed go first
+(past :data:`FIXED_LISTINGS_BOUND`)."""
+FIXED_LISTINGS_BOUND = 1024
+"""At most this many listings are kept. A tuple never changes, but not every tuple lasts: Namaste gives
+a new one for most writes it offers (its chunks of writes added together), each listed once, and with
+4,096 kept (all dropped at once when full) those grew the server by several MB over its first thousand
+games (measured for issue 12). The constants, listed at every move, stay at the recent end."""
 
 
 @dataclass(slots=True)
@@ -395,16 +409,19 @@ class Table:
         count = len(actions)
         limit = cap if required and count <= cap else min(cap, OPTIONAL_LISTED)
         now = self._shown()
-        listings = _FIXED_LISTINGS if is_fixed(actions) else now.listings
         key = (game, id(actions), limit)  # a game's own notation writes the entries
+        fixed = is_fixed(actions)
+        listings = _FIXED_LISTINGS if fixed else now.listings
         made = listings.get(key)
         if made is None or made.actions is not actions:
             made = _Listing(
                 actions, [legal_entry(game, a) for _, a in zip(range(limit), actions, strict=False)]
             )
-            if len(listings) >= FIXED_LISTINGS_BOUND:
-                listings.clear()
             listings[key] = made
+            if fixed and len(_FIXED_LISTINGS) > FIXED_LISTINGS_BOUND:
+                _FIXED_LISTINGS.popitem(last=False)
+        elif fixed:
+            _FIXED_LISTINGS.move_to_end(key)
         now.listed[seat] = made
         return made, required
 

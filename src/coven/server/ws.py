@@ -255,6 +255,7 @@ async def table_socket(
             table.listeners.discard(conn)
             if conn.watching:
                 service.spectators.leave(table.id)
+            service.let_go_if_finished(table)
         if pinger is not None:
             pinger.cancel()
         if closing and websocket.application_state == WebSocketState.CONNECTED:

@@ -194,6 +194,10 @@ class Ritual:
     ended: bool = False
     made: int = field(default=0, compare=False, repr=False)
     """How many of the first entries of :attr:`log` are known to be MoveLog already."""
+    shown: dict[tuple[bool, bool, bool], Any] | None = field(default=None, compare=False, repr=False)
+    """Once the ritual is over: its view for each kind of seat, made once (see
+    :func:`coven.games.commandments.view.build_views`). A finished ritual is shared, unchanged, by every
+    later state of its table, so its views live with it and go with the table (a copy starts without)."""
 
     def __init__(
         self,
@@ -220,6 +224,7 @@ class Ritual:
         self.disempowered = disempowered
         self.ended = ended
         self.made = made
+        self.shown = None
 
     @property
     def moves(self) -> list[MoveLog]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from coven.core import Event, JSONValue, Seat
@@ -206,11 +205,6 @@ def _kept(
     return value
 
 
-_PAST: Final[dict[tuple[int, bool, bool, bool], tuple[Ritual, RitualView]]] = {}
-"""Views of finished rituals, by the ritual's identity (kept, so the id names no other) and the kind of
-seat."""
-
-
 def build_view(state: CommandmentsState, seat: Seat | None, to_move: int) -> CommandmentsView:
     """Everything ``seat`` knows in ``state`` (``None``: a spectator); ``to_move`` as the rules say."""
     return build_views(state, (seat,), to_move)[seat]
@@ -245,9 +239,14 @@ def build_views(
                 rituals.append(view)
                 continue
             # An earlier ritual is over and shared, unchanged, by every later state (copy on write): its
-            # view for this kind of seat is made once.
-            view = _kept(_PAST, (id(ritual), *key), ritual, partial(ritual_view, ritual, cards, *key), 4096)
-            rituals.append(view)
+            # view for this kind of seat is made once, and kept with it.
+            shown = ritual.shown
+            if shown is None:
+                shown = ritual.shown = {}
+            past: RitualView | None = shown.get(key)
+            if past is None:
+                past = shown[key] = ritual_view(ritual, cards, own, known, hide)
+            rituals.append(past)
         named = dict.fromkeys(
             cid for r in rituals for cid in (*r.hand, r.discard, *(slot.card for slot in r.slots)) if cid
         )
