@@ -33,6 +33,8 @@ def main() -> None:
         create_burst=int(os.environ.get("COVEN_CREATE_BURST", "30")),
         sockets_per_client=int(os.environ.get("COVEN_SOCKETS_PER_CLIENT", "100")),
         spectators_per_table=int(os.environ.get("COVEN_SPECTATORS_PER_TABLE", "200")),
+        chat_limit=float(os.environ.get("COVEN_CHAT_LIMIT", "1")),
+        chat_burst=int(os.environ.get("COVEN_CHAT_BURST", "5")),
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")

@@ -7,6 +7,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from coven.server.tables import SeatRequest
 from coven.store import ChatLine
 from tests.server.conftest import TestClient
@@ -224,3 +226,119 @@ def test_a_tables_chat_buckets_leave_memory_with_the_table(tmp_path: Path) -> No
             assert back is not None and service.chat_limits.allow(back.id, 0)
 
     asyncio.run(run())
+
+
+def test_a_line_said_is_acknowledged_to_its_sender_with_its_id(client: TestClient) -> None:
+    """The ``chat`` that shows the line to the connection that said it carries the chat's ``id`` (one frame:
+    the line is kept, and this is its acknowledgement); everyone else, the seat's other sockets included,
+    gets the plain line."""
+    created = create(client, seats=humans(2))
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with (
+        client.websocket_connect(ws_url(table_id)) as a,
+        client.websocket_connect(ws_url(table_id)) as a_again,
+        client.websocket_connect(ws_url(table_id)) as b,
+        client.websocket_connect(ws_url(table_id)) as watcher,
+    ):
+        hello(a, tokens[0])
+        hello(a_again, tokens[0])
+        hello(b, tokens[1])
+        hello(watcher)
+        for ws in (a, a_again, b, watcher):
+            drain(ws)  # the table's start
+        a.send_json({"type": "chat", "text": " good   luck ", "id": "c1"})
+        line = {"id": 1, "seat": 0, "number": 0, "text": "good luck"}
+        assert drain(a) == [{"type": "chat", "id": "c1", "line": line}]
+        for ws in (a_again, b, watcher):
+            assert drain(ws) == [{"type": "chat", "line": line}]
+        b.send_json({"type": "chat", "text": "thanks", "id": -(2**53 - 1)})  # any id an act may carry
+        assert drain(b) == [
+            {"type": "chat", "id": -(2**53 - 1), "line": {**line, "id": 2, "seat": 1, "text": "thanks"}}
+        ]
+        b.send_json({"type": "chat", "text": "no id"})  # still its own line: "id" null says so
+        assert [m.get("id", "absent") for m in drain(b)] == [None]
+        assert [m.get("id", "absent") for m in drain(a)] == ["absent"] * 2
+
+
+def test_every_refusal_of_a_line_carries_its_id(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spectator's line, a line of nothing visible, one too long, one past the seat's limit, one the store
+    could not keep: each gets its ``error`` with the chat's ``id`` (the page knows which line it was), and
+    nothing is said. The connection stays open."""
+    client = make_client(chat_limit=0.01, chat_burst=2)  # (a line the store failed to keep counts)
+    created = create(client, seats=humans(2))
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with (
+        client.websocket_connect(ws_url(table_id)) as a,
+        client.websocket_connect(ws_url(table_id)) as b,
+        client.websocket_connect(ws_url(table_id)) as watcher,
+    ):
+        hello(a, tokens[0])
+        hello(b, tokens[1])
+        hello(watcher)
+        for ws in (a, b, watcher):
+            drain(ws)  # the table's start
+        watcher.send_json({"type": "chat", "text": "I am only watching", "id": "w1"})
+        a.send_json({"type": "chat", "text": "\u200b \u3164", "id": "c1"})
+        a.send_json({"type": "chat", "text": "x" * 501, "id": "c2"})
+        a.send_json({"type": "chat", "text": "", "id": 3})
+        refused = [(m["code"], m["id"]) for m in drain(watcher) + drain(a)]
+        assert refused == [
+            ("spectator", "w1"),
+            ("bad_message", "c1"),
+            ("bad_message", "c2"),
+            ("bad_message", 3),
+        ]
+
+        store = client.app.state.service.store  # type: ignore[attr-defined]
+
+        def failing(*args: object) -> None:
+            raise OSError("the disk is away")
+
+        monkeypatch.setattr(store, "add_chat", failing)
+        a.send_json({"type": "chat", "text": "lost", "id": "c4"})
+        [error] = drain(a)
+        assert (error["type"], error["code"], error["id"]) == ("error", "internal", "c4"), error
+        monkeypatch.undo()
+        a.send_json({"type": "chat", "text": "hello", "id": "c5"})  # the connection is still open
+        assert [(m["type"], m["id"]) for m in drain(a)] == [("chat", "c5")]
+        a.send_json({"type": "chat", "text": "hello again", "id": "c6"})  # past the seat's burst
+        [error] = drain(a)
+        assert (error["code"], error["id"], error["number"]) == ("rate_limited", "c6", 0), error
+        assert chats(drain(b)) == [{"id": 1, "seat": 0, "number": 0, "text": "hello"}]
+    stored = client.app.state.service.store.chat(table_id)  # type: ignore[attr-defined]
+    assert [line.text for line in stored] == ["hello"]
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("c" * 64, True),
+        (0, True),
+        (2**53 - 1, True),
+        (None, True),
+        ("c" * 65, False),
+        (2**53, False),
+        (True, False),
+        (1.5, False),
+        ([1], False),
+        ({"id": 1}, False),
+    ],
+)
+def test_a_chats_id_follows_the_rules_of_an_acts(client: TestClient, given: object, kept: bool) -> None:
+    """A string of at most 64 characters or a JavaScript-safe whole number (or null); any other ``id`` is
+    refused (``bad_message``, the line not said) and not echoed."""
+    created = create(client, seats=humans(2))
+    with client.websocket_connect(ws_url(created["table"]["id"])) as ws:
+        hello(ws, created["invites"][0]["token"])
+        drain(ws)
+        ws.send_json({"type": "chat", "text": "hi", "id": given})
+        [answer] = drain(ws)
+        if kept:
+            assert answer["type"] == "chat" and answer["id"] == given
+        else:
+            assert (answer["type"], answer["code"], answer["id"]) == ("error", "bad_message", None), answer
+            assert answer["message"].startswith("id"), answer

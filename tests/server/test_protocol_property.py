@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from coven.server.messages import (
     MAX_DEPTH,
     MAX_ERROR_TEXT,
+    MAX_ID_CHARS,
     MAX_SAFE_INTEGER,
     Act,
+    Chat,
     ErrorCode,
     Hello,
     Ping,
@@ -42,6 +44,9 @@ VALID: list[dict[str, Any]] = [
     {"type": "sync", "last": None},
     {"type": "ping", "id": "abc"},
     {"type": "ping"},
+    {"type": "chat", "text": "good luck", "id": "c1"},
+    {"type": "chat", "text": "x", "id": 7},
+    {"type": "chat", "text": "hello"},
 ]
 
 ODD_NUMBERS = [
@@ -82,7 +87,9 @@ json_values = st.recursive(
     ),
     max_leaves=40,
 )
-field_names = st.sampled_from(["type", "protocol", "token", "last", "number", "action", "action_json", "id"])
+field_names = st.sampled_from(
+    ["type", "protocol", "token", "last", "number", "action", "action_json", "id", "text"]
+)
 
 
 def check(text: str) -> None:
@@ -94,13 +101,20 @@ def check(text: str) -> None:
         assert exc.code in {ErrorCode.BAD_JSON, ErrorCode.BAD_MESSAGE}
         assert len(exc.message) <= MAX_ERROR_TEXT
         assert "\n" not in exc.message
-        frame = json.loads(error_message(exc.code, exc.message, None))
+        frame = json.loads(error_message(exc.code, exc.message, None, exc.msg_id))
         assert frame["code"] == exc.code
+        # the refused message's own id comes back only where it is a valid one
+        given = frame["id"]
+        assert (
+            given is None
+            or (type(given) is int and abs(given) <= MAX_SAFE_INTEGER)
+            or (type(given) is str and len(given) <= MAX_ID_CHARS and given.encode("utf-8"))
+        )
         assert _plain_act(text) is None
         try:
             parse_client_message(text)
         except ProtocolError as again:
-            assert (again.code, again.message) == (exc.code, exc.message)
+            assert (again.code, again.message, again.msg_id) == (exc.code, exc.message, exc.msg_id)
         else:
             raise AssertionError(f"the fast path accepted {text[:60]!r}")
         return
@@ -109,7 +123,7 @@ def check(text: str) -> None:
         assert isinstance(expected, Act) and msgspec.structs.asdict(message) == expected.model_dump()
         message = expected
     assert message == expected and message.model_dump() == expected.model_dump()
-    assert isinstance(message, Hello | Act | Sync | Ping)
+    assert isinstance(message, Hello | Act | Sync | Ping | Chat)
     for name in ("protocol", "last", "number"):
         value = getattr(message, name, None)
         assert value is None or (type(value) is int and abs(value) <= MAX_SAFE_INTEGER)
@@ -217,6 +231,33 @@ def test_each_odd_input_gets_its_typed_error() -> None:
         parse_client_message(json.dumps({"type": huge}))
     except ProtocolError as exc:
         assert exc.code == "bad_message" and len(exc.message) <= MAX_ERROR_TEXT
+
+
+def test_a_refused_act_or_chat_still_says_which_it_was() -> None:
+    """Refused for another field, an ``act``, ``chat`` or ``ping`` gets its own ``id`` back (when that id is
+    valid itself), so that the client knows which of its messages was refused."""
+
+    def refused(raw: str) -> tuple[str, str | int | None]:
+        try:
+            parse_client_message(raw)
+        except ProtocolError as exc:
+            return exc.code, exc.msg_id
+        raise AssertionError(f"accepted {raw[:60]!r}")
+
+    assert refused(json.dumps({"type": "chat", "text": "x" * 501, "id": "c1"})) == ("bad_message", "c1")
+    assert refused(json.dumps({"type": "chat", "text": "", "id": 2})) == ("bad_message", 2)
+    assert refused('{"type": "chat", "text": "\\ud800", "id": "c3"}') == ("bad_message", "c3")
+    assert refused('{"type": "chat", "text": "hi", "id": "c4", "extra": 1}') == ("bad_message", "c4")
+    assert refused('{"type": "act", "number": "3", "action": "x", "id": "m5"}') == ("bad_message", "m5")
+    assert refused('{"type": "act", "number": 3, "id": 6}') == ("bad_message", 6)
+    assert refused('{"type": "ping", "id": "p7", "x": 0}') == ("bad_message", "p7")
+    # an id that is itself wrong is not echoed; nor that of a message that has no id
+    assert refused(json.dumps({"type": "chat", "text": "hi", "id": "c" * 65})) == ("bad_message", None)
+    assert refused('{"type": "chat", "text": "hi", "id": "\\ud800"}') == ("bad_message", None)
+    assert refused('{"type": "chat", "text": "hi", "id": true}') == ("bad_message", None)
+    assert refused('{"type": "chat", "text": "hi", "id": 9007199254740992}') == ("bad_message", None)
+    assert refused('{"type": "sync", "last": "1", "id": 8}') == ("bad_message", None)
+    assert refused('{"type": "chat", "text": "hi", "id": NaN}') == ("bad_json", None)
 
 
 def test_text_that_is_not_unicode_is_refused_by_the_general_path() -> None:

@@ -9,10 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
 
+from coven.server.messages import visible_text
 from coven.store import ConflictError, PendingStep, PendingTable, Store, StoredSeat, StoredTable, hash_token
+from coven.store.migrations.versions import v0007_clean_names as clean_names
 
 
 @pytest.fixture
@@ -41,9 +45,9 @@ def _table(table_id: str = "t1", status: str = "waiting") -> StoredTable:
 
 
 def test_migrations_reach_head_and_are_idempotent(store: Store) -> None:
-    assert store.revision() == "0006"
+    assert store.revision() == "0007"
     store.migrate()
-    assert store.revision() == "0006"
+    assert store.revision() == "0007"
 
 
 def test_a_table_round_trips(store: Store) -> None:
@@ -305,7 +309,7 @@ def test_the_migration_lets_go_of_leases_on_finished_tables(database_url: str) -
             conn.execute(text("UPDATE alembic_version SET version_num = '0004'"))
         assert _owned_rows(old, "a") == {"m1", "m2"}
         old.migrate()
-        assert old.revision() == "0006"
+        assert old.revision() == "0007"
         assert _owned_rows(old, "a") == {"m2"}
     finally:
         old.dispose()
@@ -349,11 +353,66 @@ def test_the_migration_keeps_tables_without_a_lease_orphans(database_url: str) -
             conn.execute(text("UPDATE alembic_version SET version_num = '0005'"))
         assert old.orphaned_ids() == []  # read as this revision reads it: n1 would rest for ever
         old.migrate()
-        assert old.revision() == "0006"
+        assert old.revision() == "0007"
         assert old.orphaned_ids() == ["n1"]
         assert _owned_rows(old, "a") == {"n2"}
     finally:
         old.dispose()
+
+
+def test_the_migration_cleans_the_seat_names_older_versions_stored(database_url: str) -> None:
+    """Names stored before names were cleaned on the way in are cleaned as a new one is (revision 0007); one
+    with nothing visible left takes the server's name for a seat nobody named; only the names that change
+    are written, and every other field of the seat stays as it was."""
+    old = Store(database_url)
+    try:
+        old.migrate()
+        given = [
+            StoredSeat(
+                0, "human", "\u202eevil\u0007\u001b", None, hash_token("a"), True
+            ),  # (PostgreSQL keeps no NUL)
+            StoredSeat(1, "bot", "\u200b\u3164", "greedy", None, True),
+            StoredSeat(2, "human", " \n\u2800\u202c", None, hash_token("c"), False),
+            StoredSeat(3, "human", "Ana 👍🏽", None, hash_token("d"), False),
+            StoredSeat(4, "human", "Zoé\u2028\u2066Ana\u2069  Lou", None, hash_token("e"), True),
+            StoredSeat(5, "bot", "Old   Nick", "random", None, True),
+        ]
+        old.create_table(dataclasses.replace(_people("o1", 6), seats=tuple(given)))
+        old.create_table(_people("o2", 2))  # clean names: nothing to write
+        with old.engine.begin() as conn:  # as an older Coven left it
+            conn.execute(text("UPDATE alembic_version SET version_num = '0006'"))
+        written: list[Any] = []
+
+        def seen(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+            if statement.lstrip().upper().startswith("UPDATE COVEN_SEATS"):
+                written.extend(parameters if many else [parameters])
+
+        event.listen(old.engine, "before_cursor_execute", seen)
+        old.migrate()
+        event.remove(old.engine, "before_cursor_execute", seen)
+        assert old.revision() == "0007"
+        loaded = old.load_table("o1")
+        assert loaded is not None
+        names = ["evil", "greedy bot", "Player 3", "Ana 👍🏽", "Zoé Ana Lou", "Old Nick"]
+        assert [s.name for s in loaded.seats] == names
+        assert list(loaded.seats) == [
+            dataclasses.replace(s, name=n) for s, n in zip(given, names, strict=True)
+        ]
+        assert len(written) == 5  # the five names that changed, no other row
+        other = old.load_table("o2")
+        assert other is not None and [s.name for s in other.seats] == ["P0", "P1"]
+        old.migrate()  # once at the head, nothing more
+        assert old.revision() == "0007"
+    finally:
+        old.dispose()
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.text() | st.text(st.sampled_from("a \u200b\u202e\u3164\u2800\u0301\n\x00é\u2028\ufeff")))
+def test_the_migrations_cleaning_is_the_servers(name: str) -> None:
+    """Revision 0007 keeps its own copy of the rule (a revision does the same work whenever it runs): it
+    cleans a name as the server cleans a new one."""
+    assert clean_names.visible_name(name) == visible_text(name)
 
 
 def test_the_heartbeats_and_the_lobbys_queries_read_an_index_on_sqlite(tmp_path: Path) -> None:

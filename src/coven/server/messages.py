@@ -86,12 +86,15 @@ class ErrorCode:
 
 
 class ProtocolError(Exception):
-    """A refused message: sent to the client as ``{"type": "error", "code", "message"}``."""
+    """A refused message: sent to the client as ``{"type": "error", "code", "message", "id"}``. ``msg_id``:
+    the refused message's own ``id``, where it could be read (an ``act`` or a ``chat`` of another field
+    wrong still says which it was)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, msg_id: str | int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.msg_id = msg_id
 
 
 class _Message(BaseModel):
@@ -141,10 +144,12 @@ MAX_CHAT = 500
 
 
 class Chat(_Message):
-    """A seated player says something to the table (spectators read only)."""
+    """A seated player says something to the table (spectators read only). ``id``: the sender's, given back
+    with the line said (the ``chat`` its sender gets) or with its refusal (the ``error``)."""
 
     type: Literal["chat"]
     text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_CHAT)]
+    id: MessageId | None = None
 
 
 def clean_chat(text: str) -> str:
@@ -169,6 +174,9 @@ def visible_text(text: str) -> str:
 ClientMessage = Annotated[Hello | Act | Sync | Ping | Chat, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Hello | Act | Sync | Ping | Chat] = TypeAdapter(ClientMessage)
 _TYPES = ("hello", "act", "sync", "ping", "chat")
+_WITH_ID = frozenset({"act", "ping", "chat"})
+"""The messages that carry an ``id``: refused for another field, the error still gives it back."""
+_ID: TypeAdapter[str | int] = TypeAdapter(MessageId, config=ConfigDict(strict=True))
 
 
 def shorten(text: str, limit: int = MAX_ERROR_TEXT) -> str:
@@ -276,13 +284,29 @@ def parse_any_message(text: str) -> Hello | Act | Sync | Ping | Chat:
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, f"unknown message type {shown} (one of {', '.join(_TYPES)})"
         )
-    _check_tree(raw)
+    try:
+        _check_tree(raw)
+    except ProtocolError as exc:
+        raise ProtocolError(exc.code, exc.message, _own_id(kind, raw.get("id"))) from None
     try:
         return _ADAPTER.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, shorten(f"{shorten(where, 60)}: {first['msg']}")) from None
+        text = shorten(f"{shorten(where, 60)}: {first['msg']}")
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, text, _own_id(kind, raw.get("id"))) from None
+
+
+def _own_id(kind: str, value: Any) -> str | int | None:
+    """The ``id`` of a refused message, if it has one and it is a valid id (else None: it is not echoed)."""
+    if kind not in _WITH_ID or value is None:
+        return None
+    try:
+        if isinstance(value, str):
+            _check_text(value)
+        return _ID.validate_python(value)
+    except (ValidationError, ProtocolError):
+        return None
 
 
 def _json_kind(value: Any) -> str:

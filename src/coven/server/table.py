@@ -579,7 +579,8 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Ack:
-    """Who to acknowledge an action to, and with which ``id`` (the one its ``act`` carried)."""
+    """Who to acknowledge an action or a chat line to, and with which ``id`` (the one its ``act`` or
+    ``chat`` carried)."""
 
     listener: Listener
     id: str | int | None

@@ -911,15 +911,28 @@ class TableService:
                 del table.bots[s.seat]
 
     # ------------------------------------------------------------------ chat
-    async def say(self, table: Table, seat: Seat, text: str) -> None:
-        """Keep what ``seat`` said and show it to everyone at the table (in every process)."""
-        line = await asyncio.to_thread(self.store.add_chat, table.id, seat, table.number, text)
+    async def say(self, table: Table, seat: Seat, text: str, ack: Ack | None = None) -> None:
+        """Keep what ``seat`` said and show it to everyone at the table (in every process); the sender
+        (``ack``) gets its ``chat`` with its ``id``: the line is kept, and this is its acknowledgement.
+        Raises ProtocolError (``conflict``, ``internal``) when it could not be kept: nothing was said."""
+        try:
+            line = await asyncio.to_thread(self.store.add_chat, table.id, seat, table.number, text)
+        except ConflictError:
+            raise ProtocolError(ErrorCode.CONFLICT, "too many lines at once: say it again") from None
+        except Exception as exc:
+            log.exception("chat not kept on table %s", table.id)
+            raise ProtocolError(ErrorCode.INTERNAL, f"could not keep the line: {exc}") from None
         table.chat_said += 1
         if table.chat is not None:
             table.chat = [*table.chat[-(CHAT_KEPT - 1) :], line]
-        message = {"type": "chat", "line": line.to_json()}
-        table.broadcast(dumps(message))
-        await self._publish({"kind": "chat", "table": table.id, "line": line.to_json()})
+        said = line.to_json()
+        plain = dumps({"type": "chat", "line": said})
+        for listener in list(table.listeners):
+            if ack is None or listener is not ack.listener:
+                listener.send_text(plain)
+        if ack is not None:
+            ack.listener.send_text(dumps({"type": "chat", "id": ack.id, "line": said}))
+        await self._publish({"kind": "chat", "table": table.id, "line": said})
 
     async def chat_log(self, table: Table) -> list[ChatLine]:
         """The last lines said at the table, oldest first: read from the store once, then kept up to date

@@ -312,7 +312,7 @@ async def _receive(
     try:
         return parse_client_message(text)
     except ProtocolError as exc:
-        conn.send_text(error_message(exc.code, exc.message, None))
+        conn.send_text(error_message(exc.code, exc.message, None, exc.msg_id))
         return None
 
 
@@ -405,19 +405,20 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
 
 
 async def _chat(conn: Connection, table: Table, service: TableService, message: Chat) -> None:
-    if conn.seat is None:
-        text = "spectators read the chat but do not write"
-        conn.send_text(error_message(ErrorCode.SPECTATOR, text, table.number))
-        return
-    text = visible_text(message.text)  # (a line of nothing visible says nothing)
-    if not text:
-        conn.send_text(error_message(ErrorCode.BAD_MESSAGE, "say something: the line is empty", table.number))
-        return
-    if not service.chat_limits.allow(table.id, conn.seat):  # the seat's, whichever socket says it
-        why = "you are saying more than a table can read: wait a moment, then say it again"
-        conn.send_text(error_message(ErrorCode.RATE_LIMITED, why, table.number))
-        return
-    await service.say(table, conn.seat, text)
+    """Say a line, acknowledged to its sender with the chat's ``id`` (in the ``chat`` frame that shows it);
+    every refusal carries the ``id`` too."""
+    try:
+        if conn.seat is None:
+            raise ProtocolError(ErrorCode.SPECTATOR, "spectators read the chat but do not write")
+        text = visible_text(message.text)  # (a line of nothing visible says nothing)
+        if not text:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "say something: the line is empty")
+        if not service.chat_limits.allow(table.id, conn.seat):  # the seat's, whichever socket says it
+            why = "you are saying more than a table can read: wait a moment, then say it again"
+            raise ProtocolError(ErrorCode.RATE_LIMITED, why)
+        await service.say(table, conn.seat, text, Ack(conn, message.id))
+    except ProtocolError as exc:
+        conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
 
 
 async def _act(conn: Connection, table: Table, service: TableService, message: Act | PlainAct) -> None:

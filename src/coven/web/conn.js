@@ -19,7 +19,7 @@ const FATAL = new Map([
 export const TIMEOUTS = {
   quiet: 15000, // nothing heard for this long: ask the server for a sign of life
   answer: 5000, // ...which must come within this: otherwise the connection is dead, make it again
-  ack: 8000, // a move not acknowledged within this: the table says so and checks the connection (table.js)
+  ack: 8000, // a move or a chat line not acknowledged within this: the table says so and checks the connection (table.js)
   ...(globalThis.covenTimeouts || {}),
 };
 

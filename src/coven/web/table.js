@@ -74,6 +74,13 @@ class TableClient {
       chatLines: h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }),
     };
     this.chatLines = [];
+    // A line said is pending until the server acknowledges it (the chat that shows it carries its id); the
+    // note under the input says why one was not said, and survives the chat being drawn again.
+    this.chatPending = null; // {id, text, after, timer}: the line awaiting its acknowledgement
+    this.chatUnsure = null; // {id, text, after}: a line whose acknowledgement did not come in time
+    this.chatDraft = "";
+    this.chatNote = null; // {kind, text}
+    this.el.chatNote = h("p", { class: "chat-note error", id: "chat-note", role: "status", hidden: true });
     const logPanel = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" },
       h("h2", { id: "log-h" }, t("table.log")), this.el.log);
     // The table's panels are laid out once the table is known: a wrong link gets a page of its own.
@@ -148,19 +155,23 @@ class TableClient {
     switch (m.type) {
       case "chat_log":
         this.chatLines = m.lines;
+        this.settleChat();
         this.renderChat();
         break;
       case "chat":
-        this.chatLines.push(m.line);
-        this.renderChat(m.line);
+        // "id" is in our own line's copy only: its acknowledgement
+        this.addChatLine(m.line, m.id !== undefined ? m.id : undefined);
         break;
       case "welcome":
         // A move in flight when the connection dropped: the sync that follows tells what happened.
         if (this.pending !== null) this.lost = { number: this.number };
         this.pending = null;
         this.retry = null;
+        // A line in flight: its acknowledgement went with the old socket (the chat log may show it said).
+        if (this.chatPending) this.chatUnanswered(this.chatPending.id, false);
         // Back online: "not sent" no longer holds (the person can play again).
         if (this.error && this.error.code === "offline") this.clearError();
+        if (this.chatNote && this.chatNote.kind === "offline") this.chatNote = null;
         this.seat = m.seat;
         this.role = m.role;
         this.players = m.players;
@@ -218,6 +229,10 @@ class TableClient {
         this.seats = m.seats;
         break;
       case "error":
+        if (typeof m.id === "string" && m.id.startsWith("c")) { // a chat line's: said under the chat
+          this.chatRefused(m);
+          return;
+        }
         if (m.id !== undefined && m.id !== null && this.pending === m.id) {
           this.pending = null;
           if (m.code === "stale" && this.playedSince(this.sent)) {
@@ -537,24 +552,20 @@ class TableClient {
     return Math.max(0, Math.min(...limits) - (Date.now() - this.paceSince) / 1000);
   }
 
-  /** The chat: what seated players said (text only, never markup); spectators read it. */
-  renderChat(added = null) {
+  /** The chat: what seated players said (text only, never markup); spectators read it. A line sent shows as
+   * "sending…" until the server acknowledges it; refused, or unanswered in time, its text goes back in the
+   * input with the reason under it (it is never sent again on its own). */
+  renderChat() {
     const box = this.el.chat;
-    const names = this.names();
-    const line = (c) => h("li", { dataset: { seat: c.seat, number: c.number } },
-      h("strong", {}, t("chat.who", { name: names[c.seat] || t("table.seat_n", { n: c.seat + 1 }) })), h("span", { class: "chat-text" }, c.text));
-    if (added && box.querySelector("#chat-lines")) {
-      this.el.chatLines.append(line(added));
-      this.el.chatLines.scrollTop = this.el.chatLines.scrollHeight;
-      return;
-    }
-    clear(this.el.chatLines).append(...this.chatLines.map(line));
+    clear(this.el.chatLines).append(...this.chatLines.map((c) => this.chatLine(c)));
+    if (this.chatPending) this.el.chatLines.append(this.pendingLine(this.chatPending.text));
     clear(box).append(h("h2", { id: "chat-h" }, t("chat.title")));
     if (this.options && this.options.silent) {
       box.append(h("p", { class: "muted", id: "chat-silent" },
         t("chat.silent")));
     }
     box.append(this.el.chatLines);
+    this.el.chatLines.scrollTop = this.el.chatLines.scrollHeight;
     if (this.seat === null) {
       box.append(h("p", { class: "muted" }, t("chat.spectators")));
       return;
@@ -563,27 +574,140 @@ class TableClient {
     const typing = document.activeElement && document.activeElement.id === "chat-input";
     const input = h("input", { type: "text", id: "chat-input", maxlength: 500, "aria-label": t("chat.label"), placeholder: t("chat.placeholder"),
       value: this.chatDraft || "", oninput: (ev) => { this.chatDraft = ev.target.value; } });
-    const note = h("p", { class: "chat-note error", id: "chat-note", role: "status", hidden: true });
-    const form = h("form", { class: "chat-form" }, input, h("button", { type: "submit", class: "small", id: "chat-send" }, t("chat.send")));
+    // one line at a time: the next waits for the last one's answer (a moment, unless the connection is lost)
+    const send = h("button", { type: "submit", class: "small", id: "chat-send", disabled: this.chatPending !== null }, t("chat.send"));
+    const form = h("form", { class: "chat-form" }, input, send);
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      const text = input.value.trim();
-      if (!text) return;
-      if (this.conn.send({ type: "chat", text })) {
-        input.value = "";
-        this.chatDraft = "";
-        note.hidden = true;
-      } else {
-        // no connection: nothing was said; the text stays to be sent again
-        note.textContent = t("chat.not_sent");
-        note.hidden = false;
-      }
+      this.say(input.value.trim());
     });
-    box.append(form, note);
+    box.append(form, this.el.chatNote);
+    this.renderChatNote();
     if (typing) {
       input.focus({ preventScroll: true });
       input.setSelectionRange(input.value.length, input.value.length);
     }
+  }
+
+  chatLine(c) {
+    const names = this.names();
+    return h("li", { dataset: { seat: c.seat, number: c.number, line: c.id } },
+      h("strong", {}, t("chat.who", { name: names[c.seat] || t("table.seat_n", { n: c.seat + 1 }) })), h("span", { class: "chat-text" }, c.text));
+  }
+
+  pendingLine(text) {
+    const li = this.chatLine({ seat: this.seat, text });
+    li.classList.add("chat-pending");
+    li.id = "chat-pending";
+    for (const key of ["number", "line"]) delete li.dataset[key];
+    li.append(h("span", { class: "muted chat-sending" }, " ", t("chat.sending")));
+    return li;
+  }
+
+  /** Say `text`: shown as pending until its acknowledgement (or its refusal) comes back with its id. */
+  say(text) {
+    if (!text || this.chatPending || this.seat === null) return;
+    const id = `c${nextId++}`;
+    if (!this.conn.send({ type: "chat", text, id })) {
+      // no connection: nothing was said; the text stays to be sent again
+      this.chatNote = { kind: "offline", text: t("chat.not_sent") };
+      this.renderChatNote();
+      return;
+    }
+    const after = this.chatLines.reduce((most, c) => Math.max(most, c.id), 0);
+    this.chatPending = { id, text, after, timer: setTimeout(() => this.chatUnanswered(id), TIMEOUTS.ack) };
+    this.chatUnsure = null; // sent again (or another line): the person has decided
+    this.chatDraft = "";
+    this.chatNote = null;
+    this.renderChat();
+  }
+
+  /** A line said at the table; `id` (our own line's acknowledgement) turns the pending line into it. */
+  addChatLine(line, id) {
+    this.chatLines.push(line);
+    const list = this.el.chatLines;
+    const pending = this.chatPending;
+    if (id !== undefined && pending && pending.id === id) {
+      clearTimeout(pending.timer);
+      this.chatPending = null;
+      const shown = list.querySelector("#chat-pending");
+      if (shown) { // said: the same item (a screen reader already read it out), no longer "sending…"
+        shown.removeAttribute("id");
+        shown.classList.remove("chat-pending");
+        shown.querySelector(".chat-sending").remove();
+        Object.assign(shown.dataset, { number: line.number, line: line.id });
+        const said = shown.querySelector(".chat-text");
+        if (said.textContent !== line.text) said.textContent = line.text; // as the server cleaned it
+      } else list.append(this.chatLine(line));
+      const send = document.getElementById("chat-send");
+      if (send) send.disabled = false;
+    } else {
+      if (id !== undefined && this.chatUnsure && this.chatUnsure.id === id) this.chatSaidAfterAll();
+      list.insertBefore(this.chatLine(line), list.querySelector("#chat-pending"));
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  /** The pending line's acknowledgement did not come in time (or its socket is gone): say it was not sent
+   * and give its text back; check the connection (a dead one is made again). */
+  chatUnanswered(id, probe = true) {
+    const pending = this.chatPending;
+    if (!pending || pending.id !== id) return;
+    clearTimeout(pending.timer);
+    this.chatPending = null;
+    this.chatUnsure = { id, text: pending.text, after: pending.after };
+    this.giveBack(pending.text, { kind: "unanswered", text: t("chat.unanswered") });
+    if (probe) this.conn.probe();
+  }
+
+  /** An error about one of our lines: the pending one goes back into the input with the reason. */
+  chatRefused(m) {
+    const why = { kind: "refused", text: chatRefusal(m, this.game) };
+    if (this.chatPending && this.chatPending.id === m.id) {
+      clearTimeout(this.chatPending.timer);
+      const { text } = this.chatPending;
+      this.chatPending = null;
+      this.giveBack(text, why);
+    } else if (this.chatUnsure && this.chatUnsure.id === m.id) {
+      this.chatUnsure = null; // refused after all: its text is already back in the input
+      this.chatNote = why;
+      this.renderChatNote();
+    }
+  }
+
+  /** Put `text` back in the input (before anything typed since) and say why. */
+  giveBack(text, note) {
+    const typed = (this.chatDraft || "").trim();
+    this.chatDraft = typed ? `${text} ${typed}` : text;
+    this.chatNote = note;
+    this.renderChat();
+  }
+
+  /** After a reconnection: a line whose acknowledgement never came is in the chat log if it was said. */
+  settleChat() {
+    const unsure = this.chatUnsure;
+    if (!unsure) return;
+    const text = cleanChat(unsure.text);
+    if (this.chatLines.some((c) => c.id > unsure.after && c.seat === this.seat && c.text === text)) this.chatSaidAfterAll();
+  }
+
+  /** A line said "not sent" was said after all: its text leaves the input (unless it has been changed). */
+  chatSaidAfterAll() {
+    const { text } = this.chatUnsure;
+    this.chatUnsure = null;
+    const draft = this.chatDraft || "";
+    if (draft === text) this.chatDraft = "";
+    else if (draft.startsWith(`${text} `)) this.chatDraft = draft.slice(text.length + 1);
+    const input = document.getElementById("chat-input");
+    if (input && input.value !== this.chatDraft) input.value = this.chatDraft;
+    if (this.chatNote && this.chatNote.kind === "unanswered") this.chatNote = null;
+    this.renderChatNote();
+  }
+
+  renderChatNote() {
+    const note = this.el.chatNote;
+    note.hidden = !this.chatNote;
+    note.textContent = this.chatNote ? this.chatNote.text : "";
   }
 
   renderScores() {
@@ -672,6 +796,21 @@ class TableClient {
     }
     log.scrollTop = log.scrollHeight;
   }
+}
+
+/** A chat line as the server keeps it: characters that do not print become spaces, spaces squeezed. */
+function cleanChat(text) {
+  return text.replace(/[\p{C}\p{Z}\s]+/gu, " ").trim();
+}
+
+/** Why the server refused a chat line, in the page's words. */
+function chatRefusal(m, game) {
+  const own = {
+    rate_limited: t("chat.refused.rate_limited"),
+    bad_message: t("chat.refused.bad_message"),
+    spectator: t("chat.refused.spectator"),
+  }[m.code];
+  return own || t("chat.refused", { reason: errorText(m.code, m.message, game) || m.code });
 }
 
 function reducedMotion() {
