@@ -302,6 +302,7 @@ def test_every_refusal_of_a_line_carries_its_id(
         a.send_json({"type": "chat", "text": "lost", "id": "c4"})
         [error] = drain(a)
         assert (error["type"], error["code"], error["id"]) == ("error", "internal", "c4"), error
+        assert "disk" not in error["message"]  # the store's own words stay in the server's log
         monkeypatch.undo()
         a.send_json({"type": "chat", "text": "hello", "id": "c5"})  # the connection is still open
         assert [(m["type"], m["id"]) for m in drain(a)] == [("chat", "c5")]

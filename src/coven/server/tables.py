@@ -36,7 +36,7 @@ from coven.core.driver import decisions
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
 from coven.server.limits import Counts, SeatLimits
-from coven.server.messages import PROTOCOL_VERSION, ErrorCode, ProtocolError, dumps
+from coven.server.messages import PROTOCOL_VERSION, ErrorCode, ProtocolError, dumps, shorten
 from coven.server.schemas import HealthOut
 from coven.server.settings import GameSource, Settings
 from coven.server.table import Ack, AnyGame, Table
@@ -919,9 +919,11 @@ class TableService:
             line = await asyncio.to_thread(self.store.add_chat, table.id, seat, table.number, text)
         except ConflictError:
             raise ProtocolError(ErrorCode.CONFLICT, "too many lines at once: say it again") from None
-        except Exception as exc:
-            log.exception("chat not kept on table %s", table.id)
-            raise ProtocolError(ErrorCode.INTERNAL, f"could not keep the line: {exc}") from None
+        except Exception as exc:  # the store's words stay in the log: a client learns only that it failed
+            why = shorten(f"{type(exc).__name__}: {exc}")
+            log.error("table %s: a chat line was not kept: %s", table.id, why)
+            failed = "the server could not keep the line: say it again"
+            raise ProtocolError(ErrorCode.INTERNAL, failed) from None
         table.chat_said += 1
         if table.chat is not None:
             table.chat = [*table.chat[-(CHAT_KEPT - 1) :], line]
