@@ -311,7 +311,7 @@ async def _receive(
     try:
         return parse_client_message(text)
     except ProtocolError as exc:
-        conn.send_text(error_message(exc.code, exc.message, None))
+        conn.send_text(error_message(exc.code, exc.message, None, reason=exc.reason))
         return None
 
 
@@ -449,4 +449,4 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
         ack = Ack(conn, message.id)
         await service.submit(table, seat, message.number, source, ack, animation_ms=message.animation_ms)
     except ProtocolError as exc:
-        conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
+        conn.send_text(error_message(exc.code, exc.message, table.number, message.id, exc.reason))
