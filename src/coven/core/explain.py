@@ -8,14 +8,14 @@ view alone; moments only tell *when* something happened, so a line can link to t
 Every seat's lines add up exactly to the engine's score for that seat (``Game.scores``). Texts may name
 seats as ``{s2}``: front ends put the seat's name there (:func:`fill`).
 
-Every text is English and carries a stable message key with its parameters (a :class:`Message`, built
-by a game's :class:`Texts`), so that a front end shows it in its own language: the browser through its
-catalogues (``src/coven/web/i18n/*.json``), the terminal through
-:func:`coven.core.lang.explanation_catalogue`, both by :func:`translate`'s rules; a key a catalogue
-lacks shows the English text. A parameter is a number, a text (a seat as ``{s2}``), a nested
-:class:`Message` (a colour, a place: translated first), a text in each language (a card's words)
-or a tuple of those (joined with ``, ``). A key with ``.one`` and ``.other`` forms in a catalogue (and
-no plain form) picks one by its ``n`` parameter and the language's plural rule (French: 0 and 1 are
+Every text is English and carries a stable message key with its parameters (a :class:`Message`, built by
+a game's :class:`Texts`: both in :mod:`coven.core.texts`, and named here too), so that a front end shows
+it in its own language: the browser through its catalogues (``src/coven/web/i18n/*.json``), the terminal
+through :func:`coven.core.lang.explanation_catalogue`, both by :func:`translate`'s rules; a key a
+catalogue lacks shows the English text. A parameter is a number, a text (a seat as ``{s2}``), a nested
+:class:`Message` (a colour, a place: translated first), a text in each language (a card's words) or a
+tuple of those (joined with ``, ``). A key with ``.one`` and ``.other`` forms in a catalogue (and no
+plain form) picks one by its ``n`` parameter and the language's plural rule (French: 0 and 1 are
 singular).
 """
 

@@ -33,8 +33,9 @@ _NO_PARAMS: Mapping[str, Param] = MappingProxyType({})
 
 
 class Message(str):
-    """An explanation's text: the English text itself (it *is* that ``str``), with the stable ``key`` and
-    the ``params`` a catalogue's template for that key is filled from."""
+    """A text of the engine (an explanation's line, a refusal): the English text itself (it *is* that
+    ``str``), with the stable ``key`` and the ``params`` a catalogue's template for that key is filled
+    from."""
 
     key: str
     params: Mapping[str, Param]
