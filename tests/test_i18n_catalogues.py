@@ -62,10 +62,11 @@ def test_both_catalogues_have_the_same_keys_and_placeholders() -> None:
 
 def test_no_catalogue_key_is_unused() -> None:
     # A key nobody uses is a text nobody checks; the option descriptions (opt.*) are looked up by name,
-    # the explanations' texts (why.*) by the message keys the engine sends (their check: the engine's own
-    # templates, tests/core/test_explain.py).
+    # the explanations' texts (why.*) and the refusals' (refusal.*) by the message keys the engine sends
+    # (their checks: the engine's own templates, tests/core/test_explain.py, tests/core/test_refusals.py).
     used = used_keys()
-    unused = sorted(k for k in catalogue("en") if k not in used and not k.startswith(("opt.", "why.")))
+    engine = ("opt.", "why.", "refusal.")
+    unused = sorted(k for k in catalogue("en") if k not in used and not k.startswith(engine))
     assert not unused, f"unused catalogue keys: {unused}"
 
 

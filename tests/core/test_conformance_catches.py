@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 from coven.core import Bounds, Event, NotationError, Options, Seat
+from coven.core.texts import Texts
 from coven.testing.conformance import ConformanceError, check_game
 from tests.core.toygame import Play, ToyGame, ToyState, ToyView
 
@@ -31,6 +32,17 @@ class MutatesOnRefusal(ToyGame):
         if reason is not None and state.hands[seat]:
             state.hands[seat].pop()
         return reason
+
+
+UNDECLARED = Texts({"refusal.toy.not_held": "you do not hold a {card}"})
+
+
+class UndeclaredRefusal(ToyGame):
+    """Says why with a key that its refusals (the core's alone) do not list."""
+
+    def illegal_reason(self, state: ToyState, seat: Seat, action: Play) -> str | None:
+        reason = super().illegal_reason(state, seat, action)
+        return None if reason is None else UNDECLARED("refusal.toy.not_held", card=action.card)
 
 
 class NeverEnds(ToyGame):
@@ -114,6 +126,7 @@ class SharedViewsMixedUp(ToyGame):
     [
         (LeakyWorlds(), "changes that seat's view"),
         (MutatesOnRefusal(), "changed the state"),
+        (UndeclaredRefusal(), "not among the game's refusals"),
         (NeverEnds(), "still running"),
         (ScoresOutOfBounds(), "outside"),
         (LegalForEveryone(), "not to act but has legal actions"),

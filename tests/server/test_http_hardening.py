@@ -26,7 +26,10 @@ def refused(response: Any, status: int, code: str | None = None) -> str:
     """The response is ``status`` with the API's error shape; returns its message."""
     assert response.status_code == status, response.text
     body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
+    assert set(body) == {"error"} and set(body["error"]) - {"reason"} == {"code", "message"}, body
+    if "reason" in body["error"]:  # why the rules refused, in words of no language
+        reason = body["error"]["reason"]
+        assert set(reason) == {"key", "params"} and reason["key"].startswith("refusal."), body
     if code is not None:
         assert body["error"]["code"] == code, body
     message: str = body["error"]["message"]

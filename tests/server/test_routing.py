@@ -152,6 +152,14 @@ def test_a_refused_move_is_refused_on_the_process_it_came_to(tmp_path: Path, bus
             with pytest.raises(ProtocolError) as bad:
                 await other.submit(replica, seat, table.number, parse_action_text("no such move"), None)
             assert bad.value.code in {ErrorCode.BAD_NOTATION, ErrorCode.ILLEGAL_ACTION}
+            # the owner's refusal comes back with its reason (a circle written before the dice are rolled)
+            with pytest.raises(ProtocolError) as illegal:
+                await other.submit(replica, seat, table.number, parse_action_text("14@c3"), Ack(listener, 2))
+            assert illegal.value.code == ErrorCode.ILLEGAL_ACTION
+            assert illegal.value.reason == {
+                "key": "refusal.namaste.roll_first",
+                "params": {"action": "14@c3"},
+            }
             assert table.number == 0 and replica.number == 0 and other.commits.batches == 0
         finally:
             await _stop(owner, other)

@@ -39,6 +39,7 @@ from coven.core.explain import Explanation, Moment, fill, translate
 from coven.core.game import Game
 from coven.core.lang import explanation_catalogue, pick_lang, translations
 from coven.core.record import Move
+from coven.core.refusals import CORE
 from coven.core.types import Seat
 
 AnyGame = Game[Any, Any, Any]
@@ -149,7 +150,7 @@ class Driver:
                     return False
                 if refused is None:
                     raise BotError(f"the bot at seat {seat} passed on a required decision")
-                refused(IllegalActionError("you must act now"))
+                refused(IllegalActionError(CORE("refusal.core.must_act")))
                 continue
             try:
                 events = game.apply(state, seat, action)

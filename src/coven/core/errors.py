@@ -3,12 +3,18 @@
 Every error a caller can provoke is a :class:`CovenError` with a stable ``code`` (used by the command
 line, the HTTP API and the websocket). Rule errors also subclass :class:`ValueError`, as python-chess
 does, so ``except ValueError`` still catches them. Raising one of these never changes a state.
+
+A :class:`GameError` raised with a :class:`~coven.core.texts.Message` (a refusal: see
+:mod:`coven.core.refusals`) carries its stable key and params as :attr:`GameError.reason`, for a front end
+to say it in the person's language; ``str(exc)`` is the English text either way.
 """
 
 from __future__ import annotations
 
 import reprlib
 from typing import ClassVar
+
+from coven.core.texts import Message
 
 
 class CovenError(Exception):
@@ -18,9 +24,19 @@ class CovenError(Exception):
 
 
 class GameError(CovenError, ValueError):
-    """An action or a request that the rules refuse."""
+    """An action or a request that the rules refuse.
+
+    Raised with a :class:`~coven.core.texts.Message` as its one argument (``IllegalActionError(REFUSALS(
+    "refusal.brujas.not_in_hand", card="R3"))``), it says why in words that do not depend on a language:
+    :attr:`reason`. Raised with a plain text, it says why in English only."""
 
     code = "game_error"
+
+    @property
+    def reason(self) -> Message | None:
+        """The refusal's stable key and params (the message whose text is ``str(self)``), or None."""
+        said = self.args[0] if len(self.args) == 1 else None
+        return said if isinstance(said, Message) else None
 
 
 class NotYourTurnError(GameError):

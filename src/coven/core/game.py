@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from coven.core.codec import Codec, TaggedCodec
-from coven.core.errors import GameOverError, IllegalActionError, NotYourTurnError
+from coven.core.errors import GameOverError, IllegalActionError, NotYourTurnError, short_repr
 from coven.core.events import Event
+from coven.core.refusals import CORE
 from coven.core.spec import Bounds, GameSpec
+from coven.core.texts import Texts
 from coven.core.types import JSONValue, Options, Seat
 
 if TYPE_CHECKING:
@@ -76,6 +78,10 @@ class Game(ABC, Generic[S, A, V]):
     """Every concrete action class; their union is the action type ``A``."""
     view_class: ClassVar[type]
     """The (frozen dataclass) type that :meth:`view` returns."""
+    refusals: ClassVar[Texts] = CORE
+    """Every refusal this game's rules can give (:mod:`coven.core.refusals`): the engine's own, joined with
+    the game's (``CORE | Texts({...})``), whose messages :meth:`illegal_reason` and the game's option checks
+    raise. The page's catalogues hold each of them, in every language (a test checks)."""
 
     def __init__(self, parts: Parts[S, V] | None = None) -> None:
         self._action_codec: TaggedCodec[A] = TaggedCodec(self.action_classes)
@@ -158,22 +164,25 @@ class Game(ABC, Generic[S, A, V]):
         """Why ``action`` is illegal for ``seat`` now, or ``None`` if it is legal.
 
         Called only for a seat that may act. The default checks membership in the legal actions;
-        games override it to explain *why* (e.g. which neighbour an entry fails to exceed).
+        games override it to explain *why* (e.g. which neighbour an entry fails to exceed). The text is
+        English; a game that returns one of its :attr:`refusals`' messages (a ``str`` too) says it with a
+        stable key and params besides, which :meth:`check` passes on as the error's ``reason``.
         """
         if action in self.legal_actions(state, seat):
             return None
-        return f"{self.format_action(action)} is not a legal action now"
+        return CORE("refusal.core.not_legal", action=self.format_action(action))
 
     def check(self, state: S, seat: Seat, action: object) -> None:
         """Raise the typed error that applying ``action`` would raise; change nothing."""
         if self.is_over(state):
-            raise GameOverError("the game is over")
+            raise GameOverError(CORE("refusal.core.game_over"))
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise NotYourTurnError(f"{seat!r} is not a seat")
+            raise NotYourTurnError(CORE("refusal.core.not_a_seat", value=short_repr(seat)))
         if seat not in self.to_act(state) and seat not in self.may_act(state):
-            raise NotYourTurnError(f"seat {seat} may not act now")
+            raise NotYourTurnError(CORE("refusal.core.not_your_turn", seat=seat))
         if not isinstance(action, self.action_classes):
-            raise IllegalActionError(f"{action!r} is not an action of {self.spec.title}")
+            refused = CORE("refusal.core.not_an_action", value=short_repr(action), game=self.spec.title)
+            raise IllegalActionError(refused)
         reason = self.illegal_reason(state, seat, action)  # type: ignore[arg-type]
         if reason is not None:
             raise IllegalActionError(reason)

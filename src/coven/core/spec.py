@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from coven.core.errors import InvalidOptionError, short_repr
+from coven.core.refusals import CORE
 from coven.core.types import Options, OptionValue
 
 INT_TEXT_LIMIT = 20
@@ -53,17 +54,19 @@ class Option:
         value must be a bool and a count's an int, not their text forms (``"yes"``, ``"5"``)."""
         kind = self.kind
         if typed and kind in ("bool", "int") and isinstance(value, str):
-            wanted = "true or false" if kind == "bool" else "a whole number"
-            raise InvalidOptionError(f"option {self.key} takes {wanted}, not the text {short_repr(value)}")
+            key = "refusal.option.text_for_flag" if kind == "bool" else "refusal.option.text_for_number"
+            raise InvalidOptionError(CORE(key, option=self.key, value=short_repr(value)))
         if kind == "bool":
             return self._parse_bool(value)
         if kind == "int":
             return self._parse_int(value)
         if not isinstance(value, str):
-            raise InvalidOptionError(f"option {self.key} takes a word, not {short_repr(value)}")
+            raise InvalidOptionError(CORE("refusal.option.word", option=self.key, value=short_repr(value)))
         if self.choices and value not in self.choices:
             allowed = ", ".join(self.choices)
-            raise InvalidOptionError(f"option {self.key} is one of {allowed}, not {short_repr(value)}")
+            raise InvalidOptionError(
+                CORE("refusal.option.choice", option=self.key, choices=allowed, value=short_repr(value))
+            )
         return str(value)
 
     def _parse_bool(self, value: object) -> bool:
@@ -73,36 +76,36 @@ class Option:
             return True
         if isinstance(value, str) and value.lower() in {"false", "no", "off", "0"}:
             return False
-        raise InvalidOptionError(f"option {self.key} takes true or false, not {short_repr(value)}")
+        raise InvalidOptionError(CORE("refusal.option.flag", option=self.key, value=short_repr(value)))
 
     def _parse_int(self, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise InvalidOptionError(f"option {self.key} takes a whole number, not {short_repr(value)}")
+            raise InvalidOptionError(CORE("refusal.option.number", option=self.key, value=short_repr(value)))
         if isinstance(value, str):
             text = value.strip()
             if len(text) > INT_TEXT_LIMIT:
                 raise InvalidOptionError(
-                    f"option {self.key} takes a whole number of at most {INT_TEXT_LIMIT} characters, "
-                    f"not a text of {len(text)}"
+                    CORE(
+                        "refusal.option.number_length", option=self.key, max=INT_TEXT_LIMIT, length=len(text)
+                    )
                 )
             if _WHOLE_NUMBER.fullmatch(text) is None:
                 raise InvalidOptionError(
-                    f"option {self.key} takes a whole number written with the digits 0-9 "
-                    f"(and a leading '-' if negative), not {short_repr(value)}"
+                    CORE("refusal.option.digits", option=self.key, value=short_repr(value))
                 )
             number = int(text)
         else:
             number = int(value)  # an int subclass (IntEnum) becomes a plain int
         if self.minimum is not None and number < self.minimum:
             raise InvalidOptionError(
-                f"option {self.key} is at least {self.minimum}, not {short_repr(number)}"
+                CORE("refusal.option.minimum", option=self.key, min=self.minimum, value=short_repr(number))
             )
         if self.maximum is not None and number > self.maximum:
-            raise InvalidOptionError(f"option {self.key} is at most {self.maximum}, not {short_repr(number)}")
-        if abs(number) > INT_LIMIT:
             raise InvalidOptionError(
-                f"option {self.key} is a whole number from -10**18 to 10**18, not {short_repr(number)}"
+                CORE("refusal.option.maximum", option=self.key, max=self.maximum, value=short_repr(number))
             )
+        if abs(number) > INT_LIMIT:
+            raise InvalidOptionError(CORE("refusal.option.range", option=self.key, value=short_repr(number)))
         return number
 
 
@@ -144,25 +147,33 @@ class GameSpec:
     def check_players(self, players: object) -> None:
         """Raise :class:`InvalidOptionError` unless ``players`` is a whole number in the player range."""
         if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidOptionError(
-                f"the number of players must be a whole number, not {short_repr(players)}"
-            )
+            raise InvalidOptionError(CORE("refusal.players.number", value=short_repr(players)))
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptionError(
-                f"{self.title} takes {self.min_players} to {self.max_players} players, "
-                f"not {short_repr(players)}"
+                CORE(
+                    "refusal.players.range",
+                    game=self.title,
+                    min=self.min_players,
+                    max=self.max_players,
+                    value=short_repr(players),
+                )
             )
 
     def resolve_options(self, given: Mapping[str, object] | None = None, *, typed: bool = False) -> Options:
         """Defaults overlaid with ``given``, each validated; unknown keys are refused. ``typed``: each
         value of its option's own type, not a text form (see :meth:`Option.parse`)."""
         if given is not None and not isinstance(given, Mapping):
-            raise InvalidOptionError(f"options map names to values, not {short_repr(given)}")
+            raise InvalidOptionError(CORE("refusal.option.not_a_mapping", value=short_repr(given)))
         resolved: Options = {o.key: o.default for o in self.options}
         for key, value in (given or {}).items():
             option = self.option_index.get(key) if isinstance(key, str) else None
             if option is None:
-                known = ", ".join(sorted(self.option_index)) or "none"
-                raise InvalidOptionError(f"{self.title} has no option {short_repr(key)} (options: {known})")
+                known = ", ".join(sorted(self.option_index))
+                said = dict(game=self.title, option=short_repr(key))
+                raise InvalidOptionError(
+                    CORE("refusal.option.unknown", **said, known=known)
+                    if known
+                    else CORE("refusal.option.unknown_none", **said)
+                )
             resolved[key] = option.parse(value, typed=typed)
         return resolved

@@ -31,7 +31,7 @@ from coven.core import CovenError, Game, InvalidOptionError, UnknownBotError, Un
 from coven.core.explain import moments_from_steps
 from coven.server import schemas
 from coven.server.limits import ClientCounts, ClientLimits, client_key
-from coven.server.messages import CloseCode, ErrorCode, encode_json, shorten
+from coven.server.messages import CloseCode, ErrorCode, encode_json, reason_json, shorten
 from coven.server.openapi import openapi_document
 from coven.server.replays import ReplayBusyError, Replays, record_of
 from coven.server.rules_page import LANGS, asked_lang, localized_name, missing_document, rules_document
@@ -53,12 +53,20 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        headers: dict[str, str] | None = None,
+        reason: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.reason = reason
 
 
 def _json(model: BaseModel | list[Any], status: int = 200) -> JSONResponse:
@@ -67,9 +75,16 @@ def _json(model: BaseModel | list[Any], status: int = 200) -> JSONResponse:
     return JSONResponse(model.model_dump(mode="json"), status_code=status)
 
 
-def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    body = schemas.ErrorOut(error=schemas.ErrorBody(code=code, message=message))
-    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+def _error(
+    status: int,
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    reason: dict[str, Any] | None = None,
+) -> JSONResponse:
+    said = None if reason is None else schemas.MessageKeyOut.model_validate(reason)
+    body = schemas.ErrorOut(error=schemas.ErrorBody(code=code, message=message, reason=said))
+    return JSONResponse(body.model_dump(mode="json", exclude_none=True), status_code=status, headers=headers)
 
 
 def _guard(endpoint: Endpoint, whole_numbers: tuple[str, ...] = ()) -> Endpoint:
@@ -88,13 +103,13 @@ def _guard(endpoint: Endpoint, whole_numbers: tuple[str, ...] = ()) -> Endpoint:
                     raise ApiError(422, ErrorCode.BAD_REQUEST, message)
             return await endpoint(request)
         except ApiError as exc:
-            return _short_error(exc.status, exc.code, exc.message, exc.headers)
+            return _short_error(exc.status, exc.code, exc.message, exc.headers, exc.reason)
         except UnknownGameError as exc:
             return _short_error(404, exc.code, str(exc))
         except (InvalidOptionError, UnknownBotError) as exc:
-            return _short_error(422, exc.code, str(exc))
+            return _short_error(422, exc.code, str(exc), reason=reason_json(exc))
         except CovenError as exc:
-            return _short_error(400, exc.code, str(exc))
+            return _short_error(400, exc.code, str(exc), reason=reason_json(exc))
         except ValidationError as exc:
             first = exc.errors(include_url=False, include_input=False)[0]
             where = ".".join(str(p) for p in first["loc"]) or "body"
@@ -103,8 +118,14 @@ def _guard(endpoint: Endpoint, whole_numbers: tuple[str, ...] = ()) -> Endpoint:
     return wrapped
 
 
-def _short_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return _error(status, code, shorten(message, MAX_HTTP_ERROR_TEXT), headers)
+def _short_error(
+    status: int,
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    reason: dict[str, Any] | None = None,
+) -> JSONResponse:
+    return _error(status, code, shorten(message, MAX_HTTP_ERROR_TEXT), headers, reason)
 
 
 class _BodyTooLargeError(Exception):
@@ -515,7 +536,7 @@ class Lobby:
         try:
             return _json(preview(body.card))
         except CardPreviewError as exc:
-            raise ApiError(422, "invalid_card", str(exc)) from None
+            raise ApiError(422, exc.code, str(exc), reason=reason_json(exc)) from None
 
     async def explanation(self, request: Request) -> Response:
         """``GET /api/tables/{id}/explanation?seat=``: why each seat scored what it scored, from the final

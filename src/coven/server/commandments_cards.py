@@ -13,7 +13,7 @@ import json
 from functools import cache
 from typing import Final, Literal
 
-from coven.core import InvalidOptionError
+from coven.core import GameError, InvalidOptionError
 from coven.games.commandments.board import AREA_NAMES, COLOURS, KINDS, PATH_NAMES
 from coven.games.commandments.cards import BUILTIN, Card, parse_custom_cards
 from coven.games.commandments.lang import (
@@ -85,8 +85,11 @@ def deck_out() -> schemas.DeckOut:
     return schemas.DeckOut(game="commandments", cards=[card_out(c) for c in BUILTIN], language=language)
 
 
-class CardPreviewError(ValueError):
-    """The card is refused; the message says why (as table creation would say it)."""
+class CardPreviewError(GameError):
+    """The card is refused; the message says why (as table creation would say it, of "the card"), and its
+    ``reason`` in words of no language (:mod:`coven.core.refusals`)."""
+
+    code = "invalid_card"
 
 
 def preview(raw: schemas.CustomCardIn) -> schemas.CardPreviewOut:
@@ -101,9 +104,9 @@ def preview(raw: schemas.CustomCardIn) -> schemas.CardPreviewOut:
         "expr": raw.expr,
     }
     try:
-        (card,) = parse_custom_cards(json.dumps([item]))
+        (card,) = parse_custom_cards(json.dumps([item]), one=True)
     except InvalidOptionError as exc:
-        raise CardPreviewError("the card" + str(exc).removeprefix("custom card 1")) from None
+        raise CardPreviewError(exc.reason or str(exc)) from None
     board = list(SAMPLE_BOARD)
     sample = []
     for move in SAMPLE_MOVES:

@@ -22,6 +22,8 @@ from pydantic import (
     model_validator,
 )
 
+from coven.core.texts import Message
+
 PROTOCOL_VERSION = 1
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -86,15 +88,40 @@ class ErrorCode:
 
 
 class ProtocolError(Exception):
-    """A refused message: sent to the client as ``{"type": "error", "code", "message", "id"}``. ``msg_id``:
-    the refused message's own ``id``, where it could be read (an ``act`` or a ``chat`` of another field
-    wrong still says which it was)."""
+    """A refused message: sent to the client as ``{"type": "error", "code", "message", "id"}``, with the
+    rules' ``reason`` beside them when they said why in words of no language (:func:`reason_json`).
+    ``msg_id``: the refused message's own ``id``, where it could be read (an ``act`` or a ``chat`` of
+    another field wrong still says which it was)."""
 
-    def __init__(self, code: str, message: str, msg_id: str | int | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        msg_id: str | int | None = None,
+        *,
+        reason: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.msg_id = msg_id
+        self.reason = reason
+
+
+MAX_REASON_CHARS = 2_000
+"""A refusal's reason is sent only while its JSON is at most this long: its params are short by making
+(card ids, numbers, notation cut by ``short_repr``), and this bounds what an error can echo back."""
+
+
+def reason_json(exc: BaseException) -> dict[str, Any] | None:
+    """The ``{"key", "params"}`` of why ``exc`` refuses (a :class:`~coven.core.errors.GameError` or a card
+    error raised with a refusal's message, see :mod:`coven.core.refusals`; nested messages as the same
+    kind of object), or None: it says why in English only, or its reason would be too long to send."""
+    reason = getattr(exc, "reason", None)
+    if not isinstance(reason, Message):
+        return None
+    said = reason.key_json()
+    return said if len(json.dumps(said)) <= MAX_REASON_CHARS else None
 
 
 class _Message(BaseModel):
@@ -364,7 +391,17 @@ def with_ack(update: str, ack: dict[str, Any]) -> str:
     return f'{_UPDATE}"ack":{dumps(ack)},{update[len(_UPDATE) :]}'
 
 
-def error_message(code: str, message: str, number: int | None, msg_id: str | int | None = None) -> str:
-    """An ``error`` frame; ``message`` is cut short and the frame is ASCII (so any text is sendable)."""
-    body = {"type": "error", "code": code, "message": shorten(message), "id": msg_id, "number": number}
+def error_message(
+    code: str,
+    message: str,
+    number: int | None,
+    msg_id: str | int | None = None,
+    reason: dict[str, Any] | None = None,
+) -> str:
+    """An ``error`` frame; ``message`` is cut short and the frame is ASCII (so any text is sendable).
+    ``reason`` (see :func:`reason_json`), when there is one, goes beside them."""
+    body: dict[str, Any] = {"type": "error", "code": code, "message": shorten(message), "id": msg_id}
+    body["number"] = number
+    if reason is not None:
+        body["reason"] = reason
     return json.dumps(body, separators=(",", ":"))

@@ -193,7 +193,7 @@ class ReplayOut(_Out):
 
 class MessageKeyOut(_Out):
     key: str
-    """The text's stable message key (``""``: English only); see :mod:`coven.core.explain`."""
+    """The text's stable message key (``""``: English only); see :mod:`coven.core.texts`."""
     params: dict[str, Any]
     """The key's parameters: numbers, texts, nested ``{key, params}``, ``{en, fr}`` texts, lists."""
 
@@ -266,6 +266,9 @@ class HealthOut(_Out):
 class ErrorBody(_Out):
     code: str
     message: str
+    reason: MessageKeyOut | None = None
+    """Why the rules refused, in words of no language (see :mod:`coven.core.refusals`): a stable key and
+    its params, which a page says in its own language; absent when the server says why in English only."""
 
 
 class ErrorOut(_Out):

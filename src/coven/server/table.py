@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import msgspec
 
 from coven.core import Bot, Event, Game, GameError, Options, Seat, is_fixed
-from coven.server.messages import ErrorCode, ProtocolError, dumps, encode_json, with_ack
+from coven.server.messages import ErrorCode, ProtocolError, dumps, encode_json, reason_json, with_ack
 from coven.store import ChatLine, StoredSeat, hash_token
 
 _MISSING: Any = object()
@@ -292,7 +292,7 @@ class Table:
             state = game.clone(self.state)
             events = game.apply(state, seat, action)
         except GameError as exc:
-            raise ProtocolError(exc.code, str(exc)) from None
+            raise ProtocolError(exc.code, str(exc), reason=reason_json(exc)) from None
         status = "over" if game.is_over(state) else "playing"
         return Taken(seat, self.number + 1, game.format_action(action), status, state, events, took)
 

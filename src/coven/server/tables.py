@@ -33,10 +33,12 @@ from coven.core import (
     UnknownBotError,
 )
 from coven.core.driver import decisions
+from coven.core.errors import short_repr
+from coven.core.texts import Texts
 from coven.server.botpool import BotPool
 from coven.server.commits import GroupCommit
 from coven.server.limits import Counts, SeatLimits
-from coven.server.messages import PROTOCOL_VERSION, ErrorCode, ProtocolError, dumps, shorten
+from coven.server.messages import PROTOCOL_VERSION, ErrorCode, ProtocolError, dumps, reason_json, shorten
 from coven.server.schemas import HealthOut
 from coven.server.settings import GameSource, Settings
 from coven.server.table import Ack, AnyGame, Table
@@ -64,6 +66,15 @@ ActionSource = Callable[[AnyGame], Hashable]
 
 PACES = ("none", "move", "clock")
 """A table's pace: no limit, a limit for each move, or a clock (a bank of time) for each person."""
+
+REFUSALS = Texts(
+    {
+        "refusal.table.pace": "pace is one of {paces}, not {value}",
+        "refusal.table.pace_seconds": "pace_seconds is {min} to {max} for a table with a pace",
+        "refusal.table.seats": "give one seat per player: {players} players, {seats} seats",
+    }
+)
+"""Why the server refuses a new table, beside the game's own refusals (:mod:`coven.core.refusals`)."""
 STAND_INS = ("greedy", "random")
 """The bot that plays an absent person's seat: the first of these the game has (all have ``random``)."""
 
@@ -390,9 +401,11 @@ class TableService:
         """A new table; its deal's seed comes from ``settings.deal_seeds`` (never from a client).
         ``creator``: who asks for it (see :attr:`Table.creator`)."""
         if pace not in PACES:
-            raise InvalidOptionError(f"pace is one of {', '.join(PACES)}, not {pace!r}")
+            raise InvalidOptionError(
+                REFUSALS("refusal.table.pace", paces=", ".join(PACES), value=short_repr(pace))
+            )
         if pace != "none" and not 5 <= pace_seconds <= 86_400:
-            raise InvalidOptionError("pace_seconds is 5 to 86400 for a table with a pace")
+            raise InvalidOptionError(REFUSALS("refusal.table.pace_seconds", min=5, max=86_400))
         game = self.games.get(game_id)  # UnknownGameError
         game.spec.check_players(players)
         resolved = game.spec.resolve_options(options, typed=True)  # JSON's types: no "yes" for a flag
@@ -400,7 +413,7 @@ class TableService:
         if seats is None:
             seats = [SeatRequest("human")] + [SeatRequest("bot", bot="random")] * (players - 1)
         if len(seats) != players:
-            raise InvalidOptionError(f"give one seat per player: {players} players, {len(seats)} seats")
+            raise InvalidOptionError(REFUSALS("refusal.table.seats", players=players, seats=len(seats)))
         bots = game.bots()
         stored_seats: list[StoredSeat] = []
         invites: list[Invite] = []
@@ -592,7 +605,7 @@ class TableService:
         try:
             action = source(game)  # what cannot be read is refused here, without a trip to the owner
         except GameError as exc:
-            raise ProtocolError(exc.code, str(exc)) from None
+            raise ProtocolError(exc.code, str(exc), reason=reason_json(exc)) from None
         request = uuid.uuid4().hex
         routed = Routed(seat, game.stamp_time(action, 0.0), ack, asyncio.get_running_loop().create_future())
         self._routed.setdefault(table.id, []).append(routed)
@@ -623,7 +636,9 @@ class TableService:
             log.warning("the owner of table %s did not answer a move; taking it here", table.id)
             await self.act(table, seat, number, given_action(action), ack, animation_ms)
         elif answer.get("kind") == "refused":
-            raise ProtocolError(str(answer.get("code")), str(answer.get("message")))
+            reason = answer.get("reason")
+            said = reason if isinstance(reason, dict) else None
+            raise ProtocolError(str(answer.get("code")), str(answer.get("message")), reason=said)
         elif ack is not None:  # taken, but not yet in the store this process reads: the ack alone
             ack.send_alone(answer.get("number"), answer.get("action"))
 
@@ -670,7 +685,7 @@ class TableService:
                 )
                 answer = {"kind": "acted", "number": step, "action": notation}
             except ProtocolError as exc:
-                answer = {"kind": "refused", "code": exc.code, "message": exc.message}
+                answer = {"kind": "refused", "code": exc.code, "message": exc.message, "reason": exc.reason}
         reply = {**answer, "table": table.id, "to": message.get("origin"), "request": message.get("request")}
         await self._publish(reply)
 

@@ -312,7 +312,7 @@ async def _receive(
     try:
         return parse_client_message(text)
     except ProtocolError as exc:
-        conn.send_text(error_message(exc.code, exc.message, None, exc.msg_id))
+        conn.send_text(error_message(exc.code, exc.message, None, exc.msg_id, reason=exc.reason))
         return None
 
 
@@ -418,7 +418,7 @@ async def _chat(conn: Connection, table: Table, service: TableService, message: 
             raise ProtocolError(ErrorCode.RATE_LIMITED, why)
         await service.say(table, conn.seat, text, Ack(conn, message.id))
     except ProtocolError as exc:
-        conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
+        conn.send_text(error_message(exc.code, exc.message, table.number, message.id, exc.reason))
 
 
 async def _act(conn: Connection, table: Table, service: TableService, message: Act | PlainAct) -> None:
@@ -451,4 +451,4 @@ async def _act(conn: Connection, table: Table, service: TableService, message: A
         ack = Ack(conn, message.id)
         await service.submit(table, seat, message.number, source, ack, animation_ms=message.animation_ms)
     except ProtocolError as exc:
-        conn.send_text(error_message(exc.code, exc.message, table.number, message.id))
+        conn.send_text(error_message(exc.code, exc.message, table.number, message.id, exc.reason))

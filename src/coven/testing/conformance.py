@@ -29,6 +29,7 @@ from coven.core.errors import GameError, GameOverError, IllegalActionError, Nota
 from coven.core.events import Event
 from coven.core.game import Game
 from coven.core.record import Move, Record, replay_steps
+from coven.core.refusals import keys
 from coven.core.types import JSONValue, Seat
 
 AnyGame = Game[Any, Any, Any]
@@ -155,6 +156,10 @@ def _check_step(
             except IllegalActionError as exc:
                 if not str(exc):
                     raise _fail(where, "an illegal action was refused without a reason") from None
+                if exc.reason is not None and not keys(exc.reason) <= set(game.refusals.templates):
+                    raise _fail(
+                        where, f"the refusal {exc.reason.key!r} is not among the game's refusals"
+                    ) from None
             else:
                 raise _fail(where, f"illegal {game.format_action(probe)!r} was accepted")
             _expect_unchanged(game, state, before, where)

@@ -1,12 +1,14 @@
 // The lobby's HTTP API (see src/coven/server/PROTOCOL.md).
 
 export class ApiError extends Error {
-  // `retryAfter`: the seconds a refused request (429) says to wait before asking again, if it says.
-  constructor(status, code, message, retryAfter = null) {
+  // `retryAfter`: the seconds a refused request (429) says to wait before asking again, if it says;
+  // `reason`: why the rules refused, {key, params}, if they said (PROTOCOL.md "Refusals").
+  constructor(status, code, message, retryAfter = null, reason = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
+    this.reason = reason;
   }
 }
 
@@ -28,7 +30,7 @@ async function request(method, url, body, token = null) {
   if (!res.ok) {
     const e = data && data.error ? data.error : { code: String(res.status), message: res.statusText };
     const wait = Number.parseInt(res.headers.get("Retry-After") || "", 10);
-    throw new ApiError(res.status, e.code, e.message || `${res.status} ${res.statusText}`, Number.isFinite(wait) ? wait : null);
+    throw new ApiError(res.status, e.code, e.message || `${res.status} ${res.statusText}`, Number.isFinite(wait) ? wait : null, e.reason || null);
   }
   return data;
 }

@@ -69,9 +69,44 @@ export function setLang(code) {
   location.reload();
 }
 
-// Server errors come as a code and an English message. In English the server's message is shown as it is
-// (it is the most precise); in another language a known code shows the catalogue's text, with the
-// server's own detail kept beside it where it carries specifics (which card, which rule).
+/** The catalogue's text of `key` filled from `params`, null if the catalogue lacks the key or a key nested in
+ * the params (no sentence half in one language, half in another): the messages of the engine
+ * (coven.core.texts), an explanation's texts and a refusal's reason alike. A param is a number, a text, a
+ * nested message `{key, params}` (said first), a text in each language `{en, fr}` or a list of those
+ * (joined with ", "). A key with ".one" and ".other" forms (and no plain one) picks one by its `n` param,
+ * by the language's rule (French: 0 and 1 are singular). `seat(i)`, if given, says a param named `seat` (a
+ * seat number from 0) as that seat's name. */
+export function messageText(key, params = {}, seat = null) {
+  const values = {};
+  for (const [name, value] of Object.entries(params || {})) {
+    const shown = name === "seat" && seat && Number.isInteger(value) ? seat(value) : paramText(value, seat);
+    if (shown === null) return null;
+    values[name] = shown;
+  }
+  const plain = t(key, values);
+  if (plain !== `⟦${key}⟧`) return plain;
+  if (typeof params.n !== "number") return null;
+  const form = `${key}.${(lang === "fr" ? Math.abs(params.n) < 2 : params.n === 1) ? "one" : "other"}`;
+  const counted = t(form, values);
+  return counted === `⟦${form}⟧` ? null : counted;
+}
+
+function paramText(value, seat) {
+  if (Array.isArray(value)) {
+    const parts = value.map((v) => paramText(v, seat));
+    return parts.includes(null) ? null : parts.join(", ");
+  }
+  if (value && typeof value === "object") {
+    if (typeof value.key === "string") return messageText(value.key, value.params || {}, seat);
+    return value[lang] ?? value.en ?? null; // a text given in each language (a card's own words)
+  }
+  return String(value);
+}
+
+// Server errors come as a code, an English message and, when the rules said why, a reason ({key, params},
+// see PROTOCOL.md "Refusals"). In English the server's message is shown as it is (it is the most precise);
+// in another language the reason is said from the catalogue, else a known code shows the catalogue's text
+// alone: never the server's English.
 function knownErrors() {
   return {
     not_your_turn: t("err.not_your_turn"),
@@ -110,9 +145,6 @@ function knownErrors() {
     game_error: t("err.game_error"),
   };
 }
-// Codes whose server message names the specifics (which card, which option, which rule): kept beside.
-const DETAILED = new Set(["illegal_action", "invalid_option", "invalid_card", "game_error"]);
-
 // What the server's English detail says, in the page's words, where the page knows it: how each game's
 // moves are written (for a move that cannot be read), and the fields of a new table the lobby sends.
 function notationHint(game) {
@@ -124,17 +156,21 @@ function requestDetail(message) {
   return null;
 }
 
-/** The text to show for a server error {code, message} (`game`: the table's game, for a move's notation).
- * In another language than English, a move that cannot be read or a bad request never shows the server's
- * English detail: the detail in the page's words where it has them, else the catalogue's text alone. */
-export function errorText(code, message, game = null) {
+/** The text to show for a server error {code, message, reason} (`game`: the table's game, for a move's
+ * notation; `seat(i)`: a seat's name, for a reason that names a seat). In another language than English,
+ * the server's English is never shown for a known code: the reason in the page's words when the catalogue
+ * knows its keys, else what the page knows of the detail (a move's notation, a request's field), else the
+ * catalogue's text for the code. */
+export function errorText(code, message, game = null, reason = null, seat = null) {
   const field = code === "bad_request" ? requestDetail(message) : null;
   if (field) return field;
   if (lang === "en") return message || code || "";
+  const said = reason && typeof reason.key === "string" ? messageText(reason.key, reason.params || {}, seat) : null;
+  if (said) return said;
   const known = knownErrors()[code];
   if (!known) return message || code || "";
   if (code === "bad_notation") return notationHint(game) || known;
-  return DETAILED.has(code) && message ? `${known} (${message})` : known;
+  return known;
 }
 
 /** The short heading of an error box, by code. */

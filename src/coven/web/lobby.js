@@ -296,7 +296,7 @@ function createForm(games, linksBox, onCreated) {
       // too many tables from this address: say what happened and when another can be made, in the page's words
       const message = err.status === 429 && err.retryAfter !== null
         ? tr("lobby.too_many_tables", { seconds: err.retryAfter })
-        : errorText(err.code, err.message);
+        : errorText(err.code, err.message, null, err.reason);
       errorBox.textContent = tr("lobby.create_failed", { message });
       errorBox.hidden = false;
       ready(tr("lobby.create"));

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { scoreChart } from "./chart.js";
 import { generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
-import { t, errorText, lang } from "./i18n.js";
+import { t, errorText, messageText } from "./i18n.js";
 
 export async function showResult(table, box) {
   const names = table.names();
@@ -67,37 +67,8 @@ function fillNames(text, names) {
 // shown through the catalogue in the page's language, or as the English text when the catalogue lacks a key.
 function said(text, key, params) {
   if (!key) return text;
-  const out = message(key, params || {});
+  const out = messageText(key, params || {});
   return out === null ? text : out;
-}
-
-/** The catalogue's text of `key` filled from `params` (nested messages translated first), null if unknown. */
-function message(key, params) {
-  const values = {};
-  for (const [name, value] of Object.entries(params)) {
-    const shown = paramText(value);
-    if (shown === null) return null;
-    values[name] = shown;
-  }
-  const plain = t(key, values);
-  if (plain !== `⟦${key}⟧`) return plain;
-  if (typeof params.n !== "number") return null;
-  // a count: the ".one" or ".other" form, by the language's rule (French: 0 and 1 are singular)
-  const form = `${key}.${(lang === "fr" ? Math.abs(params.n) < 2 : params.n === 1) ? "one" : "other"}`;
-  const counted = t(form, values);
-  return counted === `⟦${form}⟧` ? null : counted;
-}
-
-function paramText(value) {
-  if (Array.isArray(value)) {
-    const parts = value.map(paramText);
-    return parts.includes(null) ? null : parts.join(", ");
-  }
-  if (value && typeof value === "object") {
-    if (typeof value.key === "string") return message(value.key, value.params || {});
-    return value[lang] ?? value.en ?? null; // a text given in each language (a card's own words)
-  }
-  return String(value);
 }
 
 function noteTexts(notes, keys) {

@@ -355,7 +355,7 @@ class TableClient {
 
   showError(m) {
     const title = errorTitle(m.code);
-    const text = errorText(m.code, m.message, this.game) || m.code;
+    const text = errorText(m.code, m.message, this.game, m.reason, (i) => seatName(this.seats[i], i)) || m.code;
     // a text that only says the heading again is not said twice
     const same = (x) => x.replace(/[\s.!:]+$/u, "").toLowerCase();
     this.error = m;

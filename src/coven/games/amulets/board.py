@@ -20,6 +20,7 @@ from itertools import permutations
 
 from coven.core import JSONValue, NotationError
 from coven.core.errors import short_repr
+from coven.core.texts import Message, Texts
 
 FIELDS = 25
 AMULETS = 5
@@ -92,16 +93,26 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def placement_problem(fields: object) -> str | None:
+PLACEMENT_REFUSALS = Texts(
+    {
+        "refusal.amulets.placement_size": "a placement puts all five amulets on the altar",
+        "refusal.amulets.not_a_field": "{field} is not a field of the altar",
+        "refusal.amulets.two_on_field": "two amulets on {field}: at most one amulet per field",
+    }
+)
+"""Why a placement is none (:mod:`coven.core.refusals`); a field as the notation writes it (``C3``)."""
+
+
+def placement_problem(fields: object) -> Message | None:
     """Why ``fields`` is not a placement of the five amulets on distinct fields, or None."""
     if not isinstance(fields, tuple) or len(fields) != AMULETS:
-        return "a placement puts all five amulets on the altar"
+        return PLACEMENT_REFUSALS("refusal.amulets.placement_size")
     for f in fields:
         if not isinstance(f, int) or isinstance(f, bool) or not 0 <= f < FIELDS:
-            return f"{f!r} is not a field of the altar"
+            return PLACEMENT_REFUSALS("refusal.amulets.not_a_field", field=short_repr(f))
     if len(set(fields)) != AMULETS:
         twice = next(f for f in fields if fields.count(f) > 1)
-        return f"two amulets on {field_name(twice)}: at most one amulet per field"
+        return PLACEMENT_REFUSALS("refusal.amulets.two_on_field", field=field_name(twice))
     return None
 
 

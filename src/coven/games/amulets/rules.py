@@ -54,7 +54,7 @@ import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import overload
+from typing import Final, overload
 
 from coven.core import (
     Bounds,
@@ -71,6 +71,8 @@ from coven.core import (
 )
 from coven.core.chance import Chance
 from coven.core.codec import through_notation
+from coven.core.refusals import CORE
+from coven.core.texts import Texts
 from coven.games.amulets import notation
 from coven.games.amulets.board import (
     AMULETS,
@@ -79,6 +81,7 @@ from coven.games.amulets.board import (
     NO,
     PLACEMENT_COUNT,
     PLACEMENT_HEADS,
+    PLACEMENT_REFUSALS,
     PLACEMENT_TAIL_COUNT,
     PLACEMENT_TAILS,
     SILENT,
@@ -88,6 +91,19 @@ from coven.games.amulets.board import (
 )
 from coven.games.amulets.notation import Action, Ask, Cast
 from coven.games.amulets.view import AmuletsView, Entry, Line, entry_of, line_event, view_of, views_of
+
+REFUSALS: Final = (
+    CORE
+    | PLACEMENT_REFUSALS
+    | Texts(
+        {
+            "refusal.amulets.out": "a wizard whose cast failed may no longer ask or cast",
+            "refusal.amulets.not_asker": "only the asker (seat {seat}) may ask now; you may cast",
+            "refusal.amulets.cap_reached": "the question cap ({cap}) is reached: cast",
+        }
+    )
+)
+"""Why the rules refuse an action (:mod:`coven.core.refusals`)."""
 
 HARD_QUESTION_LIMIT = 60
 
@@ -342,6 +358,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
     )
     action_classes = (Ask, Cast)
     view_class = AmuletsView
+    refusals = REFUSALS
 
     def __init__(self, parts: Parts[AmuletsState, AmuletsView] | None = None) -> None:
         super().__init__(parts)
@@ -487,15 +504,15 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     def illegal_reason(self, state: AmuletsState, seat: Seat, action: Action) -> str | None:
         if state.out[seat]:
-            return "a wizard whose cast failed may no longer ask or cast"
+            return REFUSALS("refusal.amulets.out")
         problem = placement_problem(action.fields)
         if problem is not None:
             return problem
         if isinstance(action, Ask):
             if seat != state.turn:
-                return f"only the asker (seat {state.turn}) may ask now; you may cast"
+                return REFUSALS("refusal.amulets.not_asker", seat=state.turn)
             if not self.can_ask(state):
-                return f"the question cap ({state.limit}) is reached: cast"
+                return REFUSALS("refusal.amulets.cap_reached", cap=state.limit)
         return None
 
     def apply_unchecked(self, state: AmuletsState, seat: Seat, action: Action) -> list[Event]:

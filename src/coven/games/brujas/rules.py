@@ -44,10 +44,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import permutations
+from typing import Final
 
 from coven.core import Bounds, Event, Game, Options, Seat
 from coven.core.chance import Chance
 from coven.core.codec import through_notation
+from coven.core.errors import short_repr
+from coven.core.refusals import CORE
+from coven.core.texts import Message, Texts
 from coven.games.brujas.cards import (
     BIT,
     BIT2,
@@ -117,6 +121,30 @@ __all__ = [
     "Take",
 ]
 
+REFUSALS: Final = CORE | Texts(
+    {
+        "refusal.brujas.task.play": "play a card",
+        "refusal.brujas.task.witch": "move the witch",
+        "refusal.brujas.task.take": "pick cards from the trick",
+        "refusal.brujas.task.over": "stop",
+        "refusal.brujas.no_play_now": "no card is played now: it is time to {task}",
+        "refusal.brujas.not_a_card": "{card} is not a devil card",
+        "refusal.brujas.not_in_hand": "you hold no {card}",
+        "refusal.brujas.match_first": "you must match the colour or the number of the first card {first}",
+        "refusal.brujas.follow_colour": "you must follow the Lead (colour of {first})",
+        "refusal.brujas.follow_number": "you must follow the Lead (number of {first})",
+        "refusal.brujas.no_witch_now": "the witch is moved only after a trick: it is time to {task}",
+        "refusal.brujas.direction": "a witch moves up or down, not {direction}",
+        "refusal.brujas.witch_at_top": "the {colour} witch stands at the top and cannot move up",
+        "refusal.brujas.witch_at_bottom": "the {colour} witch stands at the bottom and cannot move down",
+        "refusal.brujas.no_take_now": "no card is picked now: it is time to {task}",
+        "refusal.brujas.not_in_trick": "no {card} is left in the trick",
+    }
+)
+"""Why the rules refuse an action (:mod:`coven.core.refusals`): cards and colours as the notation writes
+them (``R3``, ``R``), ``task`` what the phase asks for."""
+_TASKS: Final = ("play", "witch", "take", "over")
+
 WITCH_CHOICES = ((DOWN,), (UP, DOWN), (UP, DOWN), (UP,))
 """Legal witch moves by the witch's position (0 = beside the top score card)."""
 
@@ -156,6 +184,7 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
     spec = SPEC
     action_classes = (Play, MoveWitch, Take)
     view_class = BrujasView
+    refusals = REFUSALS
 
     # ---------------------------------------------------------------------------------------- setup
     def setup(self, players: int, options: Options, seed: int) -> BrujasState:
@@ -249,42 +278,46 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         phase = state.phase
         if isinstance(action, Play):
             if phase != PLAY:
-                return f"no card is played now: it is time to {self._phase_task(state)}"
+                return REFUSALS("refusal.brujas.no_play_now", task=self._phase_task(state))
             k = KIND.get(action.card)
             if k is None:
-                return f"{action.card!r} is not a devil card"
+                return REFUSALS("refusal.brujas.not_a_card", card=short_repr(action.card))
             hand = state.hands[seat]
             if not hand & BIT[k]:
-                return f"you hold no {action.card}"
+                return REFUSALS("refusal.brujas.not_in_hand", card=action.card)
             if state.trick and not BIT[k] & state.follow and hand & LOW & state.follow:
                 f = NAME[state.first]
                 if state.lead == NO_LEAD:
-                    return f"you must match the colour or the number of the first card {f}"
-                what = "colour" if state.lead == COLOUR_LEAD else "number"
-                return f"you must follow the Lead ({what} of {f})"
+                    return REFUSALS("refusal.brujas.match_first", first=f)
+                if state.lead == COLOUR_LEAD:
+                    return REFUSALS("refusal.brujas.follow_colour", first=f)
+                return REFUSALS("refusal.brujas.follow_number", first=f)
             return None
         if isinstance(action, MoveWitch):
             if phase != WITCH:
-                return f"the witch is moved only after a trick: it is time to {self._phase_task(state)}"
+                return REFUSALS("refusal.brujas.no_witch_now", task=self._phase_task(state))
             if action.direction not in ("up", "down"):
-                return f"a witch moves up or down, not {action.direction!r}"
+                return REFUSALS("refusal.brujas.direction", direction=short_repr(action.direction))
             if action not in self.legal_actions(state, seat):
                 c = COLOUR[state.trick[state.win_index]]
-                where = "top" if state.rank[c] == 0 else "bottom"
-                return f"the {COLOURS[c]} witch stands at the {where} and cannot move {action.direction}"
+                # at the top only "down" is legal, at the bottom only "up"
+                key = (
+                    "refusal.brujas.witch_at_top" if state.rank[c] == 0 else "refusal.brujas.witch_at_bottom"
+                )
+                return REFUSALS(key, colour=COLOURS[c])
             return None
         if phase != TAKE:
-            return f"no card is picked now: it is time to {self._phase_task(state)}"
+            return REFUSALS("refusal.brujas.no_take_now", task=self._phase_task(state))
         k = KIND.get(action.card)
         if k is None:
-            return f"{action.card!r} is not a devil card"
+            return REFUSALS("refusal.brujas.not_a_card", card=short_repr(action.card))
         if not state.pool & BIT[k]:
-            return f"no {action.card} is left in the trick"
+            return REFUSALS("refusal.brujas.not_in_trick", card=action.card)
         return None
 
     @staticmethod
-    def _phase_task(state: BrujasState) -> str:
-        return ("play a card", "move the witch", "pick cards from the trick", "stop")[state.phase]
+    def _phase_task(state: BrujasState) -> Message:
+        return REFUSALS(f"refusal.brujas.task.{_TASKS[state.phase]}")
 
     def apply_unchecked(self, state: BrujasState, seat: Seat, action: Action) -> list[Event]:
         s = state

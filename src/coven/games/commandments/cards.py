@@ -29,9 +29,11 @@ from typing import Any, Final
 
 from coven.core import InvalidOptionError
 from coven.core.errors import short_repr
+from coven.core.texts import Message, Texts
 from coven.games.commandments.board import NUM_AREAS
 from coven.games.commandments.deck import ACTION_ROWS, ARTEFACT_ROWS
 from coven.games.commandments.lang import (
+    LANGUAGE_REFUSALS,
     BoardFn,
     CardBudgetError,
     CardError,
@@ -56,6 +58,49 @@ letter of their texts and expressions is escaped to ``\\uXXXX`` (as ``json.dumps
 MAX_CARD_TEXT: Final = 200
 """The longest English or French text of a card."""
 _ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+
+CARD_REFUSALS: Final = LANGUAGE_REFUSALS | Texts(
+    {
+        # one card's fields (make_card)
+        "refusal.commandments.card.field_id": (
+            "id {value} must be a letter then up to 15 letters, digits, '_' or '-'"
+        ),
+        "refusal.commandments.card.field_type": "type must be 'artefact' or 'action', not {value}",
+        "refusal.commandments.card.field_value": 'value must be a whole number 1-{max} or "?", not {value}',
+        "refusal.commandments.card.field_text": (
+            "text {field} must be a non-empty text of at most {max} characters"
+        ),
+        "refusal.commandments.card.field_expr": "expr must be a text, not {value}",
+        "refusal.commandments.card.expr": "expr {expr}: {problem}",
+        # the custom_cards option (parse_custom_cards)
+        "refusal.commandments.cards.not_text": "custom_cards must be a JSON text, not {value}",
+        "refusal.commandments.cards.too_long": "custom_cards is at most {max} characters, not {length}",
+        "refusal.commandments.cards.not_json": (
+            "custom_cards must be a JSON list of cards: the JSON goes wrong at line {line}, column {column}"
+        ),
+        "refusal.commandments.cards.too_deep": (
+            "custom_cards must be a JSON list of cards: it nests too deeply"
+        ),
+        "refusal.commandments.cards.long_number": (
+            "custom_cards must be a JSON list of cards: a number in it has too many digits"
+        ),
+        "refusal.commandments.cards.not_list": "custom_cards must be a JSON list of cards",
+        "refusal.commandments.cards.too_many": "custom_cards holds at most {max} cards, not {count}",
+        "refusal.commandments.cards.card": "custom card {n}",
+        "refusal.commandments.cards.card_id": "custom card {n} ({id})",
+        "refusal.commandments.cards.the_card": "the card",
+        "refusal.commandments.cards.the_card_id": "the card ({id})",
+        "refusal.commandments.cards.not_object": "{card} must be an object with id, type, value, en, expr",
+        "refusal.commandments.cards.unknown_fields": "{card}: unknown field(s) {names}",
+        "refusal.commandments.cards.missing_fields": "{card}: missing field(s) {names}",
+        "refusal.commandments.cards.bad_card": "{card}: {problem}",
+        "refusal.commandments.cards.id_taken": "{card}: id {id} is already taken",
+    }
+)
+"""Why a card is refused (:mod:`coven.core.refusals`), and why the ``custom_cards`` option is: the card's
+``card`` named as ``custom card 2 (X1)`` (``the card``: the one a person is making, on the deck page); a
+card's id, its fields' names and its expression as they are written. ``not_json`` and ``long_number``
+are worded in English by the JSON reader's own message."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,27 +151,32 @@ def make_card(
     """A compiled card; raises CardError saying what is wrong. ``guarded``: with the run-time step
     budget (every custom card; the built-in deck is compiled without it)."""
     if not isinstance(card_id, str) or not _ID.fullmatch(card_id):
-        raise CardError(
-            f"id {short_repr(card_id)} must be a letter then up to 15 letters, digits, '_' or '-'"
-        )
+        raise CardError(CARD_REFUSALS("refusal.commandments.card.field_id", value=short_repr(card_id)))
     if not isinstance(card_type, str) or card_type not in CARD_TYPES:
-        raise CardError(f"type must be 'artefact' or 'action', not {short_repr(card_type)}")
+        raise CardError(CARD_REFUSALS("refusal.commandments.card.field_type", value=short_repr(card_type)))
     if value == "?":
         number: int | None = None
     elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_FIXED:
         number = value
     else:
-        raise CardError(f'value must be a whole number 1-{MAX_FIXED} or "?", not {short_repr(value)}')
+        raise CardError(
+            CARD_REFUSALS("refusal.commandments.card.field_value", max=MAX_FIXED, value=short_repr(value))
+        )
     for name, text in (("en", en), ("fr", fr)):
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_CARD_TEXT:
-            raise CardError(f"text {name!r} must be a non-empty text of at most {MAX_CARD_TEXT} characters")
+            raise CardError(
+                CARD_REFUSALS("refusal.commandments.card.field_text", field=repr(name), max=MAX_CARD_TEXT)
+            )
     if not isinstance(expr, str):
-        raise CardError(f"expr must be a text, not {short_repr(expr)}")
+        raise CardError(CARD_REFUSALS("refusal.commandments.card.field_expr", value=short_repr(expr)))
     domain = "board" if card_type == ARTEFACT else "performance"
     try:
         fn = compile_card_expr(expr, domain, number is None, guarded=guarded)
     except CardError as exc:
-        raise CardError(f"expr {short_repr(expr, 60)}: {exc}") from None
+        problem = _said(exc)
+        raise CardError(
+            CARD_REFUSALS("refusal.commandments.card.expr", expr=short_repr(expr, 60), problem=problem)
+        ) from None
     return Card(card_id, card_type, number, en.strip(), fr.strip(), expr, fn)
 
 
@@ -251,52 +301,80 @@ def boardless_table(card: Card) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def parse_custom_cards(text: str) -> tuple[Card, ...]:
+def _said(exc: CardError) -> Message | str:
+    """What ``exc`` says: its message (always one, as :class:`CardError` is typed), else its text."""
+    return exc.reason if exc.reason is not None else str(exc)
+
+
+def parse_custom_cards(text: str, *, one: bool = False) -> tuple[Card, ...]:
     """Cards from the ``custom_cards`` option (a JSON list); raises InvalidOptionError (never another
-    exception) naming the card and saying what is wrong."""
+    exception) naming the card and saying what is wrong. ``one``: the list holds the one card a person is
+    making (the deck page's preview), which a refusal names "the card" rather than "custom card 1"."""
     if not isinstance(text, str):
-        raise InvalidOptionError(f"custom_cards must be a JSON text, not {short_repr(text)}")
+        raise InvalidOptionError(CARD_REFUSALS("refusal.commandments.cards.not_text", value=short_repr(text)))
     if len(text) > MAX_CUSTOM_TEXT:
-        raise InvalidOptionError(f"custom_cards is at most {MAX_CUSTOM_TEXT} characters, not {len(text)}")
+        raise InvalidOptionError(
+            CARD_REFUSALS("refusal.commandments.cards.too_long", max=MAX_CUSTOM_TEXT, length=len(text))
+        )
     if not text.strip():
         return ()
     try:
         raw: Any = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidOptionError(f"custom_cards must be a JSON list of cards: {exc.msg}") from None
+        said = f"custom_cards must be a JSON list of cards: {exc.msg}"
+        where = {"line": exc.lineno, "column": exc.colno}
+        raise InvalidOptionError(
+            CARD_REFUSALS.worded(said, "refusal.commandments.cards.not_json", **where)
+        ) from None
     except RecursionError:
-        raise InvalidOptionError("custom_cards must be a JSON list of cards: it nests too deeply") from None
+        raise InvalidOptionError(CARD_REFUSALS("refusal.commandments.cards.too_deep")) from None
     except ValueError as exc:  # a number past Python's 4300-digit limit
-        raise InvalidOptionError(f"custom_cards must be a JSON list of cards: {str(exc)[:80]}") from None
+        said = f"custom_cards must be a JSON list of cards: {str(exc)[:80]}"
+        raise InvalidOptionError(
+            CARD_REFUSALS.worded(said, "refusal.commandments.cards.long_number")
+        ) from None
     if not isinstance(raw, list):
-        raise InvalidOptionError("custom_cards must be a JSON list of cards")
+        raise InvalidOptionError(CARD_REFUSALS("refusal.commandments.cards.not_list"))
     if len(raw) > MAX_CUSTOM_CARDS:
-        raise InvalidOptionError(f"custom_cards holds at most {MAX_CUSTOM_CARDS} cards, not {len(raw)}")
+        raise InvalidOptionError(
+            CARD_REFUSALS("refusal.commandments.cards.too_many", max=MAX_CUSTOM_CARDS, count=len(raw))
+        )
     known = {c.id for c in BUILTIN}
     cards: list[Card] = []
+    named = "refusal.commandments.cards.the_card" if one else "refusal.commandments.cards.card"
     for number, item in enumerate(raw, 1):
-        label = f"custom card {number}"
+        label = CARD_REFUSALS(named, n=number)
         if not isinstance(item, dict):
-            raise InvalidOptionError(f"{label} must be an object with id, type, value, en, expr")
+            raise InvalidOptionError(CARD_REFUSALS("refusal.commandments.cards.not_object", card=label))
         ident = item.get("id")
         if isinstance(ident, str):
             plain = len(ident) <= 20 and ident.isprintable()
-            label += f" ({ident})" if plain else f" ({short_repr(ident)})"
+            label = CARD_REFUSALS(f"{named}_id", n=number, id=ident if plain else short_repr(ident))
         unknown = set(item) - {"id", "type", "value", "en", "fr", "expr"}
         if unknown:
             names = ", ".join(sorted(unknown))
             names = names if len(names) <= 80 else names[:77] + "..."
-            raise InvalidOptionError(f"{label}: unknown field(s) {names}")
+            raise InvalidOptionError(
+                CARD_REFUSALS("refusal.commandments.cards.unknown_fields", card=label, names=names)
+            )
         missing = [k for k in ("id", "type", "value", "en", "expr") if k not in item]
         if missing:
-            raise InvalidOptionError(f"{label}: missing field(s) {', '.join(missing)}")
+            raise InvalidOptionError(
+                CARD_REFUSALS(
+                    "refusal.commandments.cards.missing_fields", card=label, names=", ".join(missing)
+                )
+            )
         try:
             fr: Any = item.get("fr", item["en"])
             card = make_card(item["id"], item["type"], item["value"], item["en"], fr, item["expr"])
         except CardError as exc:
-            raise InvalidOptionError(f"{label}: {exc}") from None
+            raise InvalidOptionError(
+                CARD_REFUSALS("refusal.commandments.cards.bad_card", card=label, problem=_said(exc))
+            ) from None
         if card.id in known:
-            raise InvalidOptionError(f"{label}: id {card.id!r} is already taken")
+            raise InvalidOptionError(
+                CARD_REFUSALS("refusal.commandments.cards.id_taken", card=label, id=repr(card.id))
+            )
         known.add(card.id)
         cards.append(card)
     return tuple(cards)

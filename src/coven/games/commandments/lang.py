@@ -72,6 +72,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Final
 
+from coven.core.texts import Message, Param, Texts
 from coven.games.commandments.board import (
     ADJACENT,
     AREA_INDEX,
@@ -142,13 +143,111 @@ MAX_STEPS: Final = 2 * MAX_COST
 """The run-time budget of a guarded card on one judgement, in the units of :func:`estimate_cost`."""
 
 
+LANGUAGE_REFUSALS: Final = Texts(
+    {
+        # reading the text
+        "refusal.commandments.card.empty": "the expression is empty",
+        "refusal.commandments.card.too_long": "the expression is longer than {max} characters ({length})",
+        "refusal.commandments.card.character": "unexpected character {char} at {at}",
+        "refusal.commandments.card.character_digit": (
+            "unexpected character {char} at {at} (numbers are written with the digits 0-9)"
+        ),
+        "refusal.commandments.card.too_many_tokens": (
+            "the expression has more than {max} tokens (words, numbers, signs); "
+            "the one past the limit starts at {at}"
+        ),
+        "refusal.commandments.card.big_number": (
+            "numbers are at most {max}; the one at {at} is larger ({digits} digits)"
+        ),
+        "refusal.commandments.card.too_deep": (
+            "the expression nests more than {max} deep at {at} "
+            "(brackets, calls, 'not' and each operator of a chain add a level)"
+        ),
+        "refusal.commandments.card.expected": "expected {expected} at {at}, found {found}",
+        "refusal.commandments.card.expected_more": "expected {expected} at {at}, found 'the end'",
+        "refusal.commandments.card.unexpected": "unexpected {found} at {at}",
+        "refusal.commandments.card.no_value": "expected a value at {at}, found {found}",
+        "refusal.commandments.card.no_value_end": "expected a value at {at}, found 'the end'",
+        # its bounds
+        "refusal.commandments.card.counting_nesting": (
+            "counting functions (sum, areas, max) nest at most {max} deep; "
+            "this card nests {nesting} (the innermost at {at})"
+        ),
+        "refusal.commandments.card.too_costly": (
+            "the card would take too long to judge: it costs {cost}, at most {max} "
+            "(sum, areas and max judge what is inside them once for each of the {areas} areas)"
+        ),
+        # its meaning (each said "(at N)": refusal.commandments.card.at)
+        "refusal.commandments.card.at": "{problem} (at {at})",
+        "refusal.commandments.card.board_word": "{word} looks at the board: only artefact cards may use it",
+        "refusal.commandments.card.performance_word": (
+            "{word} looks at the performance: only action cards may use it"
+        ),
+        "refusal.commandments.card.not_area": "{text} is not an area ({areas})",
+        "refusal.commandments.card.not_colour": "{text} is not a colour (white, black, brown)",
+        "refusal.commandments.card.not_kind": "{text} is not a kind of area ({kinds})",
+        "refusal.commandments.card.wrong_type": "expected {wanted} here, found {found}",
+        "refusal.commandments.card.type.int": "a number",
+        "refusal.commandments.card.type.bool": "a condition",
+        "refusal.commandments.card.type.area": "an area",
+        "refusal.commandments.card.type.colour": "a colour",
+        "refusal.commandments.card.type.kind": "a kind of area",
+        "refusal.commandments.card.type.lit": "a quoted word",
+        "refusal.commandments.card.quoted_gesture": "gesture must be a quoted word",
+        "refusal.commandments.card.quoted_saying": "thing said must be a quoted word",
+        "refusal.commandments.card.quoted_touch": "touch must be a quoted word",
+        "refusal.commandments.card.not_gesture": "{text} is not a gesture ({words})",
+        "refusal.commandments.card.not_saying": "{text} is not a thing said ({words})",
+        "refusal.commandments.card.not_touch": "{text} is not a touch ({words})",
+        "refusal.commandments.card.arity": "{name}() takes {expected} argument(s), not {given}",
+        "refusal.commandments.card.arity_either": (
+            "{name}() takes {expected} or {other} argument(s), not {given}"
+        ),
+        "refusal.commandments.card.two_words": (
+            "comparing two quoted words is always the same; compare a value"
+        ),
+        "refusal.commandments.card.area_outside": (
+            "'area' only means something inside areas(), sum() or max()"
+        ),
+        "refusal.commandments.card.unknown_word": "unknown word {word}",
+        "refusal.commandments.card.before_word": "before() of a quoted word means nothing",
+        "refusal.commandments.card.mentions_text": "mentions() takes a quoted, non-empty text",
+        "refusal.commandments.card.mentions_letters": (
+            "mentions() takes a text with at least one letter or digit"
+        ),
+        "refusal.commandments.card.unknown_function": "unknown function {name}",
+        "refusal.commandments.card.must_count": (
+            "the expression must give a number (it is a '?' card), not {found}"
+        ),
+        "refusal.commandments.card.must_decide": (
+            "the expression must give a condition (it has a fixed value), not {found}"
+        ),
+    }
+)
+"""Why a card's expression is refused (:mod:`coven.core.refusals`): the card language's own words,
+areas and quoted texts as they are written, ``at`` a position in the expression (from 0)."""
+
+
 class CardError(ValueError):
-    """A card's expression or definition is malformed; the message says where and why."""
+    """A card's expression or definition is malformed; the message says where and why, in a message of
+    :data:`LANGUAGE_REFUSALS` (or of the cards' own, :mod:`~coven.games.commandments.cards`)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+
+    @property
+    def reason(self) -> Message | None:
+        """The message's key and params (its text is ``str(self)``)."""
+        said = self.args[0]
+        return said if isinstance(said, Message) else None
 
 
 class CardBudgetError(CardError):
     """Judging a guarded card went past :data:`MAX_STEPS` (only a mistake in the static bounds lets a
     card get here); :meth:`~coven.games.commandments.cards.Card.judge` counts the card as unmarked."""
+
+    def __init__(self, message: str) -> None:  # shown to nobody: plain English
+        ValueError.__init__(self, message)
 
 
 class Ctx:
@@ -223,7 +322,9 @@ class Tok:
 def tokenize(text: str) -> list[Tok]:
     """The tokens of ``text`` (at most :data:`MAX_TOKENS`); raises CardError saying where it fails."""
     if len(text) > MAX_TEXT:
-        raise CardError(f"the expression is longer than {MAX_TEXT} characters ({len(text)})")
+        raise CardError(
+            LANGUAGE_REFUSALS("refusal.commandments.card.too_long", max=MAX_TEXT, length=len(text))
+        )
     toks: list[Tok] = []
     pos = 0
     text = text.rstrip()
@@ -232,12 +333,15 @@ def tokenize(text: str) -> list[Tok]:
         if m is None or m.end() == pos:
             char = text[pos:].lstrip()[:1]
             at = len(text) - len(text[pos:].lstrip())
-            hint = " (numbers are written with the digits 0-9)" if char.isnumeric() else ""
-            raise CardError(f"unexpected character {char!r} at {at}{hint}")
+            key = "refusal.commandments.card.character" + ("_digit" if char.isnumeric() else "")
+            raise CardError(LANGUAGE_REFUSALS(key, char=repr(char), at=at))
         if len(toks) >= MAX_TOKENS:
             raise CardError(
-                f"the expression has more than {MAX_TOKENS} tokens (words, numbers, signs); "
-                f"the one past the limit starts at {m.start(m.lastgroup or 'op')}"
+                LANGUAGE_REFUSALS(
+                    "refusal.commandments.card.too_many_tokens",
+                    max=MAX_TOKENS,
+                    at=m.start(m.lastgroup or "op"),
+                )
             )
         kind = m.lastgroup or "op"
         raw = m.group(kind)
@@ -246,7 +350,9 @@ def tokenize(text: str) -> list[Tok]:
             raw = raw[1:-1]
         elif kind == "num" and (len(raw.lstrip("0")) > len(str(MAX_NUMBER)) or int(raw) > MAX_NUMBER):
             raise CardError(
-                f"numbers are at most {MAX_NUMBER}; the one at {start} is larger ({len(raw)} digits)"
+                LANGUAGE_REFUSALS(
+                    "refusal.commandments.card.big_number", max=MAX_NUMBER, at=start, digits=len(raw)
+                )
             )
         toks.append(Tok(kind, raw, start))
         pos = m.end()
@@ -271,10 +377,7 @@ _CMP = ("==", "!=", "<", "<=", ">", ">=")
 
 
 def _too_deep(pos: int) -> CardError:
-    return CardError(
-        f"the expression nests more than {MAX_DEPTH} deep at {pos} "
-        "(brackets, calls, 'not' and each operator of a chain add a level)"
-    )
+    return CardError(LANGUAGE_REFUSALS("refusal.commandments.card.too_deep", max=MAX_DEPTH, at=pos))
 
 
 class _Parser:
@@ -297,8 +400,20 @@ class _Parser:
     def expect(self, text: str) -> None:
         tok = self.take()
         if tok.text != text or tok.kind not in ("op", "name"):
-            found = tok.text or "the end"
-            raise CardError(f"expected {text!r} at {tok.pos}, found {found!r}")
+            if not tok.text:
+                raise CardError(
+                    LANGUAGE_REFUSALS(
+                        "refusal.commandments.card.expected_more", expected=repr(text), at=tok.pos
+                    )
+                )
+            raise CardError(
+                LANGUAGE_REFUSALS(
+                    "refusal.commandments.card.expected",
+                    expected=repr(text),
+                    at=tok.pos,
+                    found=repr(tok.text),
+                )
+            )
 
     def node(self, op: str, value: str | int, args: tuple[Node, ...], pos: int) -> Node:
         depth = 1 + max((a.depth for a in args), default=0)
@@ -310,7 +425,9 @@ class _Parser:
         node = self.disj()
         tok = self.peek()
         if tok.kind != "end":
-            raise CardError(f"unexpected {tok.text!r} at {tok.pos}")
+            raise CardError(
+                LANGUAGE_REFUSALS("refusal.commandments.card.unexpected", found=repr(tok.text), at=tok.pos)
+            )
         return node
 
     def _is_word(self, word: str) -> bool:
@@ -377,7 +494,11 @@ class _Parser:
             return Node("str", tok.text, pos=tok.pos)
         if tok.kind == "name":
             if tok.text in ("and", "or", "not"):
-                raise CardError(f"unexpected {tok.text!r} at {tok.pos}")
+                raise CardError(
+                    LANGUAGE_REFUSALS(
+                        "refusal.commandments.card.unexpected", found=repr(tok.text), at=tok.pos
+                    )
+                )
             if self.peek().kind == "op" and self.peek().text == "(":
                 self.take()
                 args: list[Node] = []
@@ -393,15 +514,18 @@ class _Parser:
             node = self.disj()
             self.expect(")")
             return node
-        found = tok.text or "the end"
-        raise CardError(f"expected a value at {tok.pos}, found {found!r}")
+        if not tok.text:
+            raise CardError(LANGUAGE_REFUSALS("refusal.commandments.card.no_value_end", at=tok.pos))
+        raise CardError(
+            LANGUAGE_REFUSALS("refusal.commandments.card.no_value", at=tok.pos, found=repr(tok.text))
+        )
 
 
 def parse(text: str) -> Node:
     """The tree of an expression; raises CardError saying where it is malformed or too big (see the
     bounds in the module's documentation)."""
     if not isinstance(text, str) or not text.strip():
-        raise CardError("the expression is empty")
+        raise CardError(LANGUAGE_REFUSALS("refusal.commandments.card.empty"))
     return _Parser(text).parse()
 
 
@@ -460,14 +584,19 @@ def check_bounds(node: Node) -> None:
     nesting, pos = counting_nesting(node)
     if nesting > MAX_COUNTING_NESTING:
         raise CardError(
-            f"counting functions (sum, areas, max) nest at most {MAX_COUNTING_NESTING} deep; "
-            f"this card nests {nesting} (the innermost at {pos})"
+            LANGUAGE_REFUSALS(
+                "refusal.commandments.card.counting_nesting",
+                max=MAX_COUNTING_NESTING,
+                nesting=nesting,
+                at=pos,
+            )
         )
     cost = estimate_cost(node)
     if cost > MAX_COST:
         raise CardError(
-            f"the card would take too long to judge: it costs {cost}, at most {MAX_COST} "
-            f"(sum, areas and max judge what is inside them once for each of the {NUM_AREAS} areas)"
+            LANGUAGE_REFUSALS(
+                "refusal.commandments.card.too_costly", cost=cost, max=MAX_COST, areas=NUM_AREAS
+            )
         )
 
 
@@ -492,14 +621,15 @@ class _Checker:
     binding: int = 0
     used: set[str] = field(default_factory=set)
 
-    def fail(self, node: Node, message: str) -> CardError:
-        return CardError(f"{message} (at {node.pos})")
+    def fail(self, node: Node, key: str, **params: Param) -> CardError:
+        problem = LANGUAGE_REFUSALS(f"refusal.commandments.card.{key}", **params)
+        return CardError(LANGUAGE_REFUSALS("refusal.commandments.card.at", problem=problem, at=node.pos))
 
     def word(self, node: Node, name: str) -> None:
         if name in BOARD_WORDS and self.domain != "board":
-            raise self.fail(node, f"{name!r} looks at the board: only artefact cards may use it")
+            raise self.fail(node, "board_word", word=repr(name))
         if name in PERFORMANCE_WORDS and self.domain != "performance":
-            raise self.fail(node, f"{name!r} looks at the performance: only action cards may use it")
+            raise self.fail(node, "performance_word", word=repr(name))
         self.used.add(name)
 
     def coerce(self, node: Node, want: str, allow_outside: bool = False) -> Fn:
@@ -510,33 +640,38 @@ class _Checker:
                 index = AREA_INDEX.get(text.upper())
                 if index is None or (index == OUTSIDE and not allow_outside):
                     names = "C, H1-H5, T1-T5, R" + (", X" if allow_outside else "")
-                    raise self.fail(node, f"{text!r} is not an area ({names})")
+                    raise self.fail(node, "not_area", text=repr(text), areas=names)
                 return _const(index)
             if want == "colour":
                 colour = COLOUR_INDEX.get(text.lower())
                 if colour is None:
-                    raise self.fail(node, f"{text!r} is not a colour (white, black, brown)")
+                    raise self.fail(node, "not_colour", text=repr(text))
                 return _const(colour)
             if text.lower() not in KINDS:
-                raise self.fail(node, f"{text!r} is not a kind of area ({', '.join(KINDS)})")
+                raise self.fail(node, "not_kind", text=repr(text), kinds=", ".join(KINDS))
             return _const(KINDS.index(text.lower()))
         tp, fn = self.compile(node)
         if tp != want:
-            raise self.fail(node, f"expected {_a(want)} here, found {_a(tp)}")
+            raise self.fail(node, "wrong_type", wanted=_a(want), found=_a(tp))
         return fn
 
     def vocab(self, node: Node, words: tuple[str, ...], what: str) -> str:
+        """``what``: ``gesture``, ``saying`` or ``touch``."""
         if node.op != "str":
-            raise self.fail(node, f"{what} must be a quoted word")
+            raise self.fail(node, f"quoted_{what}")
         text = str(node.value)
         if text not in words:
-            raise self.fail(node, f"{text!r} is not a {what} ({', '.join(words)})")
+            raise self.fail(node, f"not_{what}", text=repr(text), words=", ".join(words))
         return text
 
     def arity(self, node: Node, *counts: int) -> None:
-        if len(node.args) not in counts:
-            expected = " or ".join(str(c) for c in counts)
-            raise self.fail(node, f"{node.value}() takes {expected} argument(s), not {len(node.args)}")
+        given = len(node.args)
+        if given not in counts:
+            if len(counts) == 1:
+                raise self.fail(node, "arity", name=str(node.value), expected=counts[0], given=given)
+            raise self.fail(
+                node, "arity_either", name=str(node.value), expected=counts[0], other=counts[1], given=given
+            )
 
     def over_areas(self, node: Node, want: str) -> Fn:
         self.binding += 1
@@ -595,7 +730,7 @@ class _Checker:
         # == and !=
         a, b = node.args
         if a.op == "str" and b.op == "str":
-            raise self.fail(node, "comparing two quoted words is always the same; compare a value")
+            raise self.fail(node, "two_words")
         if a.op == "str":
             b_type, right = self.compile(b)
             left = self.coerce(a, b_type)
@@ -622,7 +757,7 @@ class _Checker:
             return "area", lambda c: c.to
         if name == "area":
             if not self.binding:
-                raise self.fail(node, "'area' only means something inside areas(), sum() or max()")
+                raise self.fail(node, "area_outside")
             return "area", _area
         if name == "silent":
             return "bool", lambda c: c.nwords == 0
@@ -638,7 +773,7 @@ class _Checker:
             return "int", lambda c: sum(1 for a in c.path if a != OUTSIDE)
         if name == "seconds":
             return "int", lambda c: c.seconds
-        raise self.fail(node, f"unknown word {name!r}")
+        raise self.fail(node, "unknown_word", word=repr(name))
 
     def call(self, node: Node) -> tuple[str, Fn]:
         name = str(node.value)
@@ -711,7 +846,7 @@ class _Checker:
             self.arity(node, 1)
             tp, inner = self.compile(args[0])
             if tp == "lit":
-                raise self.fail(node, "before() of a quoted word means nothing")
+                raise self.fail(node, "before_word")
 
             def before(c: Ctx) -> Any:
                 saved = c.cur
@@ -728,7 +863,7 @@ class _Checker:
             return "bool", lambda c: g in c.gestures
         if name == "said":
             self.arity(node, 1)
-            s = self.vocab(args[0], SAYINGS, "thing said")
+            s = self.vocab(args[0], SAYINGS, "saying")
             return "bool", lambda c: s in c.said
         if name == "touched":
             self.arity(node, 1)
@@ -737,10 +872,10 @@ class _Checker:
         if name == "mentions":
             self.arity(node, 1)
             if args[0].op != "str" or not str(args[0].value).strip():
-                raise self.fail(node, "mentions() takes a quoted, non-empty text")
+                raise self.fail(node, "mentions_text")
             folded = " ".join(tokens(str(args[0].value)))
             if not folded:
-                raise self.fail(node, "mentions() takes a text with at least one letter or digit")
+                raise self.fail(node, "mentions_letters")
             needle = f" {folded} "
             return "bool", lambda c: needle in f" {c.folded} "
         if name == "via":
@@ -752,7 +887,7 @@ class _Checker:
             a = self.coerce(args[0], "int")
             b = self.coerce(args[1], "int")
             return "int", lambda c: min(a(c), b(c))
-        raise self.fail(node, f"unknown function {name!r}")
+        raise self.fail(node, "unknown_function", name=repr(name))
 
 
 _CONST_FNS: dict[int, Fn] = {}
@@ -1218,15 +1353,9 @@ def packed_function(fn: Fn, value: int | None, cap: int, scale: int, bit: int) -
     return packed, re.search(r"\bB\b", src) is not None
 
 
-def _a(tp: str) -> str:
-    return {
-        "int": "a number",
-        "bool": "a condition",
-        "area": "an area",
-        "colour": "a colour",
-        "kind": "a kind of area",
-        "lit": "a quoted word",
-    }[tp]
+def _a(tp: str) -> Message:
+    """A type's name (``int``: "a number"), in words said in each language."""
+    return LANGUAGE_REFUSALS(f"refusal.commandments.card.type.{tp}")
 
 
 def compile_card_expr(text: str, domain: str, counting: bool, *, guarded: bool = True) -> Fn:
@@ -1248,8 +1377,8 @@ def compile_tree(node: Node, domain: str, counting: bool, *, guarded: bool = Tru
     tp, fn = _Checker(domain, guarded).compile(node)
     want = "int" if counting else "bool"
     if tp != want:
-        what = "a number (it is a '?' card)" if counting else "a condition (it has a fixed value)"
-        raise CardError(f"the expression must give {what}, not {_a(tp)}")
+        key = "refusal.commandments.card.must_count" if counting else "refusal.commandments.card.must_decide"
+        raise CardError(LANGUAGE_REFUSALS(key, found=_a(tp)))
     if not guarded and domain == "board":
         fn = emit_board_card(node) or fn  # the built-in artefact cards: one function each
     if not guarded or counting_nesting(node)[0] == 0:

@@ -74,6 +74,7 @@ from urllib.parse import quote, unquote
 from coven.core import InvalidOptionError, NotationError
 from coven.core.chance import Chance
 from coven.core.errors import short_repr
+from coven.core.texts import Message, Texts
 from coven.games.commandments.board import (
     AREA_NAMES,
     ARTEFACT_NAMES,
@@ -178,37 +179,69 @@ class MoveLog:
     flips: int
 
 
-def move_problem(move: Move) -> str | None:
+MOVE_REFUSALS: Final = Texts(
+    {
+        "refusal.commandments.no_artefact": "there is no artefact {artefact}",
+        "refusal.commandments.end_in_circle": (
+            "an artefact must end its move in an area of the Holy Circle (C, H1-H5, T1-T5, R)"
+        ),
+        "refusal.commandments.path_length": "a path passes over at most {max} areas",
+        "refusal.commandments.path_area": "{area} is not an area a path can pass over",
+        "refusal.commandments.path_twice": "the path names {area} twice in a row",
+        "refusal.commandments.not_gesture": "{value} is not a gesture (one of {words})",
+        "refusal.commandments.not_touch": "{value} is not a touch (one of {words})",
+        "refusal.commandments.gesture_twice": "a gesture is given twice",
+        "refusal.commandments.touch_twice": "a touch is given twice",
+        "refusal.commandments.words_length": "free words are at most {max} characters",
+        "refusal.commandments.words_quote": (
+            'free words may not hold a double quote (") or control characters'
+        ),
+        "refusal.commandments.words_spaces": "free words may not start or end with spaces",
+        "refusal.commandments.seconds": "a move takes 0 to {max} seconds",
+        "refusal.commandments.budget": (
+            "this performance takes {cost} beats, more than the {budget} a move allows "
+            "({gestures} gesture(s) x {gesture_beats}, {touches} touch(es) x {touch_beats}, "
+            "{words} word(s) x {word_beats}, {areas} area(s) carried over x {path_beats}): do less"
+        ),
+    }
+)
+"""Why a novice's move is refused whatever the board (:mod:`coven.core.refusals`): areas, gestures and
+touches as the notation writes them."""
+
+
+def move_problem(move: Move) -> Message | None:
     """What is structurally wrong with a move and its performance (state aside), or None."""
     if not 0 <= move.artefact < NUM_ARTEFACTS:
-        return f"there is no artefact {move.artefact}"
+        return MOVE_REFUSALS("refusal.commandments.no_artefact", artefact=move.artefact)
     if not 0 <= move.to < OUTSIDE:
-        return "an artefact must end its move in an area of the Holy Circle (C, H1-H5, T1-T5, R)"
+        return MOVE_REFUSALS("refusal.commandments.end_in_circle")
     if len(move.path) > MAX_PATH:
-        return f"a path passes over at most {MAX_PATH} areas"
+        return MOVE_REFUSALS("refusal.commandments.path_length", max=MAX_PATH)
     for area in move.path:
         if not 0 <= area <= OUTSIDE:
-            return f"{area} is not an area a path can pass over"
+            return MOVE_REFUSALS("refusal.commandments.path_area", area=area)
     for a, b in zip(move.path, move.path[1:], strict=False):
         if a == b:
-            return f"the path names {PATH_NAMES[a]} twice in a row"
+            return MOVE_REFUSALS("refusal.commandments.path_twice", area=PATH_NAMES[a])
     for values, vocabulary, what in (
         (move.gestures, GESTURES, "gesture"),
         (move.touches, TOUCHES, "touch"),
     ):
         for value in values:
             if value not in vocabulary:
-                return f"{value!r} is not a {what} (one of {', '.join(vocabulary)})"
+                return MOVE_REFUSALS(
+                    f"refusal.commandments.not_{what}", value=short_repr(value), words=", ".join(vocabulary)
+                )
         if len(set(values)) != len(values):
-            return f"a {what} is given twice"
+            return MOVE_REFUSALS(f"refusal.commandments.{what}_twice")
     if len(move.words) > MAX_WORDS:
-        return f"free words are at most {MAX_WORDS} characters"
+        return MOVE_REFUSALS("refusal.commandments.words_length", max=MAX_WORDS)
     if '"' in move.words or not move.words.isprintable():
-        return 'free words may not hold a double quote (") or control characters'
+        return MOVE_REFUSALS("refusal.commandments.words_quote")
     if move.words != move.words.strip():
-        return "free words may not start or end with spaces"
+        return MOVE_REFUSALS("refusal.commandments.words_spaces")
     if not 0 <= move.seconds <= MAX_SECONDS:
-        return f"a move takes 0 to {MAX_SECONDS} seconds"
+        return MOVE_REFUSALS("refusal.commandments.seconds", max=MAX_SECONDS)
     return None
 
 
@@ -222,17 +255,23 @@ def beats(move: Move) -> int:
     )
 
 
-def budget_problem(move: Move) -> str | None:
+def budget_problem(move: Move) -> Message | None:
     """Why a move's performance is too long for one move, or None."""
     cost = beats(move)
     if cost <= BUDGET:
         return None
-    n_words = len(tokens(move.words))
-    return (
-        f"this performance takes {cost} beats, more than the {BUDGET} a move allows "
-        f"({len(move.gestures)} gesture(s) x {GESTURE_BEATS}, {len(move.touches)} touch(es) x {TOUCH_BEATS}, "
-        f"{n_words} word(s) x {WORD_BEATS}, {len(move.path)} area(s) carried over x {PATH_BEATS}): "
-        "do less"
+    return MOVE_REFUSALS(
+        "refusal.commandments.budget",
+        cost=cost,
+        budget=BUDGET,
+        gestures=len(move.gestures),
+        gesture_beats=GESTURE_BEATS,
+        touches=len(move.touches),
+        touch_beats=TOUCH_BEATS,
+        words=len(tokens(move.words)),
+        word_beats=WORD_BEATS,
+        areas=len(move.path),
+        path_beats=PATH_BEATS,
     )
 
 

@@ -98,7 +98,10 @@ from coven.core import (
 )
 from coven.core.chance import _GOLDEN, _MASK, _MIX1, _MIX2, COMPILED, Chance
 from coven.core.codec import through_notation
+from coven.core.errors import short_repr
 from coven.core.events import slot_setters
+from coven.core.refusals import CORE
+from coven.core.texts import Texts
 from coven.games.commandments import notation
 from coven.games.commandments.board import (
     AREA_NAMES,
@@ -116,6 +119,7 @@ from coven.games.commandments.cards import (
     ARTEFACT,
     BOARDLESS_SIZE,
     BUILTIN,
+    CARD_REFUSALS,
     COUNT_CAP,
     MAX_FIXED,
     Card,
@@ -132,6 +136,7 @@ from coven.games.commandments.notation import (
     MAX_SECONDS,
     MOVE,
     MOVE_FAMILY,
+    MOVE_REFUSALS,
     ORDAIN,
     OVER,
     PHASE_NAMES,
@@ -544,6 +549,44 @@ def karma_total(values: Sequence[int]) -> int:
     return sum(values[1:]) - values[0]
 
 
+REFUSALS: Final = (
+    CORE
+    | MOVE_REFUSALS
+    | CARD_REFUSALS
+    | Texts(
+        {
+            "refusal.commandments.task.ordain": "ordain",
+            "refusal.commandments.task.place": "place",
+            "refusal.commandments.task.move": "move",
+            "refusal.commandments.task.judge": "judge",
+            "refusal.commandments.task.over": "over",
+            "refusal.commandments.not_move_time": (
+                "it is not a novice's move now (the High Priestess must {task})"
+            ),
+            "refusal.commandments.ordained": "the cards have already been ordained for this ritual",
+            "refusal.commandments.discard_not_held": "you do not hold {card} to discard (your hand: {hand})",
+            "refusal.commandments.taboo_not_held": "you do not hold {card} to taboo (your hand: {hand})",
+            "refusal.commandments.discard_is_taboo": "the discarded card cannot also be the taboo",
+            "refusal.commandments.placed": "the artefacts are placed once, after ordaining the cards",
+            "refusal.commandments.place_all": "place all {count} artefacts, not {given}",
+            "refusal.commandments.place_area": (
+                "every artefact goes into an area of the Holy Circle (C, H1-H5, T1-T5, R)"
+            ),
+            "refusal.commandments.no_judgement": "there is no move waiting for your judgement",
+            "refusal.commandments.judge_count": (
+                "say yes or no for each of your {count} action card(s), in slot order"
+            ),
+            "refusal.commandments.judge_mark": "{card} is judged yes (1) or no (0), not {mark}",
+            "refusal.commandments.players": "The 3 Commandments takes 3 to 7 players",
+        }
+    )
+)
+"""Why the rules refuse an action or a table (:mod:`coven.core.refusals`): a novice's move
+(:data:`~coven.games.commandments.notation.MOVE_REFUSALS`), the custom cards
+(:data:`~coven.games.commandments.cards.CARD_REFUSALS`) and the High Priestess's decisions; cards by id,
+``task`` what the phase asks of her."""
+
+
 class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     spec = GameSpec(
         id="commandments",
@@ -578,6 +621,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     )
     action_classes = ACTION_CLASSES
     view_class = CommandmentsView
+    refusals = REFUSALS
 
     # ------------------------------------------------------------------------------------- setup
     def new_game(
@@ -592,7 +636,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     def validate_options(self, players: int, options: Options) -> None:
         deck_for(str(options["custom_cards"]))  # raises InvalidOptionError
         if players < 3:
-            raise InvalidOptionError("The 3 Commandments takes 3 to 7 players")
+            raise InvalidOptionError(REFUSALS("refusal.commandments.players"))
 
     def setup(self, players: int, options: Options, seed: int) -> CommandmentsState:
         deck = deck_for(str(options["custom_cards"]))
@@ -735,36 +779,45 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         ritual = state.ritual
         if isinstance(action, (Move, Forfeit)):
             if phase != MOVE:
-                return f"it is not a novice's move now (the High Priestess must {PHASE_NAMES[phase]})"
+                task = REFUSALS(f"refusal.commandments.task.{PHASE_NAMES[phase]}")
+                return REFUSALS("refusal.commandments.not_move_time", task=task)
             if isinstance(action, Forfeit):
                 return None
             return move_problem(action) or budget_problem(action)
         if isinstance(action, Ordain):
             if phase != ORDAIN:
-                return "the cards have already been ordained for this ritual"
+                return REFUSALS("refusal.commandments.ordained")
             ids = [state.deck.cards[c].id for c in ritual.hand]
-            for what, card in (("discard", action.discard), ("taboo", action.taboo)):
-                if card not in ids:
-                    return f"you do not hold {card!r} to {what} (your hand: {', '.join(ids)})"
+            hand = ", ".join(ids)
+            if action.discard not in ids:
+                return REFUSALS(
+                    "refusal.commandments.discard_not_held", card=short_repr(action.discard), hand=hand
+                )
+            if action.taboo not in ids:
+                return REFUSALS(
+                    "refusal.commandments.taboo_not_held", card=short_repr(action.taboo), hand=hand
+                )
             if action.discard == action.taboo:
-                return "the discarded card cannot also be the taboo"
+                return REFUSALS("refusal.commandments.discard_is_taboo")
             return None
         if isinstance(action, Place):
             if phase != PLACE:
-                return "the artefacts are placed once, after ordaining the cards"
+                return REFUSALS("refusal.commandments.placed")
             if len(action.areas) != NUM_ARTEFACTS:
-                return f"place all {NUM_ARTEFACTS} artefacts, not {len(action.areas)}"
+                return REFUSALS(
+                    "refusal.commandments.place_all", count=NUM_ARTEFACTS, given=len(action.areas)
+                )
             if any(not 0 <= a < NUM_AREAS for a in action.areas):
-                return "every artefact goes into an area of the Holy Circle (C, H1-H5, T1-T5, R)"
+                return REFUSALS("refusal.commandments.place_area")
             return None
         if phase != JUDGE:
-            return "there is no move waiting for your judgement"
+            return REFUSALS("refusal.commandments.no_judgement")
         slots = self.action_slots(state)
         if len(action.marks) != len(slots):
-            return f"say yes or no for each of your {len(slots)} action card(s), in slot order"
+            return REFUSALS("refusal.commandments.judge_count", count=len(slots))
         for slot_card, mark in zip(slots, action.marks, strict=True):
             if mark not in (0, 1):
-                return f"{slot_card.id} is judged yes (1) or no (0), not {mark}"
+                return REFUSALS("refusal.commandments.judge_mark", card=slot_card.id, mark=mark)
         return None
 
     # ------------------------------------------------------------------------------- front ends

@@ -76,6 +76,8 @@ from coven.core import (
 )
 from coven.core.chance import Chance
 from coven.core.codec import through_notation
+from coven.core.refusals import CORE
+from coven.core.texts import Param, Texts
 from coven.games.namaste.notation import (
     FACES,
     KARMA,
@@ -103,6 +105,7 @@ from coven.games.namaste.sheet import (
     ABOVE,
     BELOW,
     CELL_NAMES,
+    ENTRY_REFUSALS,
     KARMA_SPACES,
     LEFT,
     LINE_NAMES,
@@ -759,6 +762,31 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
 
 
 # -------------------------------------------------------------------------------------------- game
+REFUSALS: Final = (
+    CORE
+    | ENTRY_REFUSALS
+    | Texts(
+        {
+            "refusal.namaste.roll_first": "{action}: first choose how many white dice to roll (roll 1-3)",
+            "refusal.namaste.roll_count": "roll 1, 2 or 3 white dice, not {white}",
+            "refusal.namaste.rolled": "the dice are already rolled: write a value, take bad karma or pass",
+            "refusal.namaste.dice_all": "the dice give {allowed} for you (all rolled dice), not {value}",
+            "refusal.namaste.dice_white": "the dice give {allowed} for you (white dice only), not {value}",
+            "refusal.namaste.or": "{first} or {then}",
+            "refusal.namaste.no_circle": "no circle {cell}",
+            "refusal.namaste.karma_roller_only": "only the player who rolled takes bad karma; you may pass",
+            "refusal.namaste.karma_full": "all four bad-karma spaces are filled",
+            "refusal.namaste.write_or_karma": "the player who rolled must write the sum or take bad karma",
+            "refusal.namaste.must_write": (
+                "the player who rolled must write the sum when a bad-karma space is not free"
+            ),
+        }
+    )
+)
+"""Why the rules refuse an action (:mod:`coven.core.refusals`): actions and circles as the notation writes
+them, ``allowed`` the totals the dice give (``refusal.namaste.or`` nested in itself)."""
+
+
 class NamasteGame(Game[NamasteState, Action, NamasteView]):
     spec = GameSpec(
         id="namaste",
@@ -774,6 +802,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     )
     action_classes = (Roll, Write, Karma, Pass)
     view_class = NamasteView
+    refusals = REFUSALS
 
     # ------------------------------------------------------------------------------------ setup
     def new_game(
@@ -1045,31 +1074,30 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
     def illegal_reason(self, state: NamasteState, seat: Seat, action: Action) -> str | None:
         if state.phase == CHOOSE:
             if not isinstance(action, Roll):
-                return f"{self.format_action(action)}: first choose how many white dice to roll (roll 1-3)"
+                return REFUSALS("refusal.namaste.roll_first", action=self.format_action(action))
             if not 1 <= action.white <= 3:
-                return f"roll 1, 2 or 3 white dice, not {action.white}"
+                return REFUSALS("refusal.namaste.roll_count", white=action.white)
             return None
         if isinstance(action, Roll):
-            return "the dice are already rolled: write a value, take bad karma or pass"
+            return REFUSALS("refusal.namaste.rolled")
         if isinstance(action, Write):
             values = self.totals(state, seat)
             if action.value not in values:
-                who = "you (all rolled dice)" if seat == state.active else "you (white dice only)"
-                allowed = " or ".join(str(v) for v in values)
-                return f"the dice give {allowed} for {who}, not {action.value}"
+                key = "refusal.namaste.dice_all" if seat == state.active else "refusal.namaste.dice_white"
+                return REFUSALS(key, allowed=_either(values), value=action.value)
             if not 0 <= action.cell < NCELLS:
-                return f"no circle {action.cell}"
+                return REFUSALS("refusal.namaste.no_circle", cell=action.cell)
             return entry_problem(state.sheet(seat), action.value, action.cell)
         if isinstance(action, Karma):
             if seat != state.active:
-                return "only the player who rolled takes bad karma; you may pass"
+                return REFUSALS("refusal.namaste.karma_roller_only")
             if len(state.karma[seat]) >= KARMA_SPACES:
-                return "all four bad-karma spaces are filled"
+                return REFUSALS("refusal.namaste.karma_full")
             return None
         if seat == state.active and len(state.karma[seat]) < KARMA_SPACES:
-            return "the player who rolled must write the sum or take bad karma"
+            return REFUSALS("refusal.namaste.write_or_karma")
         if seat == state.active and self._can_write(state, seat):
-            return "the player who rolled must write the sum when a bad-karma space is not free"
+            return REFUSALS("refusal.namaste.must_write")
         return None
 
     def _can_write(self, state: NamasteState, seat: Seat) -> bool:
@@ -1151,6 +1179,13 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
 
 def _complete(state: NamasteState, seat: Seat, line: int) -> bool:
     return not state.fits[seat] & _LINE_MASK[line]  # no empty circle (field 0) in the line
+
+
+def _either(values: Sequence[int]) -> Param:
+    """``5``, ``5 or 11``, ``5 or 11 or 17``: a message nested in itself, said in each language."""
+    if len(values) < 2:
+        return "".join(str(v) for v in values)
+    return REFUSALS("refusal.namaste.or", first=values[0], then=_either(values[1:]))
 
 
 RULES: Final = NamasteGame()

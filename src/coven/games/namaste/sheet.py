@@ -19,6 +19,7 @@ from typing import Final
 
 from coven.core import NotationError
 from coven.core.errors import short_repr
+from coven.core.texts import Message, Texts
 
 ROW_NAMES: Final = "abcdefg"
 ROW_LENGTHS: Final[tuple[int, ...]] = (1, 3, 5, 7, 5, 3, 1)
@@ -135,34 +136,76 @@ def parse_sheet(text: str) -> tuple[int, ...]:
     return tuple(sheet)
 
 
-def entry_problem(sheet: tuple[int, ...] | list[int], value: int, cell: int) -> str | None:
+ENTRY_REFUSALS: Final = Texts(
+    {
+        "refusal.namaste.taken": "{cell} already holds {held}",
+        "refusal.namaste.left": (
+            "{value} in {cell} must be greater than the {held} in {other} to its left "
+            "(row {row} increases left to right)"
+        ),
+        "refusal.namaste.right": (
+            "{value} in {cell} must be less than the {held} in {other} to its right "
+            "(row {row} increases left to right)"
+        ),
+        "refusal.namaste.above": (
+            "{value} in {cell} must be greater than the {held} in {other} above it "
+            "(column {column} increases top to bottom)"
+        ),
+        "refusal.namaste.below": (
+            "{value} in {cell} must be less than the {held} in {other} below it "
+            "(column {column} increases top to bottom)"
+        ),
+    }
+)
+"""Why a number cannot be written in a circle (:mod:`coven.core.refusals`): circles, rows and columns as
+the notation names them (``c3``, row ``c``, column ``3``), ``held`` the number already written."""
+
+
+def entry_problem(sheet: tuple[int, ...] | list[int], value: int, cell: int) -> Message | None:
     """Why ``value`` cannot go in ``cell`` of ``sheet`` (the first neighbour it clashes with), or None."""
     name = CELL_NAMES[cell]
     if sheet[cell]:
-        return f"{name} already holds {sheet[cell]}"
+        return ENTRY_REFUSALS("refusal.namaste.taken", cell=name, held=sheet[cell])
+    row, column = name[0], name[1]
     for other in LEFT[cell]:
         if sheet[other] and sheet[other] >= value:
-            return (
-                f"{value} in {name} must be greater than the {sheet[other]} in {CELL_NAMES[other]} "
-                f"to its left (row {name[0]} increases left to right)"
+            return ENTRY_REFUSALS(
+                "refusal.namaste.left",
+                value=value,
+                cell=name,
+                held=sheet[other],
+                other=CELL_NAMES[other],
+                row=row,
             )
     for other in RIGHT[cell]:
         if sheet[other] and sheet[other] <= value:
-            return (
-                f"{value} in {name} must be less than the {sheet[other]} in {CELL_NAMES[other]} "
-                f"to its right (row {name[0]} increases left to right)"
+            return ENTRY_REFUSALS(
+                "refusal.namaste.right",
+                value=value,
+                cell=name,
+                held=sheet[other],
+                other=CELL_NAMES[other],
+                row=row,
             )
     for other in ABOVE[cell]:
         if sheet[other] and sheet[other] >= value:
-            return (
-                f"{value} in {name} must be greater than the {sheet[other]} in {CELL_NAMES[other]} "
-                f"above it (column {name[1]} increases top to bottom)"
+            return ENTRY_REFUSALS(
+                "refusal.namaste.above",
+                value=value,
+                cell=name,
+                held=sheet[other],
+                other=CELL_NAMES[other],
+                column=column,
             )
     for other in BELOW[cell]:
         if sheet[other] and sheet[other] <= value:
-            return (
-                f"{value} in {name} must be less than the {sheet[other]} in {CELL_NAMES[other]} "
-                f"below it (column {name[1]} increases top to bottom)"
+            return ENTRY_REFUSALS(
+                "refusal.namaste.below",
+                value=value,
+                cell=name,
+                held=sheet[other],
+                other=CELL_NAMES[other],
+                column=column,
             )
     return None
 

@@ -27,7 +27,7 @@ async function askPreview(card) {
     return { error: t("cc.unreachable", { message: err.message }) };
   }
   const data = await res.json().catch(() => null);
-  if (!res.ok) return { error: data && data.error ? errorText(data.error.code, data.error.message) : `${res.status} ${res.statusText}` };
+  if (!res.ok) return { error: data && data.error ? errorText(data.error.code, data.error.message, null, data.error.reason) : `${res.status} ${res.statusText}` };
   return { preview: data };
 }
 
