@@ -4,14 +4,15 @@ table and shown in the replay."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from coven.server.tables import SeatRequest
 from coven.store import ChatLine
-from tests.server.conftest import TestClient
+from tests.server.conftest import TestClient, WebSocketTestSession
 from tests.server.helpers import create, drain, hello, humans, running_service, wait_for, ws_url
 
 
@@ -19,7 +20,12 @@ def chats(messages: list[dict[str, object]]) -> list[object]:
     return [m["line"] for m in messages if m["type"] == "chat"]
 
 
-def test_players_talk_and_spectators_read(client: TestClient) -> None:
+@contextlib.contextmanager
+def two_people_and_a_spectator(
+    client: TestClient,
+) -> Iterator[tuple[str, WebSocketTestSession, WebSocketTestSession, WebSocketTestSession]]:
+    """A new table of two people, each seated on a socket, and a spectator's socket: its id and the three,
+    each past its hello."""
     created = create(client, seats=humans(2))
     table_id = created["table"]["id"]
     tokens = [i["token"] for i in created["invites"]]
@@ -31,6 +37,11 @@ def test_players_talk_and_spectators_read(client: TestClient) -> None:
         hello(a, tokens[0])
         hello(b, tokens[1])
         hello(watcher)
+        yield table_id, a, b, watcher
+
+
+def test_players_talk_and_spectators_read(client: TestClient) -> None:
+    with two_people_and_a_spectator(client) as (table_id, a, b, watcher):
         a.send_json({"type": "chat", "text": "  hello\\n<b>there</b>\x07 "})
         said = {"id": 1, "seat": 0, "number": 0, "text": "hello\\n<b>there</b>"}
         for ws in (a, b, watcher):
@@ -268,17 +279,7 @@ def test_every_refusal_of_a_line_carries_its_id(
     could not keep: each gets its ``error`` with the chat's ``id`` (the page knows which line it was), and
     nothing is said. The connection stays open."""
     client = make_client(chat_limit=0.01, chat_burst=2)  # (a line the store failed to keep counts)
-    created = create(client, seats=humans(2))
-    table_id = created["table"]["id"]
-    tokens = [i["token"] for i in created["invites"]]
-    with (
-        client.websocket_connect(ws_url(table_id)) as a,
-        client.websocket_connect(ws_url(table_id)) as b,
-        client.websocket_connect(ws_url(table_id)) as watcher,
-    ):
-        hello(a, tokens[0])
-        hello(b, tokens[1])
-        hello(watcher)
+    with two_people_and_a_spectator(client) as (table_id, a, b, watcher):
         for ws in (a, b, watcher):
             drain(ws)  # the table's start
         watcher.send_json({"type": "chat", "text": "I am only watching", "id": "w1"})
