@@ -153,3 +153,30 @@ def test_a_french_explanation_joins_the_names_it_is_given() -> None:
     assert said == "l'esprit d'Ana a dit non ; on attend qu'Inès et Bob jouent"
     english = {"why.x": "the spirit of {who} said no"}
     assert render("why.x", {"who": "Ana"}, english, "en") == "the spirit of Ana said no"
+
+
+def test_a_refused_move_and_a_refused_option_are_said_in_french() -> None:
+    """Where the rules give a reason (its key and params), the terminal says it in the person's language,
+    in the page's words; in English, the rules' own text."""
+    args = ["play", "namaste", "--bots", "random", "--seed", "3", "--lang", "fr"]
+    out = runner.invoke(app, args, input="14@c3\nquit\n").output  # before the dice are rolled
+    assert "14@c3 : choisissez d'abord combien de dés blancs lancer (roll 1-3)" in out, out
+    english = runner.invoke(app, [*args[:-1], "en"], input="14@c3\nquit\n").output
+    assert "14@c3: first choose how many white dice to roll (roll 1-3)" in english, english
+    bad = runner.invoke(app, [*args, "--option", "nope=1"])
+    assert bad.exit_code == 2 and "Namaste n'a pas d'option" in bad.output, bad.output
+
+
+def test_the_terminal_names_a_seat_in_a_refusal() -> None:
+    from coven.core.driver import TerminalSeat
+    from coven.core.errors import NotYourTurnError
+    from coven.core.refusals import CORE
+    from coven.games import get_game
+
+    written: list[str] = []
+    french = {"refusal.core.not_your_turn": "{seat} ne peut pas jouer maintenant"}
+    tr = translations("fr").gettext
+    person = TerminalSeat(get_game("namaste"), 0, input, written.append, tr=tr, refusals=french, lang="fr")
+    person.refused(NotYourTurnError(CORE("refusal.core.not_your_turn", seat=1)))
+    person.refused(NotYourTurnError("plain English"))
+    assert written == ["[red]place 1 ne peut pas jouer maintenant[/]", "[red]plain English[/]"]

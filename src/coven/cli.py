@@ -20,8 +20,10 @@ from coven.bots.arena import make_bot, run_tournament
 from coven.core.driver import Quit, escape, play_terminal, seat_lines
 from coven.core.errors import CovenError, InvalidOptionError
 from coven.core.game import Game
-from coven.core.lang import LANGS, translations
+from coven.core.lang import LANGS, pick_lang, translations
 from coven.core.record import Record, replay_steps
+from coven.core.refusals import PREFIX as REFUSAL_PREFIX
+from coven.core.texts import Message, translate
 from coven.games import game_ids, get_game
 
 AnyGame = Game[Any, Any, Any]
@@ -45,6 +47,26 @@ GameArg = Annotated[
 OptionArg = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="A table option as KEY=VALUE; repeatable.")
 ]
+
+
+def refusal_catalogue(lang: str | None) -> dict[str, str]:
+    """Why the rules refuse, in ``lang``, by key (:mod:`coven.core.refusals`): the browser's own catalogue
+    (``coven/web/i18n``), so the terminal and the page say a refusal in the same words. English: none
+    (the rules' texts are English)."""
+    code = pick_lang(lang)
+    if code == "en":
+        return {}
+    source = Path(__file__).resolve().parent / "web" / "i18n" / f"{code}.json"
+    entries: dict[str, str] = json.loads(source.read_text(encoding="utf-8"))
+    return {key: text for key, text in entries.items() if key.startswith(REFUSAL_PREFIX)}
+
+
+def said(error: CovenError, refusals: dict[str, str], lang: str | None) -> str:
+    """``error``'s words in the language of ``refusals`` where the rules gave a reason, else English."""
+    reason = getattr(error, "reason", None)
+    if isinstance(reason, Message) and refusals:
+        return translate(reason, refusals, pick_lang(lang))
+    return str(error)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -105,6 +127,7 @@ def play(
     seats' moves as their events tell them, never their notation).
     """
     tr = translations(lang).gettext
+    refusals = refusal_catalogue(lang)
     game = _game(game_id)
     count = _players(game, players)
     if not 0 <= seat < count:
@@ -124,7 +147,7 @@ def play(
         state = game.new_game(count, _parse_options(option), deal_seed)
         seat_bots = {s: make_bot(game, n, s, bot_rng.randrange(2**62)) for s, n in by_seat.items()}
     except CovenError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(said(exc, refusals, lang)) from None
     told = tr(", seed {seed}").format(seed=seed) if seed is not None else ""
     title = f"[bold]{game.spec.title}[/]"
     console.print(
@@ -133,7 +156,9 @@ def play(
         )
     )
     try:
-        driver = play_terminal(game, state, seat, seat_bots, console.input, console.print, by_seat, lang)
+        driver = play_terminal(
+            game, state, seat, seat_bots, console.input, console.print, by_seat, lang, refusals
+        )
     except Quit:
         raise typer.Exit(0) from None
     except EOFError:

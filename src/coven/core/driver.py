@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from coven.core.bot import Bot
 from coven.core.errors import CovenError, IllegalActionError
 from coven.core.events import Event
-from coven.core.explain import Explanation, Moment, fill, translate
+from coven.core.explain import Explanation, Message, Moment, fill, translate
 from coven.core.game import Game
 from coven.core.lang import explanation_catalogue, pick_lang, translations
 from coven.core.record import Move
@@ -257,8 +257,13 @@ class TerminalSeat:
         write: Write,
         legal_limit: int = 60,
         tr: Translate = _same,
+        refusals: Mapping[str, str] | None = None,
+        lang: str | None = None,
     ) -> None:
         self.tr = tr
+        self.refusals: Mapping[str, str] = refusals or {}
+        """The refusals' templates in the person's language by key (none: English, as the rules say)."""
+        self.lang = pick_lang(lang)
         self.game = game
         self.seat = seat
         self.read = read
@@ -301,7 +306,16 @@ class TerminalSeat:
             return action
 
     def refused(self, error: CovenError) -> None:
-        self.write(f"[red]{escape(str(error))}[/]")
+        """Say why ``error`` refused the answer: in the person's language where the rules gave a reason
+        (:attr:`GameError.reason`) that :attr:`refusals` holds, else in English."""
+        reason = getattr(error, "reason", None)
+        said = str(error)
+        if isinstance(reason, Message) and self.refusals:
+            if "seat" in reason.params:  # a seat is a number to the rules: named as the terminal names it
+                named = self.tr("seat {n}").format(n=reason.params["seat"])
+                reason = Message(str(reason), reason.key, {**reason.params, "seat": named})
+            said = translate(reason, self.refusals, self.lang)
+        self.write(f"[red]{escape(said)}[/]")
 
     def _show_legal(self, legal: Sequence[Hashable]) -> None:
         shown = [escape(self.game.format_action(legal[i])) for i in range(min(len(legal), self.legal_limit))]
@@ -322,15 +336,18 @@ def play_terminal(
     write: Write,
     names: Mapping[Seat, str] | None = None,
     lang: str | None = None,
+    refusals: Mapping[str, str] | None = None,
 ) -> Driver:
     """The terminal game: a person at ``seat``, ``bots`` in the other seats, until the game is over.
 
     Prints (through ``write``) only what ``seat`` may know, then the final position and the scores.
     Raises :class:`Quit` when the person leaves and EOFError when the input ends. ``lang`` (``fr``)
-    translates the prompts and fixed lines; the game's own renders and event texts stay English.
+    translates the prompts and fixed lines, and with ``refusals`` (the refusals' templates in that
+    language, by key: :mod:`coven.core.refusals`) why a move is refused; the game's own renders and event
+    texts stay English.
     """
     tr = translations(lang).gettext
-    person = TerminalSeat(game, seat, read, write, tr=tr)
+    person = TerminalSeat(game, seat, read, write, tr=tr, refusals=refusals, lang=lang)
     driver = Driver(game, state, {**bots, seat: person})
     moments = _MomentTee(person, driver)
     driver.observers[seat] = moments
