@@ -13,7 +13,7 @@ the two equal. Only the names it changes are written.
 
 Revision ID: 0007
 Revises: 0006
-Create Date: 2026-12-08
+Create Date: 2026-12-06
 """
 
 from __future__ import annotations
