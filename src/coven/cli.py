@@ -17,13 +17,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from coven.bots.arena import make_bot, run_tournament
-from coven.core.driver import Quit, escape, play_terminal, seat_lines
+from coven.core.driver import Quit, escape, play_terminal, refusal_text, seat_lines
 from coven.core.errors import CovenError, InvalidOptionError
 from coven.core.game import Game
 from coven.core.lang import LANGS, pick_lang, translations
 from coven.core.record import Record, replay_steps
 from coven.core.refusals import PREFIX as REFUSAL_PREFIX
-from coven.core.texts import Message, translate
 from coven.games import game_ids, get_game
 
 AnyGame = Game[Any, Any, Any]
@@ -59,14 +58,6 @@ def refusal_catalogue(lang: str | None) -> dict[str, str]:
     source = Path(__file__).resolve().parent / "web" / "i18n" / f"{code}.json"
     entries: dict[str, str] = json.loads(source.read_text(encoding="utf-8"))
     return {key: text for key, text in entries.items() if key.startswith(REFUSAL_PREFIX)}
-
-
-def said(error: CovenError, refusals: dict[str, str], lang: str | None) -> str:
-    """``error``'s words in the language of ``refusals`` where the rules gave a reason, else English."""
-    reason = getattr(error, "reason", None)
-    if isinstance(reason, Message) and refusals:
-        return translate(reason, refusals, pick_lang(lang))
-    return str(error)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -147,7 +138,7 @@ def play(
         state = game.new_game(count, _parse_options(option), deal_seed)
         seat_bots = {s: make_bot(game, n, s, bot_rng.randrange(2**62)) for s, n in by_seat.items()}
     except CovenError as exc:
-        raise _fail(said(exc, refusals, lang)) from None
+        raise _fail(refusal_text(exc, refusals, lang, tr)) from None
     told = tr(", seed {seed}").format(seed=seed) if seed is not None else ""
     title = f"[bold]{game.spec.title}[/]"
     console.print(

@@ -112,3 +112,8 @@ def engine_scores(server: Any, table: str) -> list[float]:
     record = Record.from_json(server.get(f"/api/tables/{table}/record"))
     game = get_game(record.game)
     return [float(x) for x in game.scores(replay(game, record))]
+
+
+def said(locator: Any) -> str:
+    """What ``locator`` shows, its white space squeezed to single spaces."""
+    return " ".join(locator.inner_text().split())

@@ -16,7 +16,7 @@ import pytest
 
 from coven.store import Store
 from tests.e2e.conftest import Server, watch_errors
-from tests.e2e.helpers import create_table
+from tests.e2e.helpers import create_table, said
 from tests.e2e.test_i18n import limited_server
 from tests.e2e.test_screens import SHOTS
 
@@ -105,10 +105,6 @@ def kept(server: Server, table: str) -> list[str]:
         return [line.text for line in store.chat(table)]
     finally:
         store.dispose()
-
-
-def said(locator: Any) -> str:
-    return " ".join(locator.inner_text().split())
 
 
 def test_chat_reaches_the_other_seat_and_the_spectator_reads_it(server: Any, browser: Any) -> None:

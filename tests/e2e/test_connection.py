@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import watch_errors
+from tests.e2e.helpers import said
 from tests.e2e.test_screens import SCREENS, SHOTS, shoot
 
 pytestmark = pytest.mark.browser
@@ -26,11 +27,6 @@ MOVE = "#board [data-action]:not([disabled])"
 
 def number(page: Any) -> int:
     return int(page.get_attribute("main", "data-number") or "0")
-
-
-def said(locator: Any) -> str:
-    """A box's text on one line (its heading, text and button are laid out apart)."""
-    return " ".join(locator.inner_text().split())
 
 
 @pytest.fixture(params=list(SCREENS))

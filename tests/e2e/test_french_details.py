@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import table_id
+from tests.e2e.helpers import said, table_id
 from tests.e2e.test_commandments_table import move_bowing
 from tests.e2e.test_i18n import french
 from tests.e2e.test_screens import shoot
@@ -27,10 +27,6 @@ ENGLISH = re.compile(r"\b(an action is|a move is|not '|try '|Input should|greate
 def fr(browser: Any) -> Iterator[Any]:
     with french(browser, "desktop") as ctx:
         yield ctx
-
-
-def said(locator: Any) -> str:
-    return " ".join(locator.inner_text().split())
 
 
 # game -> (the seats after Ana's, a text that is no move, a piece of the French notation hint)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.helpers import said
 from tests.e2e.test_i18n import english_only, french
 from tests.e2e.test_screens import shoot
 
@@ -19,10 +20,6 @@ pytestmark = pytest.mark.browser
 def fr(browser: Any) -> Iterator[Any]:
     with french(browser, "desktop") as ctx:
         yield ctx
-
-
-def said(locator: Any) -> str:
-    return " ".join(locator.inner_text().split())
 
 
 def english_in(text: str) -> list[str]:

@@ -240,6 +240,21 @@ def seat_lines(
 HELP = "Type a move in notation, '?' for the legal moves, 'help' for this text, 'quit' to leave."
 
 
+def refusal_text(
+    error: CovenError, refusals: Mapping[str, str], lang: str | None, tr: Translate = _same
+) -> str:
+    """Why ``error`` refuses, for the terminal: in the language of ``refusals`` (the refusals' templates by
+    key) where the rules gave a reason (:attr:`GameError.reason`) it holds, else the rules' English. A
+    seat, a number to the rules, is named as the terminal names it (``tr("seat {n}")``)."""
+    reason = getattr(error, "reason", None)
+    if not isinstance(reason, Message) or not refusals:
+        return str(error)
+    if "seat" in reason.params:
+        named = tr("seat {n}").format(n=reason.params["seat"])
+        reason = Message(str(reason), reason.key, {**reason.params, "seat": named})
+    return translate(reason, refusals, pick_lang(lang))
+
+
 class TerminalSeat:
     """A person at a terminal: the actor of one seat and the observer of that seat.
 
@@ -263,7 +278,7 @@ class TerminalSeat:
         self.tr = tr
         self.refusals: Mapping[str, str] = refusals or {}
         """The refusals' templates in the person's language by key (none: English, as the rules say)."""
-        self.lang = pick_lang(lang)
+        self.lang = lang
         self.game = game
         self.seat = seat
         self.read = read
@@ -306,16 +321,8 @@ class TerminalSeat:
             return action
 
     def refused(self, error: CovenError) -> None:
-        """Say why ``error`` refused the answer: in the person's language where the rules gave a reason
-        (:attr:`GameError.reason`) that :attr:`refusals` holds, else in English."""
-        reason = getattr(error, "reason", None)
-        said = str(error)
-        if isinstance(reason, Message) and self.refusals:
-            if "seat" in reason.params:  # a seat is a number to the rules: named as the terminal names it
-                named = self.tr("seat {n}").format(n=reason.params["seat"])
-                reason = Message(str(reason), reason.key, {**reason.params, "seat": named})
-            said = translate(reason, self.refusals, self.lang)
-        self.write(f"[red]{escape(said)}[/]")
+        """Say why ``error`` refused the answer (:func:`refusal_text`)."""
+        self.write(f"[red]{escape(refusal_text(error, self.refusals, self.lang, self.tr))}[/]")
 
     def _show_legal(self, legal: Sequence[Hashable]) -> None:
         shown = [escape(self.game.format_action(legal[i])) for i in range(min(len(legal), self.legal_limit))]

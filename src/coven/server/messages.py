@@ -400,8 +400,13 @@ def error_message(
 ) -> str:
     """An ``error`` frame; ``message`` is cut short and the frame is ASCII (so any text is sendable).
     ``reason`` (see :func:`reason_json`), when there is one, goes beside them."""
-    body: dict[str, Any] = {"type": "error", "code": code, "message": shorten(message), "id": msg_id}
-    body["number"] = number
+    body: dict[str, Any] = {
+        "type": "error",
+        "code": code,
+        "message": shorten(message),
+        "id": msg_id,
+        "number": number,
+    }
     if reason is not None:
         body["reason"] = reason
     return json.dumps(body, separators=(",", ":"))
