@@ -278,7 +278,7 @@ def test_every_refusal_of_a_line_carries_its_id(
     """A spectator's line, a line of nothing visible, one too long, one past the seat's limit, one the store
     could not keep: each gets its ``error`` with the chat's ``id`` (the page knows which line it was), and
     nothing is said. The connection stays open."""
-    client = make_client(chat_limit=0.01, chat_burst=2)  # (a line the store failed to keep counts)
+    client = make_client(chat_limit=0.01, chat_burst=2)  # (a line the store failed to keep is not counted)
     with two_people_and_a_spectator(client) as (table_id, a, b, watcher):
         for ws in (a, b, watcher):
             drain(ws)  # the table's start
@@ -307,12 +307,68 @@ def test_every_refusal_of_a_line_carries_its_id(
         monkeypatch.undo()
         a.send_json({"type": "chat", "text": "hello", "id": "c5"})  # the connection is still open
         assert [(m["type"], m["id"]) for m in drain(a)] == [("chat", "c5")]
-        a.send_json({"type": "chat", "text": "hello again", "id": "c6"})  # past the seat's burst
+        a.send_json({"type": "chat", "text": "hello again", "id": "c6"})
+        assert [(m["type"], m["id"]) for m in drain(a)] == [("chat", "c6")]
+        a.send_json({"type": "chat", "text": "and again", "id": "c7"})  # past the seat's burst
         [error] = drain(a)
-        assert (error["code"], error["id"], error["number"]) == ("rate_limited", "c6", 0), error
-        assert chats(drain(b)) == [{"id": 1, "seat": 0, "number": 0, "text": "hello"}]
+        assert (error["code"], error["id"], error["number"]) == ("rate_limited", "c7", 0), error
+        assert [line["text"] for line in chats(drain(b))] == ["hello", "hello again"]  # type: ignore[index]
     stored = client.app.state.service.store.chat(table_id)  # type: ignore[attr-defined]
-    assert [line.text for line in stored] == ["hello"]
+    assert [line.text for line in stored] == ["hello", "hello again"]
+
+
+def test_a_line_refused_past_the_sockets_rate_carries_its_id(make_client: Callable[..., TestClient]) -> None:
+    """A frame past the connection's own message rate is refused before it is parsed; a chat line (or an
+    act) refused so still gets its ``id`` back, so that the page knows which line was not said (and does
+    not wait for an acknowledgement that cannot come). A frame without a readable id gets none."""
+    client = make_client(rate_limit=0.01, rate_burst=3, rate_strikes=10)
+    with two_people_and_a_spectator(client) as (_table_id, a, _b, _watcher):
+        a.send_json({"type": "chat", "text": "one", "id": "c1"})  # (the hello took the first token)
+        a.send_json({"type": "chat", "text": "two", "id": "c2"})
+        a.send_json({"type": "chat", "text": "three", "id": 3})
+        a.send_json({"type": "act", "number": 0, "action": "x", "id": "a4"})
+        a.send_json({"type": "chat", "text": "five", "id": True})  # (not a valid id: none echoed)
+        a.send_text("not JSON")
+        answers: list[tuple[object, object, object]] = []
+        while len(answers) < 6:  # (drain's ping would be refused too: the answers are read one by one)
+            m = a.receive_json()
+            if m["type"] in {"chat", "error"}:
+                answers.append((m["type"], m.get("code"), m.get("id")))
+        assert answers == [
+            ("chat", None, "c1"),
+            ("chat", None, "c2"),
+            ("error", "rate_limited", 3),
+            ("error", "rate_limited", "a4"),
+            ("error", "rate_limited", None),
+            ("error", "rate_limited", None),
+        ]
+
+
+def test_a_line_the_store_failed_to_keep_does_not_count_against_the_seat(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat's chat limit counts what was said: a line the store could not keep (refused ``internal``)
+    gives its token back, and the seat still says as many lines as its burst allows."""
+    client = make_client(chat_limit=0.01, chat_burst=2)
+    with two_people_and_a_spectator(client) as (table_id, a, b, _watcher):
+        drain(a)
+        drain(b)
+        store = client.app.state.service.store  # type: ignore[attr-defined]
+
+        def failing(*args: object) -> None:
+            raise OSError("the disk is away")
+
+        monkeypatch.setattr(store, "add_chat", failing)
+        for n in range(3):  # more failures than the burst: none is counted
+            a.send_json({"type": "chat", "text": f"lost {n}", "id": f"f{n}"})
+            assert [(m["code"], m["id"]) for m in drain(a)] == [("internal", f"f{n}")]
+        monkeypatch.undo()
+        for n in range(3):
+            a.send_json({"type": "chat", "text": f"said {n}", "id": f"s{n}"})
+        answers = [(m["type"], m.get("code"), m["id"]) for m in drain(a)]
+        assert answers == [("chat", None, "s0"), ("chat", None, "s1"), ("error", "rate_limited", "s2")]
+    stored = client.app.state.service.store.chat(table_id)  # type: ignore[attr-defined]
+    assert [line.text for line in stored] == ["said 0", "said 1"]
 
 
 @pytest.mark.parametrize(

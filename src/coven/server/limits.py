@@ -49,6 +49,10 @@ class RateLimiter:
             return True
         return False
 
+    def give_back(self) -> None:
+        """Return a token taken for something that did not happen after all (up to the burst)."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
     def wait_seconds(self) -> float:
         """Seconds until the next token (0: one is there now)."""
         self._refill()
@@ -132,6 +136,13 @@ class SeatLimits:
         if bucket is None:
             bucket = seats[seat] = RateLimiter(self.rate, self.burst)
         return bucket.allow()
+
+    def give_back(self, table_id: str, seat: int) -> None:
+        """Return the token ``seat`` took for a line that was not said after all (the store failed to
+        keep it): only what is said counts against the seat."""
+        bucket = self._tables.get(table_id, {}).get(seat)
+        if bucket is not None:
+            bucket.give_back()
 
     def forget(self, table_id: str) -> None:
         """The table left memory: its buckets go (they would come back full)."""

@@ -324,6 +324,27 @@ def parse_any_message(text: str) -> Hello | Act | Sync | Ping | Chat:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, text, _own_id(kind, raw.get("id"))) from None
 
 
+class _Labelled(msgspec.Struct):
+    """What :func:`message_id` reads of a frame: its ``type`` and its ``id``, whatever else it holds."""
+
+    type: Any = None
+    id: Any = None
+
+
+_LABELLED = msgspec.json.Decoder(_Labelled)
+
+
+def message_id(text: str) -> str | int | None:
+    """The ``id`` of the frame ``text``, if it is a message that carries one and it is a valid id (None
+    otherwise), read without parsing the rest: for a refusal that comes before a frame is parsed (one
+    past the connection's rate), so that the client knows which of its messages was refused."""
+    try:
+        labelled = _LABELLED.decode(text)
+    except (msgspec.DecodeError, UnicodeEncodeError, RecursionError):  # (nested too deeply)
+        return None
+    return _own_id(labelled.type, labelled.id) if isinstance(labelled.type, str) else None
+
+
 def _own_id(kind: str, value: Any) -> str | int | None:
     """The ``id`` of a refused message, if it has one and it is a valid id (else None: it is not echoed)."""
     if kind not in _WITH_ID or value is None:

@@ -35,6 +35,7 @@ from coven.server.messages import (
     Sync,
     dumps,
     error_message,
+    message_id,
     parse_client_message,
     shorten,
     visible_text,
@@ -301,9 +302,9 @@ async def _receive(
         if conn.strikes >= settings.rate_strikes:
             conn.send_text(error_message(ErrorCode.RATE_LIMITED, "too many messages; closing", None))
             raise _CloseError(CloseCode.RATE_LIMITED, "rate limited")
-        conn.send_text(
-            error_message(ErrorCode.RATE_LIMITED, f"at most {settings.rate_limit:g} messages a second", None)
-        )
+        said = f"at most {settings.rate_limit:g} messages a second"
+        msg_id = message_id(text) if isinstance(text, str) else None  # (which message it was)
+        conn.send_text(error_message(ErrorCode.RATE_LIMITED, said, None, msg_id))
         return None
     conn.strikes = 0
     if not isinstance(text, str):
@@ -416,7 +417,11 @@ async def _chat(conn: Connection, table: Table, service: TableService, message: 
         if not service.chat_limits.allow(table.id, conn.seat):  # the seat's, whichever socket says it
             why = "you are saying more than a table can read: wait a moment, then say it again"
             raise ProtocolError(ErrorCode.RATE_LIMITED, why)
-        await service.say(table, conn.seat, text, Ack(conn, message.id))
+        try:
+            await service.say(table, conn.seat, text, Ack(conn, message.id))
+        except ProtocolError:  # not kept, so not said: it does not count against the seat's limit
+            service.chat_limits.give_back(table.id, conn.seat)
+            raise
     except ProtocolError as exc:
         conn.send_text(error_message(exc.code, exc.message, table.number, message.id, exc.reason))
 
