@@ -161,52 +161,28 @@ ENTRY_REFUSALS: Final = Texts(
 the notation names them (``c3``, row ``c``, column ``3``), ``held`` the number already written."""
 
 
+_SIDES: Final[tuple[tuple[str, tuple[tuple[int, ...], ...], bool, bool], ...]] = (
+    ("refusal.namaste.left", LEFT, True, True),
+    ("refusal.namaste.right", RIGHT, False, True),
+    ("refusal.namaste.above", ABOVE, True, False),
+    ("refusal.namaste.below", BELOW, False, False),
+)
+"""A cell's neighbours on each side, checked in this order: the refusal that names a clash there, the
+neighbours on that side by index, whether they come before the cell on their line (they must hold less)
+or after it (more), and whether that line is the cell's row (else its column)."""
+
+
 def entry_problem(sheet: tuple[int, ...] | list[int], value: int, cell: int) -> Message | None:
     """Why ``value`` cannot go in ``cell`` of ``sheet`` (the first neighbour it clashes with), or None."""
     name = CELL_NAMES[cell]
     if sheet[cell]:
         return ENTRY_REFUSALS("refusal.namaste.taken", cell=name, held=sheet[cell])
-    row, column = name[0], name[1]
-    for other in LEFT[cell]:
-        if sheet[other] and sheet[other] >= value:
-            return ENTRY_REFUSALS(
-                "refusal.namaste.left",
-                value=value,
-                cell=name,
-                held=sheet[other],
-                other=CELL_NAMES[other],
-                row=row,
-            )
-    for other in RIGHT[cell]:
-        if sheet[other] and sheet[other] <= value:
-            return ENTRY_REFUSALS(
-                "refusal.namaste.right",
-                value=value,
-                cell=name,
-                held=sheet[other],
-                other=CELL_NAMES[other],
-                row=row,
-            )
-    for other in ABOVE[cell]:
-        if sheet[other] and sheet[other] >= value:
-            return ENTRY_REFUSALS(
-                "refusal.namaste.above",
-                value=value,
-                cell=name,
-                held=sheet[other],
-                other=CELL_NAMES[other],
-                column=column,
-            )
-    for other in BELOW[cell]:
-        if sheet[other] and sheet[other] <= value:
-            return ENTRY_REFUSALS(
-                "refusal.namaste.below",
-                value=value,
-                cell=name,
-                held=sheet[other],
-                other=CELL_NAMES[other],
-                column=column,
-            )
+    for key, side, before, in_row in _SIDES:
+        for other in side[cell]:
+            held = sheet[other]
+            if held and (held >= value if before else held <= value):
+                line = {"row": name[0]} if in_row else {"column": name[1]}
+                return ENTRY_REFUSALS(key, value=value, cell=name, held=held, other=CELL_NAMES[other], **line)
     return None
 
 
