@@ -282,7 +282,8 @@ async def _receive(
     settings = conn.settings
     if timeout is not None:
         try:
-            message = await asyncio.wait_for(conn.receive(), timeout)
+            async with asyncio.timeout(timeout):  # (no task of its own, as wait_for would make)
+                message = await conn.receive()
         except TimeoutError:
             conn.send_text(error_message(ErrorCode.HELLO_REQUIRED, "no hello in time", None))
             raise _CloseError(CloseCode.HELLO_TIMEOUT, "no hello") from None
