@@ -50,6 +50,22 @@ def test_migrations_reach_head_and_are_idempotent(store: Store) -> None:
     assert store.revision() == "0007"
 
 
+def test_the_steps_are_written_on_the_connection_given_back_last(store: Store) -> None:
+    """The pool hands out the connection given back last: the group commit, writing batch after batch from
+    one thread, keeps to one connection (on SQLite, the one whose page cache is still good: another
+    connection's write makes a connection read every page again), even when other work has opened more
+    connections meanwhile. Taken in turn, as a queue gives them, two connections alternate."""
+    store.create_table(_table("t1", status="playing"))
+    opened = [store.engine.raw_connection() for _ in range(2)]  # (a heartbeat's read beside a commit)
+    for connection in opened:
+        connection.close()
+    used: list[int] = []
+    event.listen(store.engine, "checkout", lambda dbapi, _record, _proxy: used.append(id(dbapi)))
+    for number in range(1, 5):
+        assert store.append_actions([PendingStep("t1", number, 0, f"a{number}", "playing")]) == [True]
+    assert len(used) == 4 and len(set(used)) == 1, used
+
+
 def test_a_table_round_trips(store: Store) -> None:
     store.create_table(_table())
     loaded = store.load_table("t1")

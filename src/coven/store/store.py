@@ -371,6 +371,14 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if ":memory:" in self.url or self.url in {"sqlite://", "sqlite:///"}:
                 kwargs["poolclass"] = StaticPool
+        if kwargs.get("poolclass") is not StaticPool:
+            # The connection given back last is the one handed out next (a stack, not a queue): the group
+            # commit writes with the same connection batch after batch, and on SQLite a connection's page
+            # cache is good only until another connection writes. Taken in turn, the pool's connections
+            # each found the others' writes and read again every page a batch touched (20 reads of the file
+            # a commit, against 1, and about 8 % less CPU in the commit thread, in coven bench server;
+            # measured for issue 12).
+            kwargs["pool_use_lifo"] = True
         # No liveness query before each use (``pool_pre_ping``): it would cost a round trip per commit. A
         # connection the database dropped fails its statement, is thrown away by the pool, and the group
         # commit tries once more on a fresh one (:mod:`coven.server.commits`); other work retries on its
