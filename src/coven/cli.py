@@ -566,6 +566,11 @@ def bench_server(
     parts = result.get("cpu_ratio_parts")
     if parts:
         console.print(_ratio_parts_table(parts, result["cpu_ratio"]))
+    if result.get("cpu_ratio_q1") is not None:
+        console.print(
+            f"cpu_ratio round by round: half of the {result['cpu_ratio_rounds']} rounds between "
+            f"{result['cpu_ratio_q1']} and {result['cpu_ratio_q3']} (the run's own noise)"
+        )
 
 
 RATIO_PART_NAMES = {

@@ -91,6 +91,11 @@ def test_bench_server_reports_its_figures(game: str) -> None:
     assert parts is not None and tuple(parts) == bench.RATIO_PARTS and min(parts.values()) >= 0
     if parts["rest"] > 0:  # (else the parts that overlap add up to more than the whole)
         assert abs(sum(parts.values()) - result["cpu_ratio"]) < 0.05
+    # the ratio round by round: its quartiles hold the middle half of the rounds (here about four)
+    rounds = result["cpu_ratio_rounds"]
+    assert isinstance(rounds, int) and rounds >= 1
+    if rounds >= 2:
+        assert 0 < result["cpu_ratio_q1"] <= result["cpu_ratio_q3"]
     json.dumps(result, allow_nan=False)
     if bots:
         for key in ("ack_p99_ms_with_bots", "bot_p99_ratio", "moves_per_s_with_bots"):
@@ -113,12 +118,24 @@ def test_the_ratio_is_shown_in_its_parts() -> None:
     assert bench.ratio_parts({**run, "commit_share": True}) is None
 
 
+def test_the_ratio_round_by_round_pairs_each_peoples_slice_with_the_echos_after_it() -> None:
+    people = [(0.30, 1000), (0.20, 0), (0.33, 1100), (0.25, 1000), (0.0, 10)]
+    echo = [(0.03, 1000), (0.03, 1000), (0.03, 1000), (0.025, 1000)]
+    # each round's CPU per move over its own echo's CPU per message; a round with nothing answered (or no
+    # CPU read) is left out, and a people's slice with no echo after it too
+    assert bench.ratio_rounds(people, echo) == pytest.approx([10.0, 10.0, 10.0])
+    assert bench.ratio_rounds(people, []) == []
+    assert bench.quartiles([10.0, 12.0, 9.0, 30.0, 11.0]) == (10.0, 12.0)  # an outlier round moves neither
+    assert bench.quartiles([10.0]) is None and bench.quartiles([]) is None
+
+
 def test_the_benchs_table_shows_where_a_moves_cpu_goes(monkeypatch: pytest.MonkeyPatch) -> None:
     from coven import cli
     from coven.server import commands
 
     run = {"cpu_ratio": 10.0, "fanout_ratio": 2.0, "setup_share": 0.1, "commit_share": 0.25, "moves": 5}
-    result = {**run, "cpu_ratio_parts": bench.ratio_parts(run)}
+    spread = {"cpu_ratio_rounds": 8, "cpu_ratio_q1": 9.6, "cpu_ratio_q3": 10.7}
+    result = {**run, **spread, "cpu_ratio_parts": bench.ratio_parts(run)}
     monkeypatch.setattr(commands, "bench_server", lambda **_: result)
     # wide enough for the table on one line a row: the CLI's console was made at import, and under
     # pytest-xdist COLUMNS=80 was set then (which a console keeps), so the environment alone is not enough
@@ -131,6 +148,7 @@ def test_the_benchs_table_shows_where_a_moves_cpu_goes(monkeypatch: pytest.Monke
         assert value in line and "█" in line
     rest = next(row for row in outcome.output.splitlines() if "the rest" in row)
     assert "4.50" in rest and rest.count("█") == 18  # 4.5 of 10 on a bar of 40
+    assert "half of the 8 rounds between 9.6 and 10.7 (the run's own noise)" in outcome.output
 
 
 def test_bench_server_refuses_what_it_cannot_run() -> None:

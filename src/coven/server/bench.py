@@ -41,7 +41,8 @@ echo, fan-out, people, ...; ``seconds`` of each in all): each side's clients sen
 is open, and a slice ends when every request sent in it has its answer, so the work it started is
 measured in it. A shared machine's speed drifts over seconds (the same code measured 9.1 and 13.5 a
 minute apart when the phases ran one after the other); alternating, every side of the ratios sees the
-same drift.
+same drift. The ratio of each round (a people's slice, then the echo's) tells the run's own noise:
+``cpu_ratio_q1`` and ``cpu_ratio_q3``, the quartiles of the ``cpu_ratio_rounds`` rounds' ratios.
 Work a server does with no client request (a heartbeat) is measured only if it falls in its own
 slices.
 
@@ -756,6 +757,28 @@ class _Tally:
     """The server's commit thread's part of :attr:`server_cpu` (None: it cannot be told)."""
     first: Usage | None = None
     last: Usage | None = None
+    slices: list[tuple[float, int]] = field(default_factory=list)
+    """Each slice's server CPU and what was answered in it (moves, echo messages), where the CPU is known."""
+
+
+def ratio_rounds(people: Sequence[tuple[float, int]], echo: Sequence[tuple[float, int]]) -> list[float]:
+    """``cpu_ratio`` round by round: the server's CPU per move in each people's slice over the echo's CPU
+    per message in the echo slice that followed it (a round with nothing answered on either side, or no
+    CPU, is left out). Their spread is the run's own noise: a change that moves the ratio less than it
+    does is not told apart from the machine's drift."""
+    rounds = []
+    for (cpu, moves), (echo_cpu, messages) in zip(people, echo, strict=False):
+        if moves > 0 and messages > 0 and cpu > 0 and echo_cpu > 0:
+            rounds.append((cpu / moves) / (echo_cpu / messages))
+    return rounds
+
+
+def quartiles(values: Sequence[float]) -> tuple[float, float] | None:
+    """The first and third quartiles of ``values`` (None for fewer than two), rounded as ratios are."""
+    if len(values) < 2:
+        return None
+    q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return round(q1, 1), round(q3, 1)
 
 
 def _committing(before: Usage | None, after: Usage | None) -> float | None:
@@ -779,6 +802,7 @@ async def _slice(
     it, wait for the answers to what it sent, and add the server's CPU, the bench's own CPU and the time
     to ``tally``. Work a slice started is measured in it, to its last answer."""
     usage0, client0, t0 = child.usage(), time.process_time(), time.perf_counter()
+    answered = sink.moves
     sink.measuring = True
     sink.gate.open()
     try:
@@ -795,6 +819,7 @@ async def _slice(
     tally.client_cpu += client1 - client0
     if tally.server_cpu is not None and usage0 is not None and usage1 is not None:
         tally.server_cpu += usage1.cpu - usage0.cpu
+        tally.slices.append((usage1.cpu - usage0.cpu, sink.moves - answered))
     else:
         tally.server_cpu = None
     committing = _committing(usage0, usage1)
@@ -819,6 +844,8 @@ class Alternated:
     fan_window: Window
     size: int
     """The echo's (and the fan-out's) message length, the people's mean frame."""
+    rounds: list[float] = field(default_factory=list)
+    """``cpu_ratio`` round by round (see :func:`ratio_rounds`)."""
 
 
 async def _warm_up(
@@ -920,6 +947,7 @@ async def _alternate(
         fan=fan,
         fan_window=Window(fanned_out.seconds, fanned_out.server_cpu, fanned_out.client_cpu, None, None),
         size=size[0],
+        rounds=ratio_rounds(mine.slices, theirs.slices),
     )
 
 
@@ -1075,6 +1103,7 @@ def bench_server(
     cpu_per_move = _per(alone.server_cpu, moves, 1e6)
     cpu_per_echo = _per(echo_window.server_cpu, echo.moves, 1e6, 2)
     ratio = round(cpu_per_move / cpu_per_echo, 1) if cpu_per_move is not None and cpu_per_echo else None
+    spread = quartiles(measured.rounds)  # (the run's own noise: see ratio_rounds)
     cpu_per_fan = _per(measured.fan_window.server_cpu, measured.fan.moves, 1e6, 2)
     fan_ratio = round(cpu_per_fan / cpu_per_echo, 2) if cpu_per_fan is not None and cpu_per_echo else None
     growth = (
@@ -1114,6 +1143,9 @@ def bench_server(
         "echo_rtt_p50_ms": round(_percentile(echo.latencies, 0.50), 3),
         "echo_cpu_us_per_message": cpu_per_echo,
         "cpu_ratio": ratio,
+        "cpu_ratio_rounds": len(measured.rounds),
+        "cpu_ratio_q1": None if spread is None else spread[0],
+        "cpu_ratio_q3": None if spread is None else spread[1],
         "fanout_messages": measured.fan.moves,
         "fanout_frames_per_message": _per(measured.fan.frames, measured.fan.moves, 1.0, 2),
         "fanout_cpu_us_per_message": cpu_per_fan,
