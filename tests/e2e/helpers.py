@@ -47,6 +47,22 @@ def create_table(
     return {"invites": invites, "spectator": spectator}
 
 
+def against_bots(server: Any, game: str, bots: list[str]) -> dict[str, Any]:
+    """A new table of ``game`` made through the API: Ana's seat first, then a seat for each of ``bots``
+    (their names). Returns the server's answer (the table, its invites)."""
+    seats = [{"kind": "human", "name": "Ana"}, *({"kind": "bot", "bot": b, "name": None} for b in bots)]
+    body = {"game": game, "players": len(seats), "seats": seats}
+    created: dict[str, Any] = server.post("/api/tables", body)
+    return created
+
+
+def seated(server: Any, page: Page, game: str, bots: list[str]) -> dict[str, Any]:
+    """:func:`against_bots`, and ``page`` opens Ana's invite. Returns the server's answer."""
+    created = against_bots(server, game, bots)
+    page.goto(created["invites"][0]["url"])
+    return created
+
+
 def table_id(url: str) -> str:
     return url.split("/t/")[1].split("#", maxsplit=1)[0]
 

@@ -16,7 +16,7 @@ import pytest
 
 from coven.store import Store
 from tests.e2e.conftest import Server, watch_errors
-from tests.e2e.helpers import create_table, said
+from tests.e2e.helpers import against_bots, create_table, said
 from tests.e2e.test_i18n import limited_server
 from tests.e2e.test_screens import SHOTS
 
@@ -83,9 +83,7 @@ def seated(server: Server, browser: Any, locale: str, init: str = "") -> Iterato
     if init:
         ctx.add_init_script(init)
     errors = watch_errors(ctx)
-    bot = {"kind": "bot", "bot": "greedy", "name": None}
-    seats = [{"kind": "human", "name": "Ana"}, bot, bot]
-    created = server.post("/api/tables", {"game": "brujas", "players": 3, "seats": seats})
+    created = against_bots(server, "brujas", ["greedy", "greedy"])
     page = ctx.new_page()
     wire = Wire()
     page.route_web_socket(re.compile(r"/ws/tables/"), wire.route)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import watch_errors
-from tests.e2e.helpers import said
+from tests.e2e.helpers import against_bots, said
 from tests.e2e.test_screens import SCREENS, SHOTS, shoot
 
 pytestmark = pytest.mark.browser
@@ -43,9 +43,7 @@ def _ana(server: Any, browser: Any, kind: str, dark: bool) -> Iterator[tuple[str
     ctx.set_default_timeout(15_000)
     ctx.add_init_script(TIMEOUTS)
     errors = watch_errors(ctx)
-    bot = {"kind": "bot", "bot": "greedy", "name": None}
-    seats = [{"kind": "human", "name": "Ana"}, bot, bot]
-    created = server.post("/api/tables", {"game": "brujas", "players": 3, "seats": seats})
+    created = against_bots(server, "brujas", ["greedy", "greedy"])
     page = ctx.new_page()
     switch = {"dark": False}
     if dark:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import watch_errors
+from tests.e2e.helpers import seated
 from tests.e2e.test_games import brujas_move, commandments_move, namaste_move
 
 pytestmark = pytest.mark.browser
@@ -60,12 +61,6 @@ def browser_page(browser: Any, **options: Any) -> Iterator[tuple[Any, list[dict[
     finally:
         ctx.close()
     assert not errors, f"script errors in the page: {errors}"
-
-
-def seated(server: Any, page: Any, game: str, bots: list[str]) -> None:
-    seats = [{"kind": "human", "name": "Ana"}, *({"kind": "bot", "bot": b, "name": None} for b in bots)]
-    created = server.post("/api/tables", {"game": game, "players": len(seats), "seats": seats})
-    page.goto(created["invites"][0]["url"])
 
 
 def play_moves(page: Any, choose: Any, rng: random.Random, count: int) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import said, table_id
+from tests.e2e.helpers import said, seated, table_id
 from tests.e2e.test_commandments_table import move_bowing
 from tests.e2e.test_i18n import french
 from tests.e2e.test_screens import shoot
@@ -41,10 +41,8 @@ UNREADABLE = {
 @pytest.mark.parametrize("game", list(UNREADABLE))
 def test_a_move_that_cannot_be_read_is_said_once_in_french(server: Any, fr: Any, game: str) -> None:
     bots, text, hint = UNREADABLE[game]
-    seats = [{"kind": "human", "name": "Ana"}, *({"kind": "bot", "bot": b, "name": None} for b in bots)]
-    created = server.post("/api/tables", {"game": game, "players": len(seats), "seats": seats})
     page = fr.new_page()
-    page.goto(created["invites"][0]["url"])
+    seated(server, page, game, bots)
     page.wait_for_selector("main[data-myturn=yes], main[data-mayact=yes]")
     if not page.locator("#all-moves").evaluate("el => el.open"):
         page.click("#all-moves summary")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import said
+from tests.e2e.helpers import said, seated
 from tests.e2e.test_i18n import english_only, french
 from tests.e2e.test_screens import shoot
 
@@ -57,10 +57,8 @@ NOT_HELD = """() => {
 @pytest.mark.parametrize("game", list(REFUSED))
 def test_a_refused_typed_move_is_explained_in_french(server: Any, fr: Any, game: str) -> None:
     bots, text, expected = REFUSED[game]
-    seats = [{"kind": "human", "name": "Ana"}, *({"kind": "bot", "bot": b, "name": None} for b in bots)]
-    created = server.post("/api/tables", {"game": game, "players": len(seats), "seats": seats})
     page = fr.new_page()
-    page.goto(created["invites"][0]["url"])
+    seated(server, page, game, bots)
     page.wait_for_selector("main[data-myturn=yes]")
     if game == "brujas":
         card = page.evaluate(NOT_HELD)
