@@ -662,6 +662,14 @@ def serve(
             "(default 0.002).",
         ),
     ] = None,
+    commit_process: Annotated[
+        bool | None,
+        typer.Option(
+            "--commit-process/--no-commit-process",
+            envvar="COVEN_COMMIT_PROCESS",
+            help="Commit moves in a child process, outside the server's interpreter lock (default: yes).",
+        ),
+    ] = None,
     rest_seconds: Annotated[
         float | None,
         typer.Option(
@@ -767,6 +775,7 @@ def serve(
             "lease_seconds": lease_seconds,
             "route_seconds": route_seconds,
             "commit_interval": commit_interval,
+            "commit_process": commit_process,
             "rest_seconds": rest_seconds,
             "expire_days": expire_days,
             "http_limit": http_limit,

@@ -180,7 +180,7 @@ def test_the_commit_threads_cpu_is_told_apart_by_its_name() -> None:
     burned, leave = threading.Event(), threading.Event()
 
     def work() -> None:  # a thread named as the group commit names its own, busy for 0.3 s of CPU
-        commits._name_os_thread(commits.THREAD_NAME)
+        commits.name_os_thread(commits.THREAD_NAME)
         started = time.thread_time()
         while time.thread_time() - started < 0.3:
             pass
@@ -209,20 +209,22 @@ def test_the_commit_threads_cpu_is_told_apart_by_its_name() -> None:
 
 
 _BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+_NAMED = "open('/proc/self/comm', 'w').write('coven-commit')\n"
 _PARENT = f"""
 import subprocess, sys, time
 burn = {_BURN!r}
 ended = subprocess.Popen([sys.executable, "-c", burn])
 ended.wait()  # its CPU is now the parent's cutime
-alive = subprocess.Popen([sys.executable, "-c", burn + "time.sleep(60)"])
+named = {_NAMED!r}  # as the store's writer names itself
+alive = subprocess.Popen([sys.executable, "-c", named + burn + "time.sleep(60)"])
 print("ready", flush=True)
 time.sleep(60)
 """
 
 
 def test_a_servers_cpu_counts_its_child_processes(tmp_path: Path) -> None:
-    # a server's bot workers are its children: their CPU is the server's, whether they still run or
-    # have ended (and been waited for)
+    # a server's bot workers and store writer are its children: their CPU is the server's, whether they
+    # still run or have ended (and been waited for); the writer's is the group commit's too
     import os
     import signal
     import subprocess
@@ -245,6 +247,8 @@ def test_a_servers_cpu_counts_its_child_processes(tmp_path: Path) -> None:
         assert group.cpu >= own.cpu + 0.55  # both children's 0.3 s (ticks of 10 ms: a little less)
         assert own.cpu < 0.3  # the parent itself only started them
         assert group.rss == own.rss  # the memory stays the server's own
+        assert own.commit_cpu is None  # the parent has no commit thread; its child writer burned 0.3 s
+        assert group.commit_cpu is not None and 0.25 <= group.commit_cpu <= group.cpu - own.cpu
     finally:
         os.killpg(parent.pid, signal.SIGKILL)
         parent.wait()

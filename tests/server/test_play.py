@@ -177,6 +177,38 @@ def test_steps_a_bot_commits_survive_a_restart(make_client: Callable[..., TestCl
     assert [s["number"] for s in sync["steps"]] == [1, 2, 3, 4, 5, 6]
 
 
+def test_the_stores_writer_process_commits_a_whole_game_and_ends_with_the_server(
+    make_client: Callable[..., TestClient],
+) -> None:
+    import os
+
+    first = make_client(commit_process=True)
+    writer = first.app.state.service.commits.writer  # type: ignore[attr-defined]
+    assert writer is not None
+    table_id = create(first, players=2, seats=[{"kind": "bot", "bot": "random"}] * 2, seed=3)["table"]["id"]
+    created = create(first, players=3, seed=9)  # a person against bots: her moves go through it too
+    with first.websocket_connect(ws_url(table_id)) as ws:
+        greeting = hello(ws)
+        final = latest(wait_for(ws, lambda m: m.get("status") == "over", already=greeting))
+    with first.websocket_connect(ws_url(created["table"]["id"])) as ws:
+        _, sync = hello(ws, created["invites"][0]["token"])
+        hers = _play_out(ws, [sync])
+    pid = writer.pid
+    assert pid is not None and pid != os.getpid() and writer.answered > 0
+    with open(f"/proc/{pid}/stat") as stat:  # a child of the server, alive while it serves
+        assert int(stat.read().rsplit(")", 1)[1].split()[1]) == os.getpid()
+    first.__exit__(None, None, None)
+    assert writer.pid is None  # the server's stop closed it ...
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # ... and waited for it: nothing is left behind
+    second = make_client()
+    with second.websocket_connect(ws_url(table_id)) as ws:
+        _, sync = hello(ws)
+    assert sync["view"] == final["view"] and [s["number"] for s in sync["steps"]] == [1, 2, 3, 4, 5, 6]
+    record = Record.from_json(second.get(f"/api/tables/{created['table']['id']}/record").json())
+    assert hers["number"] == 9 and len(record.moves) == 9  # every move she and the bots made
+
+
 @pytest.mark.redis
 def test_two_processes_share_a_table_over_redis(
     make_client: Callable[..., TestClient], bus_redis_url: str

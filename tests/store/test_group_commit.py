@@ -332,3 +332,167 @@ def test_an_idle_store_commits_at_once_and_close_does_not_wait_for_the_interval(
 
     asyncio.run(play())
     assert store.actions_after("i1", 0) == [(1, 0, "b")]
+
+
+# ------------------------------------------------------------------ the store's writer process
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a child that ended and was not yet waited for is a zombie
+        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_the_writer_process_commits_what_the_commit_thread_would(store: Store) -> None:
+    import os
+    from pathlib import Path
+
+    from coven.server.commits import THREAD_NAME
+
+    store.create_table(_table("playing"))
+    store.create_table(_waiting("joining"))
+    store.create_table(_waiting("taken"))
+    commits = GroupCommit(store, process=True)
+    assert commits.writer is not None
+
+    async def arrive() -> list[object]:
+        return await asyncio.gather(
+            *(commits.create(PendingTable(_waiting(f"new{i}"), "node-a", 30.0)) for i in range(3)),
+            commits.claim("joining", 0),
+            commits.claim("joining", 1),
+            commits.append(PendingStep("playing", 1, 0, "x", "playing")),
+            commits.append(PendingStep("playing", 9, 0, "late", "playing")),  # not its next: refused
+            commits.create(PendingTable(_waiting("taken"))),  # the id exists: refused alone
+            return_exceptions=True,
+        )
+
+    try:
+        outcomes = asyncio.run(arrive())
+        pid = commits.writer.pid
+        assert pid is not None and pid != os.getpid() and _alive(pid)
+        if Path("/proc").exists():  # named as the commit thread is, for the tools that show threads
+            assert Path(f"/proc/{pid}/comm").read_text().strip() == THREAD_NAME
+    finally:
+        commits.close()
+    assert outcomes[:6] == [None] * 3 + [(True, "waiting"), (True, "playing"), None]
+    assert isinstance(outcomes[6], ConflictError)
+    assert isinstance(outcomes[7], IntegrityError)  # the database's own error, across the pipe
+    assert commits.writer.answered >= 1 and commits.writer.started == 1
+    assert not _alive(pid)  # close ended it
+    assert store.actions_after("playing", 0) == [(1, 0, "x")]
+    joining = store.load_table("joining")
+    assert joining is not None and joining.status == "playing"
+    assert all(store.load_table(f"new{i}") is not None for i in range(3))
+
+
+def test_a_writer_that_dies_fails_its_batch_and_the_next_batch_gets_a_new_one(store: Store) -> None:
+    import os
+    import signal
+
+    from coven.server.commits import WriterLostError
+
+    store.create_table(_table("k"))
+    commits = GroupCommit(store, process=True)
+    assert commits.writer is not None
+
+    async def play() -> list[object]:
+        await commits.append(PendingStep("k", 1, 0, "a", "playing"))
+        first = commits.writer.pid if commits.writer is not None else None
+        assert first is not None
+        os.kill(first, signal.SIGSTOP)  # it hangs with the next batch in its pipe ...
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.3, os.kill, first, signal.SIGKILL)  # ... and dies: the OOM killer, say
+        lost = await asyncio.gather(
+            commits.append(PendingStep("k", 2, 1, "b", "playing")), return_exceptions=True
+        )
+        after = await asyncio.gather(
+            commits.append(PendingStep("k", 2, 1, "c", "playing")), return_exceptions=True
+        )
+        # a writer found dead before a batch is sent is replaced first: nothing fails
+        second = commits.writer.pid if commits.writer is not None else None
+        assert second is not None
+        os.kill(second, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        again = await asyncio.gather(
+            commits.append(PendingStep("k", 3, 0, "d", "playing")), return_exceptions=True
+        )
+        return [first, lost[0], after[0], again[0]]
+
+    try:
+        first, lost, after, again = asyncio.run(play())
+        assert isinstance(lost, WriterLostError)  # answered at once, not left waiting
+        assert after is None and again is None
+        assert commits.writer is not None and commits.writer.started == 3 and commits.writer.pid != first
+    finally:
+        commits.close()
+    assert store.actions_after("k", 0) == [(1, 0, "a"), (2, 1, "c"), (3, 0, "d")]
+
+
+def test_a_writer_that_cannot_run_leaves_the_commits_to_the_thread(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coven.server import commits as commits_module
+    from coven.server.commits import WriterLostError
+
+    store.create_table(_table("f"))
+    monkeypatch.setattr(commits_module.sys, "executable", "/bin/false")  # an interpreter that fails at once
+    commits = GroupCommit(store, process=True)
+
+    async def play() -> list[object]:
+        outcomes: list[object] = []
+        for letter in "abc":
+            done = await asyncio.gather(
+                commits.append(PendingStep("f", 1, 0, letter, "playing")), return_exceptions=True
+            )
+            outcomes.append(done[0])
+        return outcomes
+
+    try:
+        outcomes = asyncio.run(play())
+    finally:
+        commits.close()
+    # twice started, never an answer: from then on the commit thread writes, as it does for a memory store
+    assert [type(outcome) for outcome in outcomes[:2]] == [WriterLostError, WriterLostError]
+    assert outcomes[2] is None and commits.writer is None
+    assert store.actions_after("f", 0) == [(1, 0, "c")]
+
+
+def test_a_store_in_memory_is_written_by_the_thread_only() -> None:
+    memory = Store("sqlite://")
+    memory.migrate()
+    try:
+        assert not memory.shared and GroupCommit(memory, process=True).writer is None
+        memory.create_table(_table("m"))
+        commits = GroupCommit(memory, process=True)
+        asyncio.run(commits.append(PendingStep("m", 1, 0, "a", "playing")))
+        commits.close()
+        assert memory.actions_after("m", 0) == [(1, 0, "a")]
+    finally:
+        memory.dispose()
+
+
+def test_an_error_that_cannot_be_pickled_reaches_the_server_as_its_text() -> None:
+    import pickle
+
+    from coven.server.commitworker import answer_frame
+    from coven.server.frames import HEADER
+
+    class OddError(Exception):
+        def __init__(self) -> None:
+            super().__init__("held a lock")
+            self.lock = __import__("threading").Lock()  # no pickle for this
+
+    def read(framed: bytes) -> object:
+        (size,) = HEADER.unpack(framed[: HEADER.size])
+        assert len(framed) == HEADER.size + size
+        return pickle.loads(framed[HEADER.size :])
+
+    ok, error = read(answer_frame(False, OddError()))  # type: ignore[misc]
+    assert ok is False and isinstance(error, RuntimeError) and str(error) == "OddError: held a lock"
+    ok, outcomes = read(answer_frame(True, [True, OddError(), (True, "playing")]))  # type: ignore[misc]
+    assert ok is True and outcomes[0] is True and outcomes[2] == (True, "playing")
+    assert isinstance(outcomes[1], RuntimeError) and str(outcomes[1]) == "OddError: held a lock"
+    assert read(answer_frame(True, [None, False])) == (True, [None, False])  # the usual answer, as it is

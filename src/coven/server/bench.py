@@ -7,8 +7,9 @@ One run has up to four phases, every server in its own child process on 127.0.0.
    ends, sits down at a new table. Measured: moves per second, the time from sending an ``act`` to its
    ``ack``, the server's CPU time (user + system, from ``/proc``: its own, its child processes' and
    those it has waited for) per acknowledged move, the part of it its group commit's thread used
-   (``commit_share``: the thread that writes every step to the database and syncs it to disk, found by
-   its name, :data:`coven.server.commits.THREAD_NAME`), and its resident memory at the start and the end
+   (``commit_share``: the thread that hands every step to the store's writer process, and that process,
+   which writes it to the database and syncs it to disk, both found by their name,
+   :data:`coven.server.commits.THREAD_NAME`), and its resident memory at the start and the end
    of the measured time (over the games that finished in it).
 2. **echo**: a bare Starlette websocket echo app (:mod:`coven.server.echo`) under uvicorn with the same
    transport settings, driven by the same client machinery with the same number of connections: per
@@ -72,16 +73,18 @@ import time
 import urllib.error
 import urllib.parse
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
 import msgspec
 
 from coven.server import commits
 from coven.server import echo as echo_app
 from coven.server.echo import LOOPBACK
+
+_R = TypeVar("_R")
 
 EXPECTED_ERRORS = frozenset({"stale", "conflict"})
 """Errors a correct client meets in normal play (simultaneous decisions, optional actors): it re-sends."""
@@ -147,8 +150,8 @@ class Usage:
     cpu: float
     rss: int
     commit_cpu: float | None = None
-    """The part of :attr:`cpu` its group commit's thread used (:data:`coven.server.commits.THREAD_NAME`);
-    None if it has no such thread (yet)."""
+    """The part of :attr:`cpu` its group commit used: its thread's, and its store writer process's (both
+    named :data:`coven.server.commits.THREAD_NAME`); None if it has neither (yet)."""
 
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -170,6 +173,7 @@ def process_usage(pid: int, group: bool = False) -> Usage | None:
     fields = _stat_fields(stat)
     utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
     ticks = utime + stime
+    members = [pid]
     if group:
         ticks += int(fields[13]) + int(fields[14])  # cutime, cstime: its children that ended
         for entry in Path("/proc").iterdir():
@@ -181,16 +185,19 @@ def process_usage(pid: int, group: bool = False) -> Usage | None:
                 continue  # gone meanwhile
             if int(member[2]) == pid:  # field 5 of proc(5): its process group
                 ticks += int(member[11]) + int(member[12])
-    return Usage(ticks / _TICKS, int(statm.split()[1]) * _PAGE, _thread_cpu(pid, commits.THREAD_NAME))
+                members.append(int(entry.name))
+    commit = _thread_cpu(members, commits.THREAD_NAME)
+    return Usage(ticks / _TICKS, int(statm.split()[1]) * _PAGE, commit)
 
 
-def _thread_cpu(pid: int, name: str) -> float | None:
-    """The CPU time (seconds) of the live threads of process ``pid`` named ``name``; None if none is."""
+def _thread_cpu(pids: Sequence[int], name: str) -> float | None:
+    """The CPU time (seconds) of the live threads of processes ``pids`` named ``name`` (the group
+    commit's thread, and its store writer process's); None if none is."""
     ticks: int | None = None
-    try:
-        threads = list(Path(f"/proc/{pid}/task").iterdir())
-    except OSError:
-        return None
+    threads: list[Path] = []
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            threads.extend(Path(f"/proc/{pid}/task").iterdir())
     for thread in threads:
         try:
             if (thread / "comm").read_text().strip() != name:
@@ -972,6 +979,19 @@ def ratio_parts(result: Mapping[str, Any]) -> dict[str, float] | None:
     return {name: round(parts[name], 2) for name in RATIO_PARTS}
 
 
+def _run(work: Coroutine[Any, Any, _R]) -> _R:
+    """Run a phase's clients on uvloop where it is installed (uvicorn's ``standard`` extra brings it, and
+    the servers measured run on it too), else on asyncio's own loop. The simulated people share the
+    machine's cores with the server they measure: on asyncio's loop they took about as much CPU as the
+    server did, and at 100 tables the two of them left no core idle (measured for issue 12)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(work)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(work)
+
+
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -1078,7 +1098,7 @@ def bench_server(
         stack.callback(echo_child.stop)
         if "echo" in child.wait_ready() or "echo" not in echo_child.wait_ready():
             raise RuntimeError("the bench's servers answer on each other's ports")
-        measured = asyncio.run(_alternate(child, echo_child, game, count, tables, seconds, seed, games))
+        measured = _run(_alternate(child, echo_child, game, count, tables, seconds, seed, games))
         people, alone, stalled, echo, echo_window = (
             measured.people,
             measured.window,
@@ -1087,14 +1107,14 @@ def bench_server(
             measured.echo_window,
         )
         echo_child.stop()
-        setups, setup_cpu = asyncio.run(
+        setups, setup_cpu = _run(
             _setup_phase(child, game, count, tables, min(SETUP_SECONDS, max(0.5, seconds / 4)))
         )
         with_bots: tuple[Sink, Window, int] | None = None
         without_bots: tuple[Sink, Window, int] | None = None
         if bot_tables:  # the people alone, then with the bots, measured alike (continuously)
-            without_bots = asyncio.run(_bots_phase(child, game, count, tables, 0, seconds, seed + 1))
-            with_bots = asyncio.run(_bots_phase(child, game, count, tables, bot_tables, seconds, seed + 1))
+            without_bots = _run(_bots_phase(child, game, count, tables, 0, seconds, seed + 1))
+            with_bots = _run(_bots_phase(child, game, count, tables, bot_tables, seconds, seed + 1))
         child.stop()
         log.seek(0)
         server_log = [line for line in log.read().decode("utf-8", "replace").splitlines() if line]

@@ -30,7 +30,6 @@ import functools
 import itertools
 import logging
 import pickle
-import struct
 import sys
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Hashable, Sequence
@@ -38,11 +37,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 from coven.core import Bot, Seat, is_fixed
+from coven.server.frames import HEADER
 
 log = logging.getLogger("coven.server")
 
-HEADER = struct.Struct("!I")
-"""A frame's length, before its pickle (see :mod:`coven.server.botworker`)."""
 WORKER_NICENESS = 19
 """How much lower than the server's a bot worker's scheduling priority is (see ``nice(1)``; 19 is the
 lowest there is)."""

@@ -27,7 +27,8 @@ from collections.abc import Hashable
 from typing import IO, Any
 
 from coven.core import Bot, Seat
-from coven.server.botpool import HEADER, SHARED_LEGAL_KEPT, WORKER_NICENESS, SharedLegal
+from coven.server.botpool import SHARED_LEGAL_KEPT, WORKER_NICENESS, SharedLegal
+from coven.server.frames import frame, read_frame
 
 MAX_BOTS = 512
 """The bots a worker keeps (so a bot's random stream and caches carry over between its decisions); the
@@ -88,21 +89,6 @@ def lower_priority() -> None:
         os.nice(WORKER_NICENESS)
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-
-
-def read_frame(source: IO[bytes]) -> bytes | None:
-    """The next frame's pickle, or None at the end of the input."""
-    header = source.read(HEADER.size)
-    if len(header) < HEADER.size:
-        return None
-    (size,) = HEADER.unpack(header)
-    body = source.read(size)
-    return body if len(body) == size else None
-
-
-def frame(value: object) -> bytes:
-    body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    return HEADER.pack(len(body)) + body
 
 
 def serve(source: IO[bytes], sink: IO[bytes]) -> None:

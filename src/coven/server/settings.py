@@ -154,6 +154,10 @@ class Settings:
     ping_interval: float = 20.0
     """Seconds between the server's keep-alive ``ping`` messages (0: none)."""
     hello_timeout: float = 10.0
+    commit_process: bool = True
+    """Whether the group commit's transactions run in a child process, the store's writer, outside the
+    server's interpreter lock (see :mod:`coven.server.commits`); a store in this process's memory is
+    always written here. False: on the commit thread, in this process."""
     commit_interval: float = 0.002
     """The least time between two group commits' transactions (seconds): under load, the steps of many
     tables that arrive within it share one sync to disk, which costs more CPU than the rest of a commit;

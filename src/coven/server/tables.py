@@ -122,7 +122,9 @@ class TableService:
         self.settings = settings
         self.games: GameSource = settings.game_source()
         self.store = Store(settings.resolved_database_url())
-        self.commits = GroupCommit(self.store, interval=settings.commit_interval)
+        self.commits = GroupCommit(
+            self.store, interval=settings.commit_interval, process=settings.commit_process
+        )
         self.node = settings.node_id or uuid.uuid4().hex[:12]
         self.bus: Bus = make_bus(settings.bus_url, settings.bus_prefix, name=f"coven-{self.node}")
         self.tables: dict[str, Table] = {}
@@ -158,6 +160,7 @@ class TableService:
     async def start(self) -> None:
         self.renewed_at = time.monotonic()
         await asyncio.to_thread(self.store.migrate)
+        self.commits.start()  # the writer process starts beside what follows, not on the first move
         await self.bus.start()
         self.bus.subscribe(self._on_bus)
         await self._adopt_orphans()  # tables whose owner is gone (after a restart: all of ours)

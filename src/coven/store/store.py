@@ -12,8 +12,6 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
     DateTime,
     Engine,
@@ -68,6 +66,11 @@ class PendingStep:
     seat: int
     action: str
     status: str
+
+    def __reduce__(self) -> tuple[type[PendingStep], tuple[str, int, int, str, str]]:
+        # pickled as its constructor's arguments, for the store's writer process: a tenth of the time
+        # the default way for a frozen dataclass with slots takes (1.8 us a step, measured for issue 12)
+        return PendingStep, (self.table_id, self.number, self.seat, self.action, self.status)
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,7 +372,7 @@ class Store:
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-            if ":memory:" in self.url or self.url in {"sqlite://", "sqlite:///"}:
+            if not self.shared:
                 kwargs["poolclass"] = StaticPool
         if kwargs.get("poolclass") is not StaticPool:
             # The connection given back last is the one handed out next (a stack, not a queue): the group
@@ -406,11 +409,23 @@ class Store:
             self._write_lock = threading.Lock()
 
     @property
+    def shared(self) -> bool:
+        """Whether another process can open this store (a file or a database server; not an SQLite
+        database in this process's memory)."""
+        return not (
+            self.url.startswith("sqlite")
+            and (":memory:" in self.url or self.url in {"sqlite://", "sqlite:///"})
+        )
+
+    @property
     def dialect(self) -> str:
         return self.engine.dialect.name
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision (Alembic, programmatically)."""
+        from alembic import command  # here: a third of the import of this module, for one call a run
+        from alembic.config import Config
+
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
