@@ -39,9 +39,6 @@ def settings(tmp_path: Path) -> Settings:
         data_dir=tmp_path,
         web_dir=web,
         deal_seeds=SeedQueue(),
-        # commits on the thread: a writer process takes half a second of a core to start, for every one
-        # of the hundreds of servers these tests start (the writer's own tests turn it on)
-        commit_process=False,
     )
 
 

@@ -7,8 +7,8 @@ One run has up to four phases, every server in its own child process on 127.0.0.
    ends, sits down at a new table. Measured: moves per second, the time from sending an ``act`` to its
    ``ack``, the server's CPU time (user + system, from ``/proc``: its own, its child processes' and
    those it has waited for) per acknowledged move, the part of it its group commit's thread used
-   (``commit_share``: the thread that hands every step to the store's writer process, and that process,
-   which writes it to the database and syncs it to disk, both found by their name,
+   (``commit_share``: the thread that writes every step to the database and syncs it to disk, or hands
+   it to the store's writer process that does, and that process, found by their name,
    :data:`coven.server.commits.THREAD_NAME`), and its resident memory at the start and the end
    of the measured time (over the games that finished in it).
 2. **echo**: a bare Starlette websocket echo app (:mod:`coven.server.echo`) under uvicorn with the same
@@ -1059,6 +1059,7 @@ def bench_server(
     tables: int | None = None,
     bot_tables: int = 0,
     games: int = 0,
+    commit_process: bool = False,
 ) -> dict[str, Any]:
     """Run the bench (see the module's doc) and return its figures as one flat JSON object.
 
@@ -1067,7 +1068,8 @@ def bench_server(
     second phase; each phase lasts ``seconds``. ``database``: an SQLAlchemy URL (default a temporary
     SQLite file). Servers and clients are on 127.0.0.1 only. ``games`` > 0: the people's phase lasts
     until that many games have ended after the warm-up (memory growth over that many finished games),
-    not ``seconds``.
+    not ``seconds``. ``commit_process``: the server commits in its store writer process (``commit`` in
+    the figures: ``process``; else ``thread``), as ``coven serve --commit-process`` does.
     """
     from coven.games import get_game
 
@@ -1091,7 +1093,8 @@ def bench_server(
         log = stack.enter_context(open(tmp / "server.log", "w+b"))
         echo_log = stack.enter_context(open(tmp / "echo.log", "w+b"))
         # both start at once (the imports take a while); the echo app idles until its phase
-        command = [sys.executable, "-m", "coven.server.bench", "--server", url]
+        commit = "process" if commit_process else "thread"
+        command = [sys.executable, "-m", "coven.server.bench", "--server", url, commit]
         child = Child(command, tmp / "server.port", log)
         stack.callback(child.stop)
         echo_child = Child([sys.executable, "-P", echo_app.__file__], tmp / "echo.port", echo_log)
@@ -1141,6 +1144,7 @@ def bench_server(
     result: dict[str, Any] = {
         "game": game,
         "database": shown_database,
+        "commit": commit,
         "tables": tables,
         "players_per_table": count,
         "players": tables * count,
@@ -1240,7 +1244,7 @@ def bench_server(
 
 
 # --------------------------------------------------------------------------- the child processes
-def _serve_coven(url: str, port_file: str) -> None:
+def _serve_coven(url: str, commit: str, port_file: str) -> None:
     from coven.server.app import create_app
     from coven.server.settings import Settings, tune_collector
 
@@ -1255,6 +1259,7 @@ def _serve_coven(url: str, port_file: str) -> None:
         create_limit=0,
         sockets_per_client=0,
         http_limit=0,
+        commit_process=commit == "process",
     )
     tune_collector()  # as `coven serve` runs
     echo_app.serve_on_free_port(create_app(settings), port_file)
@@ -1262,7 +1267,7 @@ def _serve_coven(url: str, port_file: str) -> None:
 
 if __name__ == "__main__":
     match sys.argv[1:]:
-        case ["--server", url, port_file]:
-            _serve_coven(url, port_file)
+        case ["--server", url, "thread" | "process" as commit, port_file]:
+            _serve_coven(url, commit, port_file)
         case _:
-            raise SystemExit("usage: python -m coven.server.bench --server URL PORT_FILE")
+            raise SystemExit("usage: python -m coven.server.bench --server URL thread|process PORT_FILE")

@@ -118,6 +118,7 @@ def bench_server(
     tables: int | None = None,
     bot_tables: int = 0,
     games: int = 0,
+    commit_process: bool = False,
 ) -> dict[str, Any]:
     """``coven bench server``: see :func:`coven.server.bench.bench_server` (the servers it measures run in
     child processes on 127.0.0.1)."""
@@ -133,4 +134,5 @@ def bench_server(
         tables=tables,
         bot_tables=bot_tables,
         games=games,
+        commit_process=commit_process,
     )

@@ -20,14 +20,19 @@ by :meth:`GroupCommit.start`): handing it a batch is a lock and a condition, and
 the event loop as one callback per batch. (``asyncio.to_thread`` per batch cost 20-48 µs of CPU more: an
 executor work item, a wrapped future and a context copy for each, measured for issue 12.)
 
-Where the store is a file or a database server, the transactions themselves run in a child process, the
-store's writer (:class:`WriterProcess`, :mod:`coven.server.commitworker`), and the thread only sends it
-each batch and waits for its answer. In the server's own process the thread contended with the event
-loop for the interpreter lock: the driver lets the lock go around each statement it runs, several times
-a batch, and with the loop busy each time it was a hand-over between threads. Beside a busy loop a batch
-of 8 steps cost the thread 1.3 ms of CPU, against 0.19 ms beside an idle one (measured for issue 12).
-A database in this process's memory (``sqlite://``, for tests) has no other process to write it: its
-batches are committed by the thread itself.
+The transactions run on that thread, in the server's process; or, with ``process`` (``coven serve
+--commit-process``) and a store that another process can open (a file, a database server), in a child
+process, the store's writer (:class:`WriterProcess`, :mod:`coven.server.commitworker`), the thread only
+sending it each batch and waiting for its answer. On the thread, the transactions contend with the event
+loop for the interpreter lock: the driver lets it go around each statement, several times a batch, and
+with the loop busy each time is a hand-over between threads (a batch of 8 steps cost the thread 1.3 ms
+of CPU beside a busy loop, 0.19 ms beside an idle one). The writer has no such contention, and costs a
+round trip between processes a batch instead: about 0.1 ms more CPU a batch, alone. Measured for issue
+12 (``coven bench server``, A/B, three runs each): at 100 tables of Brujas (8 steps a batch) the
+writer served 3,924-4,042 moves a second against 3,763-3,906, at the same CPU a move, with an ack p99 of
+37-47 ms against 51-59; at 20 tables of The 3 Commandments (3-4 steps a batch) it cost 88-123 µs of
+commit CPU a move against 77-84, and served fewer moves in two runs of three. So the thread is the
+default, and the writer a choice for a server under heavy load.
 """
 
 from __future__ import annotations

@@ -154,10 +154,11 @@ class Settings:
     ping_interval: float = 20.0
     """Seconds between the server's keep-alive ``ping`` messages (0: none)."""
     hello_timeout: float = 10.0
-    commit_process: bool = True
+    commit_process: bool = False
     """Whether the group commit's transactions run in a child process, the store's writer, outside the
-    server's interpreter lock (see :mod:`coven.server.commits`); a store in this process's memory is
-    always written here. False: on the commit thread, in this process."""
+    server's interpreter lock, rather than on the commit thread (see :mod:`coven.server.commits`: under
+    heavy load it keeps the lock's hand-overs off the event loop, and costs more CPU a batch; a store in
+    this process's memory is always written here)."""
     commit_interval: float = 0.002
     """The least time between two group commits' transactions (seconds): under load, the steps of many
     tables that arrive within it share one sync to disk, which costs more CPU than the rest of a commit;
