@@ -539,6 +539,15 @@ def bench_server(
             help="The server commits in its store writer process, as coven serve --commit-process does.",
         ),
     ] = False,
+    commit_interval: Annotated[
+        float | None,
+        typer.Option(
+            "--commit-interval",
+            min=0.0,
+            max=0.1,
+            help="The server's least seconds between two group commits (default: coven serve's).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """Simulated people over real websockets on 127.0.0.1: moves/s, ack times, the server's CPU per move
@@ -558,6 +567,7 @@ def bench_server(
             bot_tables=bot_tables,
             games=games,
             commit_process=commit_process,
+            commit_interval=commit_interval,
         )
     except (CovenError, ValueError) as exc:
         raise _fail(str(exc)) from None

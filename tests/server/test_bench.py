@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from coven.cli import app
 from coven.games import game_ids
 from coven.server import bench, echo
+from coven.server.settings import Settings
 
 GAMES = [g for g in ("brujas", "amulets", "namaste", "commandments") if g in game_ids()]
 POSITIVE = (
@@ -73,6 +74,7 @@ def test_bench_server_reports_its_figures(game: str) -> None:
     assert result["game"] == game and result["tables"] == 2
     assert result["database"] == "sqlite (temporary file)"
     assert result["commit"] == ("process" if writer else "thread")
+    assert result["commit_interval"] == Settings().commit_interval
     for key in POSITIVE:
         _positive(result, key)
     assert result["ack_p50_ms"] <= result["ack_p99_ms"]
@@ -160,6 +162,9 @@ def test_bench_server_refuses_what_it_cannot_run() -> None:
     assert outcome.exit_code != 0
     with pytest.raises(ValueError, match="positive"):
         bench.bench_server(seconds=0)
+    for interval in (-0.001, 0.5, math.nan):
+        with pytest.raises(ValueError, match="commit_interval"):
+            bench.bench_server(commit_interval=interval)
 
 
 def test_process_usage_reads_this_process() -> None:

@@ -1060,6 +1060,7 @@ def bench_server(
     bot_tables: int = 0,
     games: int = 0,
     commit_process: bool = False,
+    commit_interval: float | None = None,
 ) -> dict[str, Any]:
     """Run the bench (see the module's doc) and return its figures as one flat JSON object.
 
@@ -1069,9 +1070,12 @@ def bench_server(
     SQLite file). Servers and clients are on 127.0.0.1 only. ``games`` > 0: the people's phase lasts
     until that many games have ended after the warm-up (memory growth over that many finished games),
     not ``seconds``. ``commit_process``: the server commits in its store writer process (``commit`` in
-    the figures: ``process``; else ``thread``), as ``coven serve --commit-process`` does.
+    the figures: ``process``; else ``thread``), as ``coven serve --commit-process`` does;
+    ``commit_interval``: the server's least seconds between two group commits (default, and in the
+    figures as ``commit_interval``: the server's default), as ``coven serve --commit-interval`` sets it.
     """
     from coven.games import get_game
+    from coven.server.settings import Settings
 
     if seconds <= 0 or not math.isfinite(seconds):
         raise ValueError("seconds must be a positive number")
@@ -1084,6 +1088,9 @@ def bench_server(
         raise ValueError("games is a positive number of games (0: a phase of seconds)")
     if tables < 1 or bot_tables < 0:
         raise ValueError("at least one people's table, and no negative number of bot tables")
+    interval = Settings().commit_interval if commit_interval is None else commit_interval
+    if not (math.isfinite(interval) and 0 <= interval <= 0.1):
+        raise ValueError("commit_interval is a number of seconds from 0 to 0.1")
 
     with contextlib.ExitStack() as stack:
         stack.enter_context(_quiet_collector())
@@ -1094,7 +1101,8 @@ def bench_server(
         echo_log = stack.enter_context(open(tmp / "echo.log", "w+b"))
         # both start at once (the imports take a while); the echo app idles until its phase
         commit = "process" if commit_process else "thread"
-        command = [sys.executable, "-m", "coven.server.bench", "--server", url, commit]
+        tuning = json.dumps({"commit_process": commit_process, "commit_interval": interval})
+        command = [sys.executable, "-m", "coven.server.bench", "--server", url, tuning]
         child = Child(command, tmp / "server.port", log)
         stack.callback(child.stop)
         echo_child = Child([sys.executable, "-P", echo_app.__file__], tmp / "echo.port", echo_log)
@@ -1145,6 +1153,7 @@ def bench_server(
         "game": game,
         "database": shown_database,
         "commit": commit,
+        "commit_interval": interval,
         "tables": tables,
         "players_per_table": count,
         "players": tables * count,
@@ -1244,7 +1253,7 @@ def bench_server(
 
 
 # --------------------------------------------------------------------------- the child processes
-def _serve_coven(url: str, commit: str, port_file: str) -> None:
+def _serve_coven(url: str, tuning: dict[str, Any], port_file: str) -> None:
     from coven.server.app import create_app
     from coven.server.settings import Settings, tune_collector
 
@@ -1259,7 +1268,8 @@ def _serve_coven(url: str, commit: str, port_file: str) -> None:
         create_limit=0,
         sockets_per_client=0,
         http_limit=0,
-        commit_process=commit == "process",
+        commit_process=bool(tuning["commit_process"]),
+        commit_interval=float(tuning["commit_interval"]),
     )
     tune_collector()  # as `coven serve` runs
     echo_app.serve_on_free_port(create_app(settings), port_file)
@@ -1267,7 +1277,7 @@ def _serve_coven(url: str, commit: str, port_file: str) -> None:
 
 if __name__ == "__main__":
     match sys.argv[1:]:
-        case ["--server", url, "thread" | "process" as commit, port_file]:
-            _serve_coven(url, commit, port_file)
+        case ["--server", url, tuning, port_file]:
+            _serve_coven(url, json.loads(tuning), port_file)
         case _:
-            raise SystemExit("usage: python -m coven.server.bench --server URL thread|process PORT_FILE")
+            raise SystemExit("usage: python -m coven.server.bench --server URL TUNING_JSON PORT_FILE")

@@ -119,6 +119,7 @@ def bench_server(
     bot_tables: int = 0,
     games: int = 0,
     commit_process: bool = False,
+    commit_interval: float | None = None,
 ) -> dict[str, Any]:
     """``coven bench server``: see :func:`coven.server.bench.bench_server` (the servers it measures run in
     child processes on 127.0.0.1)."""
@@ -135,4 +136,5 @@ def bench_server(
         bot_tables=bot_tables,
         games=games,
         commit_process=commit_process,
+        commit_interval=commit_interval,
     )
