@@ -1,4 +1,5 @@
-"""One Coven server process of a test cluster: ``python serve_node.py PORT DATABASE BUS PREFIX NODE``.
+"""One Coven server process of a test cluster: ``python serve_node.py PORT DATABASE BUS PREFIX NODE
+thread|process`` (the last: where it commits, see ``coven serve --commit-process``).
 
 Short leases (2 s, renewed every 0.3 s) so a killed process's tables are adopted within a test's
 patience; bots without a pause; deals from the operating system as in production.
@@ -15,7 +16,7 @@ from coven.server.settings import Settings
 
 
 def main() -> None:
-    port, database, bus, prefix, node = sys.argv[1:6]
+    port, database, bus, prefix, node, commit = sys.argv[1:7]
     settings = Settings(
         database_url=database,
         bus_url=bus,
@@ -25,6 +26,7 @@ def main() -> None:
         ping_interval=0,
         lease_seconds=2.0,
         heartbeat_seconds=0.3,
+        commit_process=commit == "process",
     )
     uvicorn.run(create_app(settings), host="127.0.0.1", port=int(port), log_level="warning", lifespan="on")
 

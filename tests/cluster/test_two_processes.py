@@ -5,7 +5,9 @@ person joins through the first process and the other through the second at the s
 claims). Everyone plays; partway, the second process's Redis connection is cut, and later the first
 process is killed outright. Its people reconnect to the second process, which adopts its tables, bots
 included. Every table finishes, both people of a table agree on the result, and every person saw every
-action of their table (from updates and catch-up syncs) exactly as numbered.
+action of their table (from updates and catch-up syncs) exactly as numbered. The first process commits
+through its store writer process, the second on its commit thread; the first's children (bot workers,
+store writer) end with it.
 """
 
 from __future__ import annotations
@@ -61,11 +63,11 @@ class Node:
         return self.proc.poll() is None
 
 
-def _start(name: str, database: str, bus: str, prefix: str, log: Path) -> Node:
+def _start(name: str, database: str, bus: str, prefix: str, log: Path, commit: str) -> Node:
     port = _free_port()
     with log.open("ab") as out:
         proc = subprocess.Popen(
-            [sys.executable, str(NODE), str(port), database, bus, prefix, name],
+            [sys.executable, str(NODE), str(port), database, bus, prefix, name, commit],
             stdout=out,
             stderr=subprocess.STDOUT,
             env=dict(os.environ, PYTHONUNBUFFERED="1"),
@@ -89,7 +91,11 @@ def cluster(tmp_path: Path) -> Iterator[list[Node]]:
     database = next(schema := postgres_schema_url())
     prefix = unique_prefix()
     tag = uuid.uuid4().hex[:6]
-    nodes = [_start(f"n{i}-{tag}", database, bus, prefix, tmp_path / f"n{i}.log") for i in (1, 2)]
+    # the first commits in its store writer process, the second on its thread: both ways, one server
+    nodes = [
+        _start(f"n{i}-{tag}", database, bus, prefix, tmp_path / f"n{i}.log", commit)
+        for i, commit in ((1, "process"), (2, "thread"))
+    ]
     try:
         yield nodes
     finally:
@@ -213,7 +219,9 @@ def test_two_processes_are_one_server_through_a_cut_and_a_death(cluster: list[No
     while progress() < 30 and time.monotonic() < deadline:
         time.sleep(0.05)
     workers = children(first.proc.pid)
-    assert workers, "the first process has no bot workers"
+    named = {Path(f"/proc/{pid}/comm").read_text().strip() for pid in workers}
+    assert "coven-commit" in named, "the first process has no store writer"
+    assert len(workers) >= 2, "the first process has no bot workers"
     first.proc.kill()  # no goodbye: its leases run out and the second process adopts its tables
     first.proc.wait()
     for thread in threads:
@@ -225,6 +233,7 @@ def test_two_processes_are_one_server_through_a_cut_and_a_death(cluster: list[No
     for a, b in zip(people[::2], people[1::2], strict=True):
         assert (a.number, a.result) == (b.number, b.result)
     assert any(p.reconnects for p in people[::2]), "nobody was connected to the killed process"
+    # its bot workers and its store writer end with it, however it ends
     assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()], "a dead server's workers live on"
 
 

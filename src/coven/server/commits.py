@@ -34,9 +34,10 @@ of CPU beside a busy loop, 0.19 ms beside an idle one). The writer has no such c
 round trip between processes a batch instead: about 0.1 ms more CPU a batch, alone. Measured for issue
 12 (``coven bench server``, A/B, three runs each): at 100 tables of Brujas (8 steps a batch) the
 writer served 3,924-4,042 moves a second against 3,763-3,906, at the same CPU a move, with an ack p99 of
-37-47 ms against 51-59; at 20 tables of The 3 Commandments (3-4 steps a batch) it cost 88-123 µs of
-commit CPU a move against 77-84, and served fewer moves in two runs of three. So the thread is the
-default, and the writer a choice for a server under heavy load.
+37-47 ms against 51-59, and on PostgreSQL 2,906-3,389 against 2,489-2,900 (two runs each); at 20
+tables of The 3 Commandments (3-4 steps a batch) it cost 88-123 µs of commit CPU a move against 77-84,
+and served fewer moves in two runs of three. So the thread is the default, and the writer a choice for
+a server under heavy load.
 """
 
 from __future__ import annotations
