@@ -431,6 +431,37 @@ def test_a_writer_that_dies_fails_its_batch_and_the_next_batch_gets_a_new_one(st
     assert store.actions_after("k", 0) == [(1, 0, "a"), (2, 1, "c"), (3, 0, "d")]
 
 
+def test_the_writer_outlives_a_shutdown_signal_and_ends_with_its_input(store: Store) -> None:
+    import os
+    import signal
+    import time
+
+    store.create_table(_table("s"))
+    commits = GroupCommit(store, process=True)
+    assert commits.writer is not None
+
+    async def play() -> int:
+        await commits.append(PendingStep("s", 1, 0, "a", "playing"))
+        pid = commits.writer.pid if commits.writer is not None else None
+        assert pid is not None
+        for sent in (signal.SIGTERM, signal.SIGINT):  # what a service manager or Ctrl-C sends the group
+            os.kill(pid, sent)
+        await asyncio.sleep(0.2)
+        await commits.append(PendingStep("s", 2, 1, "b", "playing"))  # the shutdown's last moves
+        return pid
+
+    try:
+        pid = asyncio.run(play())
+        assert commits.writer is not None and commits.writer.pid == pid and commits.writer.started == 1
+    finally:
+        commits.close()
+    assert store.actions_after("s", 0) == [(1, 0, "a"), (2, 1, "b")]
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:  # (close waited for it: at once)
+        time.sleep(0.05)
+    assert not _alive(pid)
+
+
 @pytest.mark.parametrize("interpreter", ["/bin/false", "/nowhere/python3"])
 def test_a_writer_that_cannot_run_leaves_the_commits_to_the_thread(
     store: Store, monkeypatch: pytest.MonkeyPatch, interpreter: str

@@ -8,7 +8,8 @@ from its standard input and writes what became of it to its standard output, in 
 ``(True, outcomes)`` (one :data:`coven.store.WriteOutcome` for each write, in order), or
 ``(False, error)`` when the transaction failed as a whole (nothing of it is written). It commits one
 batch at a time, in the order they came, and ends when its input does (the server closed the pipe, or
-is gone).
+is gone), and only then: Ctrl-C and SIGTERM, which a terminal or a service manager sends to the whole
+group at once, leave it to finish what the server's shutdown still commits.
 
 Its operating system thread is named :data:`coven.server.commits.THREAD_NAME`, as the commit thread in
 the server's own process is, so that tools (and ``coven bench server``) find its CPU time.
@@ -63,9 +64,12 @@ def serve(store: Store, source: IO[bytes], sink: IO[bytes]) -> None:
 
 
 def main() -> None:
-    # Ctrl-C in a terminal reaches the whole process group: the server shuts down and closes this pipe,
-    # after the batch in progress is answered
+    # Ctrl-C in a terminal reaches the whole process group, and a service manager's stop may send SIGTERM
+    # to every process of the service at once: the server shuts down gracefully, committing the moves in
+    # flight, and closes this pipe. So the writer leaves when its input ends, not at those signals (it
+    # would fail the last batches of the shutdown); however the server ends, its pipe does.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     name_os_thread(THREAD_NAME)
     first = read_frame(sys.stdin.buffer)  # the store's URL (not an argument: ``ps`` shows those)
     if first is None:
