@@ -374,7 +374,7 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if not self.shared:
                 kwargs["poolclass"] = StaticPool
-        if kwargs.get("poolclass") is not StaticPool:
+        if self.shared:
             # The connection given back last is the one handed out next (a stack, not a queue): the group
             # commit writes with the same connection batch after batch, and on SQLite a connection's page
             # cache is good only until another connection writes. Taken in turn, the pool's connections
