@@ -34,6 +34,16 @@ def test_random_game_keeps_every_promise(game: Game[object, object, object], pla
     assert report.worlds_sampled > 0
 
 
+@pytest.mark.parametrize("players", [3, 5])
+def test_amulets_with_its_assistant_keeps_every_promise(players: int) -> None:
+    """The one game whose views carry a derived part (Game.derive_view) with it on: the bare views, once
+    derived, are the views, at every checked step."""
+    game = get_game("amulets")
+    assert game.derives_views(game.spec.resolve_options({"assistant": True}))
+    report = check_game(game, players, 4, {"assistant": True}, max_checked_steps=8)
+    assert report.checked_steps > 0
+
+
 @pytest.mark.parametrize("game", _games(), ids=lambda g: g.spec.id)
 def test_hidden_information_varies_in_sampled_worlds(game: Game[object, object, object]) -> None:
     if not game.spec.hidden_information:

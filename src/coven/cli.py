@@ -19,13 +19,11 @@ from rich.table import Table
 from coven.bots.arena import make_bot, run_tournament
 from coven.core.driver import Quit, escape, play_terminal, refusal_text, seat_lines
 from coven.core.errors import CovenError, InvalidOptionError
-from coven.core.game import Game
+from coven.core.game import AnyGame
 from coven.core.lang import LANGS, pick_lang, translations
 from coven.core.record import Record, replay_steps
 from coven.core.refusals import PREFIX as REFUSAL_PREFIX
 from coven.games import game_ids, get_game
-
-AnyGame = Game[Any, Any, Any]
 
 app = typer.Typer(
     name="coven",

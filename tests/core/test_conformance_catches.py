@@ -121,6 +121,16 @@ class SharedViewsMixedUp(ToyGame):
         return {seat: first for seat in wanted}
 
 
+class BareViewsThatDeriveWrong(ToyGame):
+    """Says its views have a derived part, but its bare views, once derived, are another seat's."""
+
+    def derives_views(self, options: Options) -> bool:
+        return True
+
+    def bare_views(self, state: ToyState, seats: Iterable[Seat | None]) -> dict[Seat | None, ToyView]:
+        return {seat: self.view(state, None) for seat in seats}
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
@@ -138,6 +148,7 @@ class SharedViewsMixedUp(ToyGame):
         (CarelessAdvance(), "advance \\(without events\\) reached another position"),
         (TurnAfterTheEnd(), "first_to_act is not the lowest seat"),
         (SharedViewsMixedUp(), "views of several seats at once differ"),
+        (BareViewsThatDeriveWrong(), "bare views, once derived, differ"),
     ],
     ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
 )

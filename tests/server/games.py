@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-from collections.abc import Hashable, Mapping, Sequence
+import time
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +22,7 @@ from coven.core import (
     public,
 )
 from tests.core.toygame import GAME as TOY
-from tests.core.toygame import Play, ToyGame, ToyState
+from tests.core.toygame import Play, ToyGame, ToyState, ToyView
 
 
 class SecretToy(ToyGame):
@@ -154,12 +156,51 @@ class Knocker(RandomBot):
 KNOCK_TOY = KnockToy()
 
 
+class DerivedToy(ToyGame):
+    """The toy game whose views carry a derived part (as Amulets' assistant does): the bare view's
+    options lack ``derived``, which :meth:`derive_view` adds. What the derivation does is the test's to
+    set (:attr:`how`: ``ok``, ``fail``, or seconds to sleep first); every derivation notes the thread it
+    ran on (:attr:`threads`)."""
+
+    spec = GameSpec(
+        id="derived-toy",
+        title="Derived toy",
+        summary="The toy game whose views are finished apart.",
+        min_players=2,
+        max_players=3,
+        options=(Option("hand", 3, "cards per hand", minimum=1, maximum=3),),
+    )
+    how: str | float = "ok"
+    threads: list[str] = []  # noqa: RUF012  (shared with the test on purpose)
+
+    def derives_views(self, options: Options) -> bool:
+        return True
+
+    def bare_views(self, state: ToyState, seats: Iterable[Seat | None]) -> dict[Seat | None, ToyView]:
+        return {seat: self.view(state, seat) for seat in seats}
+
+    def views(self, state: ToyState, seats: Iterable[Seat | None]) -> dict[Seat | None, ToyView]:
+        return {seat: self.derive_view(view) for seat, view in self.bare_views(state, seats).items()}
+
+    def derive_view(self, view: ToyView) -> ToyView:
+        DerivedToy.threads.append(threading.current_thread().name)
+        if DerivedToy.how == "fail":
+            raise RuntimeError("the derivation failed")
+        if isinstance(DerivedToy.how, float):
+            time.sleep(DerivedToy.how)
+        return dataclasses.replace(view, options={**view.options, "derived": "yes"})
+
+
+DERIVED_TOY = DerivedToy()
+
+
 def test_registry() -> Registry:
     registry = Registry()
     registry.register(TOY)
     registry.register(SECRET_TOY)
     registry.register(GATED_TOY)
     registry.register(KNOCK_TOY)
+    registry.register(DERIVED_TOY)
     return registry
 
 

@@ -135,10 +135,16 @@ def test_a_worker_answers_each_request_in_its_frame() -> None:
     seat = game.first_to_act(state)
     assert seat is not None
     view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    amulets = get_game("amulets")
+    deduced = amulets.new_game(3, {"assistant": True}, 2)
+    bare = amulets.bare_views(deduced, (0, None))
+    assert all(v.assistant is None for v in bare.values())
     requests = io.BytesIO(
-        frame((7, "brujas", "t1", seat, "random", 3, view, legal, True))
-        + frame((8, "no-such-game", "t2", seat, "random", 3, view, legal, True))
-        + frame((9, "brujas", "t1", seat, "random", 3, view, legal, True))
+        frame((7, "decide", "brujas", "t1", seat, "random", 3, view, legal, True))
+        + frame((8, "decide", "no-such-game", "t2", seat, "random", 3, view, legal, True))
+        + frame((9, "decide", "brujas", "t1", seat, "random", 3, view, legal, True))
+        + frame((10, "derive", "amulets", bare))
+        + frame((11, "think", "brujas"))
     )
     answers = io.BytesIO()
     serve(requests, answers)
@@ -146,9 +152,18 @@ def test_a_worker_answers_each_request_in_its_frame() -> None:
     got = []
     while (body := read_frame(answers)) is not None:
         got.append(pickle.loads(body))
-    assert [(number, ok) for number, ok, _ in got] == [(7, True), (8, False), (9, True)]
+    assert [(number, ok) for number, ok, _ in got] == [
+        (7, True),
+        (8, False),
+        (9, True),
+        (10, True),
+        (11, False),
+    ]
     assert got[0][2] in list(legal) and got[2][2] in list(legal)
     assert "no-such-game" in got[1][2] or "Unknown" in got[1][2]
+    assert got[3][2] == amulets.views(deduced, (0, None))  # the views, derived in the worker
+    assert got[3][2][0].assistant is not None
+    assert "think" in got[4][2]  # a kind of request the worker does not know: refused, the worker goes on
 
 
 def test_a_fixed_legal_list_is_pickled_once_and_read_once_by_a_worker() -> None:
@@ -205,7 +220,18 @@ def test_a_worker_whose_server_is_gone_ends_quietly() -> None:
     seat = game.first_to_act(state)
     assert seat is not None
     request = frame(
-        (1, "brujas", "t", seat, "random", 1, game.view(state, seat), game.legal_actions(state, seat), True)
+        (
+            1,
+            "decide",
+            "brujas",
+            "t",
+            seat,
+            "random",
+            1,
+            game.view(state, seat),
+            game.legal_actions(state, seat),
+            True,
+        )
     )
     worker = subprocess.Popen(
         [sys.executable, "-m", "coven.server.botworker"],

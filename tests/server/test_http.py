@@ -23,7 +23,7 @@ def test_health(client: TestClient) -> None:
     assert body == {
         "ok": True,
         "protocol": 1,
-        "games": ["gated-toy", "knock-toy", "secret-toy", "toy"],
+        "games": ["derived-toy", "gated-toy", "knock-toy", "secret-toy", "toy"],
         "node": client.app.state.service.node,  # type: ignore[attr-defined]
         "store": "ok",
         "bus": "local",

@@ -22,10 +22,8 @@ from coven.core.bot import Bot
 from coven.core.driver import BotError, Driver
 from coven.core.errors import InvalidOptionError, UnknownBotError
 from coven.core.events import Event
-from coven.core.game import Game
+from coven.core.game import AnyGame
 from coven.core.types import JSONValue, Seat
-
-AnyGame = Game[Any, Any, Any]
 
 __all__ = [
     "BotError",  # the driver's: a bot answered what the rules refuse

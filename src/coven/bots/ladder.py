@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from coven.bots.arena import AnyGame, make_bot, play_game, seat_assignment
+from coven.bots.arena import make_bot, play_game, seat_assignment
+from coven.core import AnyGame
 from coven.core.errors import InvalidOptionError
 from coven.core.types import JSONValue
 

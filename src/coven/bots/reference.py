@@ -37,10 +37,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from coven.core.bot import Bot, BotFactory
-from coven.core.game import Game
+from coven.core.game import AnyGame
 from coven.core.types import Seat
 
-AnyGame = Game[Any, Any, Any]
 StatePolicy = Callable[[Any, Seat, Sequence[Hashable], random.Random], Hashable]
 """A playout move for ``seat`` in a (sampled, fully known) world: picks one of the legal actions."""
 Candidates = Callable[[Any, Sequence[Hashable], bool, random.Random], list[Hashable | None]]

@@ -58,10 +58,9 @@ from typing import Any
 
 from coven.core.bot import Bot, BotFactory
 from coven.core.driver import decisions
-from coven.core.game import Game
+from coven.core.game import AnyGame
 from coven.core.types import Seat
 
-AnyGame = Game[Any, Any, Any]
 Policy = Callable[[Any, Seat, Sequence[Hashable], bool, random.Random], Hashable | None]
 """A playout choice for ``seat`` in a (sampled, fully known) world state: one of ``legal`` (or another
 legal action), or ``None`` to let an optional moment pass (``required`` False)."""

@@ -25,7 +25,7 @@ from coven.core.errors import (
     UnknownGameError,
 )
 from coven.core.events import Event, filter_events, private, public
-from coven.core.game import FixedActions, Game, Parts, is_fixed
+from coven.core.game import AnyGame, FixedActions, Game, Parts, is_fixed
 from coven.core.metrics import Metrics, NoMetrics
 from coven.core.record import Move, Record, Step, replay, replay_steps
 from coven.core.registry import Registry
@@ -34,6 +34,7 @@ from coven.core.types import JSONValue, Options, OptionValue, Seat
 
 __all__ = [
     "Actor",
+    "AnyGame",
     "Bot",
     "BotError",
     "BotFactory",

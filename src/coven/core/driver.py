@@ -36,13 +36,12 @@ from coven.core.bot import Bot
 from coven.core.errors import CovenError, IllegalActionError
 from coven.core.events import Event
 from coven.core.explain import Explanation, Message, Moment, fill, translate
-from coven.core.game import Game
+from coven.core.game import AnyGame
 from coven.core.lang import explanation_catalogue, pick_lang, translations
 from coven.core.record import Move
 from coven.core.refusals import CORE
 from coven.core.types import Seat
 
-AnyGame = Game[Any, Any, Any]
 Actor = Bot
 """Whoever decides for a seat: a bot, a person, a recorded log (the bot interface)."""
 

@@ -18,7 +18,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from coven.core.codec import Codec, TaggedCodec
 from coven.core.errors import GameOverError, IllegalActionError, NotYourTurnError, short_repr
@@ -217,6 +217,25 @@ class Game(ABC, Generic[S, A, V]):
         part once. The conformance suite checks the two agree."""
         return {seat: self.view(state, seat) for seat in seats}
 
+    def derives_views(self, options: Options) -> bool:
+        """Whether the views of a game with these options carry a part worked out from the view alone that
+        may cost much CPU (Amulets' deduction assistant counts the worlds left: up to tens of milliseconds
+        a view). A server then makes the views without it (:meth:`bare_views`) where it serves its tables,
+        and has the rest worked out elsewhere (:meth:`derive_view`), so one such table never holds up the
+        others. Default: no such part."""
+        return False
+
+    def bare_views(self, state: S, seats: Iterable[Seat | None]) -> dict[Seat | None, V]:
+        """:meth:`views` without the part :meth:`derive_view` adds: ``views(state, seats)`` is
+        ``{s: derive_view(v) for s, v in bare_views(state, seats).items()}`` (the conformance suite checks
+        it). A bare view is a view as its seat could have it: bots may be given it."""
+        return self.views(state, seats)
+
+    def derive_view(self, view: V) -> V:
+        """``view`` (a :meth:`bare_views` one) with the part that is worked out from the view alone; a pure
+        function of the view, so it may run in another process. Default: the view itself."""
+        return view
+
     def world_from_view(self, view: V, rng: random.Random) -> S:
         """A full state consistent with ``view``, hidden parts and future chance drawn from ``rng``
         (the package's worlds module, handed over in :class:`Parts`)."""
@@ -335,3 +354,8 @@ class Game(ABC, Generic[S, A, V]):
         from coven.core.metrics import NoMetrics
 
         return NoMetrics()
+
+
+AnyGame: TypeAlias = Game[Any, Any, Any]
+"""A game of any state, action and view types: what code that serves every game (the server, the bots'
+arena, the conformance suite) holds."""

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
-from typing import Any
 
 from coven.core.errors import UnknownGameError
-from coven.core.game import Game
-
-AnyGame = Game[Any, Any, Any]
+from coven.core.game import AnyGame, Game
 
 
 class Registry:

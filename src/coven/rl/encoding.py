@@ -21,9 +21,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from coven.core import Game, JSONValue, Seat
+from coven.core import JSONValue, Seat
+from coven.core.game import AnyGame
 
-AnyGame = Game[Any, Any, Any]
 Observation = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 JSONDict = Mapping[str, JSONValue]

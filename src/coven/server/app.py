@@ -27,8 +27,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from coven.core import CovenError, Game, InvalidOptionError, UnknownBotError, UnknownGameError
+from coven.core import CovenError, InvalidOptionError, UnknownBotError, UnknownGameError
 from coven.core.explain import moments_from_steps
+from coven.core.game import AnyGame
 from coven.server import schemas
 from coven.server.limits import ClientCounts, ClientLimits, client_key
 from coven.server.messages import CloseCode, ErrorCode, encode_json, reason_json, shorten
@@ -43,7 +44,6 @@ from coven.store import StoredTable
 
 log = logging.getLogger("coven.server.http")
 
-AnyGame = Game[Any, Any, Any]
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 MAX_HTTP_ERROR_TEXT = 500
@@ -545,7 +545,7 @@ class Lobby:
         table, seat = await self._finished_seat(request, "explanation")
         game = table.game
         moments = moments_from_steps(((s.number, s.events) for s in table.steps), seat)
-        explained = game.explain(game.view(table.state, seat), moments)
+        explained = game.explain(game.bare_views(table.state, (seat,))[seat], moments)  # (no derived part)
         if explained is None:
             raise ApiError(404, "no_explanation", f"{game.spec.title} does not explain its results")
         # Explanation.to_json: each English text and beside it its message key and parameters

@@ -36,7 +36,7 @@ from collections.abc import AsyncIterator, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
-from coven.core import Bot, Seat, is_fixed
+from coven.core import AnyGame, Bot, Seat, is_fixed
 from coven.server.frames import HEADER
 
 log = logging.getLogger("coven.server")
@@ -45,11 +45,16 @@ WORKER_NICENESS = 19
 """How much lower than the server's a bot worker's scheduling priority is (see ``nice(1)``; 19 is the
 lowest there is)."""
 
+DERIVE_BUDGET = 5.0
+"""Seconds a worker may take to derive a step's views (:meth:`BotPool.derive`; at most the bots' budget):
+the table waits for them before it shows the step."""
+
 SHARED_LEGAL_KEPT = 64
 """How many fixed legal lists the server keeps pickled, and each worker keeps read (see
 :class:`SharedLegal`)."""
 
 __all__ = [
+    "DERIVE_BUDGET",
     "HEADER",
     "SHARED_LEGAL_KEPT",
     "WORKER_NICENESS",
@@ -336,31 +341,69 @@ class BotPool:
                 try:
                     return await asyncio.wait_for(loop.run_in_executor(self._threads, call), self.budget)
                 except TimeoutError:  # a thread cannot be stopped: later decisions get new threads
-                    self._late(name, seat, table_id)
+                    self._late(f"bot {name} of seat {seat}", table_id, self.budget)
                     threads, self._threads = self._threads, None
                     threads.shutdown(wait=False, cancel_futures=True)
                     return legal[0] if required and len(legal) else None
-        number = next(self._numbers)
         sent: Sequence[Hashable] | SharedLegal = self._shared.share(legal) if is_fixed(legal) else legal
-        asked = (number, game_id, table_id, seat, name, seed, view, sent, required)
-        request = pickle.dumps(asked, protocol=pickle.HIGHEST_PROTOCOL)
         async with turn:
-            for attempt in (1, 2):
-                worker = await self._worker()
-                try:
-                    future = worker.ask(number, request)
-                    answer: Hashable | None = await worker.answer(number, future, self.budget)
-                    return answer
-                except TimeoutError:
-                    self._late(name, seat, table_id)
-                    worker.kill()
-                    break
-                except WorkerLostError:
-                    log.warning("a bot worker died (table %s, seat %s); attempt %d", table_id, seat, attempt)
+            try:
+                answer: Hashable | None = await self._ask(
+                    ("decide", game_id, table_id, seat, name, seed, view, sent, required), self.budget
+                )
+                return answer
+            except TimeoutError:
+                self._late(f"bot {name} of seat {seat}", table_id, self.budget)
+            except WorkerLostError:
+                pass
         return legal[0] if required and len(legal) else None
 
-    def _late(self, name: str, seat: Seat, table_id: str) -> None:
-        log.warning("bot %s of seat %s on table %s ran past %.0f s", name, seat, table_id, self.budget)
+    async def derive(
+        self, game: AnyGame, table_id: str, views: dict[Seat | None, Any], share: Hashable | None = None
+    ) -> dict[Seat | None, Any] | None:
+        """The bare ``views`` of a table of ``game`` with their derived part (:meth:`Game.derive_view`),
+        worked out by a worker (or a thread), in turn with the bots' decisions (``share`` as for
+        :meth:`decide`); None if that took more than :data:`DERIVE_BUDGET` seconds (the worker is ended)
+        or failed: the table shows its views bare for that step."""
+        budget = min(self.budget, DERIVE_BUDGET)
+        async with self.turns.turn(("table", table_id) if share is None else ("share", share)):
+            try:
+                if not self.in_processes:
+                    loop = asyncio.get_running_loop()
+                    if self._threads is None:
+                        self._threads = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
+                    call = functools.partial(_derive_all, game, views)
+                    return await asyncio.wait_for(loop.run_in_executor(self._threads, call), budget)
+                derived: dict[Seat | None, Any] = await self._ask(("derive", game.spec.id, views), budget)
+                return derived
+            except TimeoutError:
+                self._late("the views", table_id, budget)
+            except Exception:  # a game's derivation that fails: its views go out bare
+                log.exception("the views of table %s could not be derived", table_id)
+        return None
+
+    async def _ask(self, request: tuple[Any, ...], budget: float) -> Any:
+        """A worker's answer to ``request`` (its kind and arguments, see :mod:`coven.server.botworker`):
+        asked once more of a new worker if the first is lost; TimeoutError, the worker ended, once it
+        thought over it for ``budget`` seconds; WorkerLostError if the second is lost too."""
+        number = next(self._numbers)
+        body = pickle.dumps((number, *request), protocol=pickle.HIGHEST_PROTOCOL)
+        for attempt in (1, 2):
+            worker = await self._worker()
+            try:
+                future = worker.ask(number, body)
+                return await worker.answer(number, future, budget)
+            except TimeoutError:
+                worker.kill()
+                raise
+            except WorkerLostError:
+                log.warning("a bot worker died (a request of %s); attempt %d", request[0], attempt)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _late(self, what: str, table_id: str, budget: float) -> None:
+        log.warning("%s on table %s ran past %.0f s", what, table_id, budget)
 
     async def close(self) -> None:
         """End the workers, and wait for them (briefly); the threads end once their decisions are done."""
@@ -373,3 +416,7 @@ class BotPool:
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
             self._threads = None
+
+
+def _derive_all(game: AnyGame, views: dict[Seat | None, Any]) -> dict[Seat | None, Any]:
+    return {seat: game.derive_view(view) for seat, view in views.items()}

@@ -1,10 +1,13 @@
 """A bot worker process, ``python -m coven.server.botworker`` (see :class:`coven.server.botpool.BotPool`).
 
-It reads decisions to make from its standard input and writes each answer to its standard output, in
-frames of a 4-byte big-endian length and a pickle: a request is ``(number, game id, table id, seat, bot
-name, seed, view, legal actions, required)`` (the legal actions as they are, or, when they are a list
-that never changes, a :class:`coven.server.botpool.SharedLegal`, read once and then kept), its answer
-``(number, True, action or None)``, or ``(number, False, error text)`` when the bot failed. It decides one
+It reads requests from its standard input and writes each answer to its standard output, in frames of a
+4-byte big-endian length and a pickle. A decision to make is ``(number, "decide", game id, table id,
+seat, bot name, seed, view, legal actions, required)`` (the legal actions as they are, or, when they are
+a list that never changes, a :class:`coven.server.botpool.SharedLegal`, read once and then kept),
+answered ``(number, True, action or None)``; views to finish are ``(number, "derive", game id, {seat:
+bare view})``, answered ``(number, True, {seat: view})`` (:meth:`coven.core.Game.derive_view`: Amulets'
+deduction assistant, worked out here rather than on the server's event loop). A request that failed is
+answered ``(number, False, error text)``. It decides one
 request at a time, in the order they came, and ends when its input does (the server closed the pipe, or
 is gone: however the server ended, its workers follow).
 Anything a bot prints goes to the standard error, never into the answers.
@@ -23,7 +26,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import IO, Any
 
 from coven.core import Bot, Seat
@@ -73,6 +76,18 @@ def decide(
     return action
 
 
+def derive(game_id: str, views: dict[Seat | None, Any]) -> dict[Seat | None, Any]:
+    """The bare ``views`` of a game with their derived part (:meth:`coven.core.Game.derive_view`)."""
+    from coven.games import get_game
+
+    game = get_game(game_id)
+    return {seat: game.derive_view(view) for seat, view in views.items()}
+
+
+JOBS: dict[str, Callable[..., Any]] = {"decide": decide, "derive": derive}
+"""What a request may ask, by its kind."""
+
+
 def lower_priority() -> None:
     """People first: think at the lowest scheduling priority there is, so that on a busy machine the
     operating system gives the people's moves the processor before the bots' searches. On Linux an idle
@@ -94,9 +109,9 @@ def lower_priority() -> None:
 def serve(source: IO[bytes], sink: IO[bytes]) -> None:
     """Answer every request of ``source`` on ``sink``, until ``source`` ends."""
     while (body := read_frame(source)) is not None:
-        number, *request = pickle.loads(body)
+        number, kind, *request = pickle.loads(body)
         try:
-            answer: tuple[int, bool, Any] = (number, True, decide(*request))
+            answer: tuple[int, bool, Any] = (number, True, JOBS[kind](*request))
         except Exception as exc:  # the server answers for the bot; this worker goes on
             answer = (number, False, f"{type(exc).__name__}: {exc}"[:500])
         try:

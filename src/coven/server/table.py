@@ -16,20 +16,19 @@ import functools
 import hmac
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
 import msgspec
 
-from coven.core import Bot, Event, Game, GameError, Options, Seat, is_fixed
+from coven.core import Bot, Event, GameError, Options, Seat, is_fixed
+from coven.core.game import AnyGame
 from coven.server.messages import ErrorCode, ProtocolError, dumps, encode_json, reason_json, with_ack
 from coven.store import ChatLine, StoredSeat, hash_token
 
 _MISSING: Any = object()
-
-AnyGame = Game[Any, Any, Any]
 
 
 class Listener(Protocol):
@@ -177,6 +176,10 @@ class _Shown:
     pace: dict[str, Any] | None = None
     result: Any = _MISSING
     views: dict[Seat | None, Any] = field(default_factory=dict)
+    derived: set[Seat | None] = field(default_factory=set)
+    """At a table whose game derives part of its views (:meth:`Game.derives_views`): the seats whose
+    view in :attr:`views` is the derived one (or given up: see :meth:`Table.derived`); the others are
+    bare."""
     snapshots: dict[Seat | None, dict[str, Any]] = field(default_factory=dict)
     updates: dict[Seat | None, str] = field(default_factory=dict)
     shared: str | None = None
@@ -334,8 +337,47 @@ class Table:
         return now
 
     def forget(self) -> None:
-        """Drop what was made for the current number (the seats or the status changed under it)."""
+        """Drop what was made for the current number (the seats or the status changed under it), but the
+        views, which the state alone makes."""
+        now = self._now
         self._now = None
+        if now is not None and now.number == self.number:
+            self._now = _Shown(self.number, views=now.views, derived=now.derived)
+
+    def derives(self) -> bool:
+        """Whether this table's views carry a part derived from the view alone, costly to work out
+        (:meth:`Game.derives_views`): then they are shown once :meth:`derived` has them."""
+        return self.game.derives_views(self.options)
+
+    def underived(self, seats: Iterable[Seat | None]) -> dict[Seat | None, Any]:
+        """At a table that :meth:`derives` its views: the bare views (:meth:`Game.bare_views`) at this
+        number of those of ``seats`` that are not derived yet, to be derived elsewhere and handed back
+        to :meth:`derived`. Empty at other tables."""
+        if not self.derives():
+            return {}
+        now = self._shown()
+        wanted = set(seats) - now.derived
+        missing = wanted - now.views.keys()
+        if missing:
+            now.views.update(self.game.bare_views(self.state, missing))
+        return {seat: now.views[seat] for seat in wanted}
+
+    def derived(self, number: int, views: dict[Seat | None, Any]) -> None:
+        """The views of their seats at step ``number``, derived (or, when that failed, the bare ones given
+        up on: not asked for again at this number). Nothing if the table has moved on; what was made from
+        the bare views for those seats goes."""
+        if number != self.number:
+            return
+        now = self._shown()
+        now.views.update(views)
+        now.derived.update(views)
+        for seat in views:
+            now.snapshots.pop(seat, None)
+            now.updates.pop(seat, None)
+
+    def listening_seats(self) -> set[Seat | None]:
+        """The seats of the connections listening (None: a spectator's)."""
+        return {listener.seat for listener in self.listeners}
 
     def result(self) -> dict[str, Any] | None:
         if self.status != "over":
@@ -451,9 +493,12 @@ class Table:
         the table's public part)."""
         view = now.views.get(seat, _MISSING)
         if view is _MISSING:
-            wanted = {listener.seat for listener in self.listeners} - now.views.keys()
+            wanted = self.listening_seats() - now.views.keys()
             wanted.add(seat)
-            now.views.update(self.game.views(self.state, wanted))
+            game = self.game  # a table that derives shows a view bare until it is derived (see underived)
+            now.views.update(
+                game.bare_views(self.state, wanted) if self.derives() else game.views(self.state, wanted)
+            )
             view = now.views[seat]
         return view
 
@@ -600,7 +645,6 @@ __all__ = [
     "LAST_SECONDS",
     "OPTIONAL_LISTED",
     "Ack",
-    "AnyGame",
     "Listener",
     "LoggedStep",
     "Table",

@@ -18,7 +18,7 @@ import logging
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -26,6 +26,7 @@ from typing import Any
 from coven.bots.arena import make_bot
 from coven.bus import RESYNC, Bus, make_bus
 from coven.core import (
+    AnyGame,
     GameError,
     InvalidOptionError,
     NotationError,
@@ -41,7 +42,7 @@ from coven.server.limits import Counts, SeatLimits
 from coven.server.messages import PROTOCOL_VERSION, ErrorCode, ProtocolError, dumps, reason_json, shorten
 from coven.server.schemas import HealthOut
 from coven.server.settings import GameSource, Settings
-from coven.server.table import Ack, AnyGame, Table
+from coven.server.table import Ack, Table, Taken
 from coven.store import (
     ChatLine,
     ConflictError,
@@ -572,6 +573,7 @@ class TableService:
             table.forget()
             table.broadcast(table.table_message())
             if started:  # every listener needs its legal actions now: a catch-up sync with none missed
+                await self.derive_views(table, table.listening_seats())
                 self._sync_all(table)
         if started:
             table.wake.set()
@@ -721,7 +723,10 @@ class TableService:
             except Exception as exc:
                 log.exception("commit failed on table %s", table.id)
                 raise ProtocolError(ErrorCode.INTERNAL, f"could not commit the action: {exc}") from None
-            table.advance(taken, self.settings.legal_cap, ack)
+            if table.derives():
+                await self._advance_derived(table, taken, ack)
+            else:  # (no coroutine on the way: a move of every other table comes through here)
+                table.advance(taken, self.settings.legal_cap, ack)
             step, notation = taken.step, taken.notation
         if self._driver_has_work(table):
             table.wake.set()
@@ -735,7 +740,31 @@ class TableService:
             if number != table.number + 1:
                 break
             taken = table.replayed(seat, notation)
-            table.advance(taken, self.settings.legal_cap, self._routed_ack(table, seat, notation))
+            ack = self._routed_ack(table, seat, notation)
+            if table.derives():
+                await self._advance_derived(table, taken, ack)
+            else:
+                table.advance(taken, self.settings.legal_cap, ack)
+
+    async def _advance_derived(self, table: Table, taken: Taken, ack: Ack | None) -> None:
+        """:meth:`Table.advance` at a table that derives part of its views: the step is shown once the
+        views are derived (the caller holds the table's lock)."""
+        table.record(taken)
+        await self.derive_views(table, table.listening_seats())
+        table.broadcast_update(self.settings.legal_cap, ack)
+
+    async def derive_views(self, table: Table, seats: Iterable[Seat | None]) -> None:
+        """At a table whose game derives part of its views from the view alone (Amulets' deduction
+        assistant, :meth:`Game.derives_views`): work out those of ``seats``' views at this number that
+        are not yet, in the bot workers (never on the event loop, where every other table waits), and
+        keep them for the frames to come. Past its budget or failed, a view is shown bare. Nothing at
+        other tables. The caller holds the table's lock."""
+        bare = table.underived(seats)
+        if not bare:
+            return
+        number = table.number
+        derived = await self.bot_pool.derive(table.game, table.id, bare, share=table.creator)
+        table.derived(number, bare if derived is None else derived)
 
     async def _publish(self, message: dict[str, Any]) -> bool:
         """Tell the other processes; False if the bus failed (they catch up on their next heartbeat, see
@@ -812,6 +841,7 @@ class TableService:
         table.forget()
         table.broadcast(table.table_message())
         if started:
+            await self.derive_views(table, table.listening_seats())
             self._sync_all(table)
             table.wake.set()
 
@@ -999,7 +1029,8 @@ class TableService:
                     break
                 seat, required = turn
                 number = table.number
-                view = table.game.view(table.state, seat)
+                # the bare view (Game.bare_views): what a bot could derive from it, it derives itself
+                view = table.game.bare_views(table.state, (seat,))[seat]
                 # as the game gives it: possibly a lazy sequence over a huge space (never listed here)
                 legal = table.game.legal_actions(table.state, seat)
                 started = time.monotonic()

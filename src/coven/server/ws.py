@@ -20,7 +20,7 @@ from typing import Any
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from coven.core import Game, Seat
+from coven.core import Seat
 from coven.server.limits import ClientCounts, RateLimiter
 from coven.server.messages import (
     PROTOCOL_VERSION,
@@ -51,8 +51,6 @@ from coven.server.tables import (
 )
 
 log = logging.getLogger("coven.server.ws")
-
-AnyGame = Game[Any, Any, Any]
 
 
 class _CloseError(Exception):
@@ -384,6 +382,7 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
     )
     lines = await service.chat_log(table)
     async with table.lock:  # a consistent sync: no step can land between it and the listening
+        await service.derive_views(table, (conn.seat,))
         conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
         if lines:  # (nothing when nothing was said: a client keeps what it has)
             conn.send_text(dumps({"type": "chat_log", "lines": [line.to_json() for line in lines]}))
@@ -399,6 +398,7 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
             conn.send_text(dumps({"type": "pong", "id": message.id}))
         elif isinstance(message, Sync):
             async with table.lock:
+                await service.derive_views(table, (conn.seat,))
                 conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
         elif isinstance(message, Chat):
             await _chat(conn, table, service, message)

@@ -29,13 +29,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from coven.core import Game, OptionValue
+from coven.core import OptionValue
+from coven.core.game import AnyGame
 from coven.games import get_game
 from coven.rl.encoding import Encoding
 from coven.rl.games import ENCODINGS, encoding_for
 from coven.rl.table import REWARDS, Table, reward_bounds
 
-AnyGame = Game[Any, Any, Any]
 PREFIX = "python_coven_"
 SEED_BITS = 62
 

@@ -27,12 +27,10 @@ from typing import Any
 from coven.core.driver import play_terminal
 from coven.core.errors import GameError, GameOverError, IllegalActionError, NotationError, NotYourTurnError
 from coven.core.events import Event
-from coven.core.game import Game
+from coven.core.game import AnyGame
 from coven.core.record import Move, Record, replay_steps
 from coven.core.refusals import keys
 from coven.core.types import JSONValue, Seat
-
-AnyGame = Game[Any, Any, Any]
 
 
 class ConformanceError(AssertionError):
@@ -91,6 +89,9 @@ def _check_step(
     together = game.views(state, [*reversed(seats), 0])  # any order, a seat twice: the same answer
     if together != dict(zip(seats, before, strict=True)):
         raise _fail(where, "views of several seats at once differ from each seat's view")
+    bare = game.bare_views(state, seats)
+    if {seat: game.derive_view(view) for seat, view in bare.items()} != together:
+        raise _fail(where, "the bare views, once derived, differ from the views")
 
     # Views round-trip through JSON.
     for seat, view in zip([*range(players), None], before, strict=True):

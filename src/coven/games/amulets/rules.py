@@ -90,7 +90,16 @@ from coven.games.amulets.board import (
     placement_problem,
 )
 from coven.games.amulets.notation import Action, Ask, Cast
-from coven.games.amulets.view import AmuletsView, Entry, Line, entry_of, line_event, view_of, views_of
+from coven.games.amulets.view import (
+    AmuletsView,
+    Entry,
+    Line,
+    entry_of,
+    line_event,
+    view_of,
+    views_of,
+    with_assistant,
+)
 
 REFUSALS: Final = (
     CORE
@@ -571,6 +580,15 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     def views(self, state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | None, AmuletsView]:
         return views_of(state, seats)
+
+    def derives_views(self, options: Options) -> bool:
+        return bool(options.get("assistant"))
+
+    def bare_views(self, state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | None, AmuletsView]:
+        return views_of(state, seats, derived=False)
+
+    def derive_view(self, view: AmuletsView) -> AmuletsView:
+        return with_assistant(view)
 
     # ---------------------------------------------------------------- outcome
     def scores(self, state: AmuletsState) -> tuple[float, ...]:

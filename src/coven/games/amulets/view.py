@@ -237,11 +237,14 @@ def view_of(state: AmuletsState, seat: Seat | None) -> AmuletsView:
     return views_of(state, (seat,))[seat]
 
 
-def views_of(state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | None, AmuletsView]:
+def views_of(
+    state: AmuletsState, seats: Iterable[Seat | None], derived: bool = True
+) -> dict[Seat | None, AmuletsView]:
     """The views of several seats of one state: the spell book and the table, the same for all, are made
-    once; each seat adds its own secret (and, with the assistant, its own conclusions)."""
+    once; each seat adds its own secret (and, with the assistant and ``derived``, its own conclusions:
+    without ``derived``, the bare views of :meth:`coven.core.Game.bare_views`)."""
     out, book = tuple(state.out), tuple(map(read_entry, state.lines))
-    assistant = bool(state.options.get("assistant"))
+    assistant = derived and bool(state.options.get("assistant"))
     views: dict[Seat | None, AmuletsView] = {}
     for seat in seats:
         mine = seat is not None and 0 <= seat < state.players
@@ -262,6 +265,14 @@ def views_of(state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | N
             view = dataclasses.replace(view, assistant=assistant_of(view))
         views[seat] = view
     return views
+
+
+def with_assistant(view: AmuletsView) -> AmuletsView:
+    """``view`` with the assistant's conclusions, if its table enables the assistant (see
+    :meth:`coven.core.Game.derive_view`)."""
+    if not view.options.get("assistant") or view.assistant is not None:
+        return view
+    return dataclasses.replace(view, assistant=assistant_of(view))
 
 
 def knowledge_of(view: AmuletsView) -> Knowledge:
