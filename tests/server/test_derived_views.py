@@ -137,3 +137,38 @@ def test_the_amulets_assistant_is_deduced_in_a_worker_process(make_client: Calla
     assert len(amulets_view._CONCLUDED) == 0
     workers = client.app.state.service.bot_pool.worker_pids()  # type: ignore[attr-defined]
     assert workers
+
+
+def test_a_replay_s_views_are_derived_in_the_bot_workers_too(make_client: Callable[..., TestClient]) -> None:
+    """A finished table's replay (made in a thread beside the loop) has its views derived where the live
+    table's are: in the bots' workers (threads here), not in the replay's thread."""
+    client = make_client()
+    table_id, tokens = two_people(client)
+    with client.websocket_connect(ws_url(table_id)) as ws0, client.websocket_connect(ws_url(table_id)) as ws1:
+        hello(ws0, tokens[0])
+        _, sync1 = hello(ws1, tokens[1])
+        play_out(ws0, ws1, sync1)
+    DerivedToy.threads = []
+    replay = client.get(f"/api/tables/{table_id}/replay?seat=0")
+    assert replay.status_code == 200, replay.text
+    steps = replay.json()["steps"]
+    assert len(steps) > 2 and all(derived(step) for step in steps)
+    assert len(DerivedToy.threads) == len(steps)  # each step's view derived once
+    assert all(name.startswith("coven-bot") for name in DerivedToy.threads), set(DerivedToy.threads)
+
+
+def test_a_replay_whose_views_cannot_be_derived_shows_them_bare(
+    make_client: Callable[..., TestClient], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="coven.server")
+    client = make_client()
+    table_id, tokens = two_people(client)
+    with client.websocket_connect(ws_url(table_id)) as ws0, client.websocket_connect(ws_url(table_id)) as ws1:
+        hello(ws0, tokens[0])
+        _, sync1 = hello(ws1, tokens[1])
+        play_out(ws0, ws1, sync1)
+    DerivedToy.how = "fail"
+    replay = client.get(f"/api/tables/{table_id}/replay?seat=1")
+    assert replay.status_code == 200, replay.text
+    assert not any(derived(step) for step in replay.json()["steps"])
+    assert "could not be derived" in " ".join(r.getMessage() for r in caplog.records)

@@ -266,7 +266,11 @@ class Lobby:
         settings = service.settings
         self.creations = ClientLimits(settings.create_limit / 60, settings.create_burst)
         """Tables created per client address (``settings.create_limit`` a minute)."""
-        self.replays = Replays()
+        self.replays = Replays(derive=self._derive)
+
+    async def _derive(self, table: Table, views: dict[int, Any]) -> dict[int, Any] | None:
+        """A replay's views, derived in the bot workers (see :meth:`Replays._derived_views`)."""
+        return await self.service.bot_pool.derive(table.game, table.id, views)
 
     # ------------------------------------------------------------ helpers
     def game_out(self, game: AnyGame) -> schemas.GameOut:

@@ -34,7 +34,7 @@ import sys
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from coven.core import AnyGame, Bot, Seat, is_fixed
 from coven.server.frames import HEADER
@@ -44,6 +44,8 @@ log = logging.getLogger("coven.server")
 WORKER_NICENESS = 19
 """How much lower than the server's a bot worker's scheduling priority is (see ``nice(1)``; 19 is the
 lowest there is)."""
+
+K = TypeVar("K", bound=Hashable)
 
 DERIVE_BUDGET = 5.0
 """Seconds a worker may take to derive a step's views (:meth:`BotPool.derive`; at most the bots' budget):
@@ -359,9 +361,10 @@ class BotPool:
         return legal[0] if required and len(legal) else None
 
     async def derive(
-        self, game: AnyGame, table_id: str, views: dict[Seat | None, Any], share: Hashable | None = None
-    ) -> dict[Seat | None, Any] | None:
-        """The bare ``views`` of a table of ``game`` with their derived part (:meth:`Game.derive_view`),
+        self, game: AnyGame, table_id: str, views: dict[K, Any], share: Hashable | None = None
+    ) -> dict[K, Any] | None:
+        """The bare ``views`` of a table of ``game`` (by seat, or any key) with their derived part
+        (:meth:`Game.derive_view`),
         worked out by a worker (or a thread), in turn with the bots' decisions (``share`` as for
         :meth:`decide`); None if that took more than :data:`DERIVE_BUDGET` seconds (the worker is ended)
         or failed: the table shows its views bare for that step."""
@@ -374,7 +377,7 @@ class BotPool:
                         self._threads = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
                     call = functools.partial(_derive_all, game, views)
                     return await asyncio.wait_for(loop.run_in_executor(self._threads, call), budget)
-                derived: dict[Seat | None, Any] = await self._ask(("derive", game.spec.id, views), budget)
+                derived: dict[K, Any] = await self._ask(("derive", game.spec.id, views), budget)
                 return derived
             except TimeoutError:
                 self._late("the views", table_id, budget)
@@ -418,5 +421,5 @@ class BotPool:
             self._threads = None
 
 
-def _derive_all(game: AnyGame, views: dict[Seat | None, Any]) -> dict[Seat | None, Any]:
+def _derive_all(game: AnyGame, views: dict[K, Any]) -> dict[K, Any]:
     return {seat: game.derive_view(view) for seat, view in views.items()}

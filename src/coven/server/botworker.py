@@ -4,10 +4,10 @@ It reads requests from its standard input and writes each answer to its standard
 4-byte big-endian length and a pickle. A decision to make is ``(number, "decide", game id, table id,
 seat, bot name, seed, view, legal actions, required)`` (the legal actions as they are, or, when they are
 a list that never changes, a :class:`coven.server.botpool.SharedLegal`, read once and then kept),
-answered ``(number, True, action or None)``; views to finish are ``(number, "derive", game id, {seat:
-bare view})``, answered ``(number, True, {seat: view})`` (:meth:`coven.core.Game.derive_view`: Amulets'
-deduction assistant, worked out here rather than on the server's event loop). A request that failed is
-answered ``(number, False, error text)``. It decides one
+answered ``(number, True, action or None)``. Views to finish are ``(number, "derive", game id, {key:
+bare view})`` (keyed by seat, or by a replay's step), answered ``(number, True, {key: view})``
+(:meth:`coven.core.Game.derive_view`: Amulets' deduction assistant, worked out here rather than on the
+server's event loop). A request that failed is answered ``(number, False, error text)``. It decides one
 request at a time, in the order they came, and ends when its input does (the server closed the pipe, or
 is gone: however the server ended, its workers follow).
 Anything a bot prints goes to the standard error, never into the answers.
@@ -76,8 +76,9 @@ def decide(
     return action
 
 
-def derive(game_id: str, views: dict[Seat | None, Any]) -> dict[Seat | None, Any]:
-    """The bare ``views`` of a game with their derived part (:meth:`coven.core.Game.derive_view`)."""
+def derive(game_id: str, views: dict[Hashable, Any]) -> dict[Hashable, Any]:
+    """The bare ``views`` of a game (by seat, or any key) with their derived part
+    (:meth:`coven.core.Game.derive_view`)."""
     from coven.games import get_game
 
     game = get_game(game_id)

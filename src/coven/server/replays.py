@@ -11,12 +11,18 @@ most ``workers`` at once; at most ``waiting`` more wait their turn, and past tha
 at once (:class:`ReplayBusyError`, 503 with ``Retry-After``) rather than queued without bound. What was
 made is kept, encoded, by table, seat and reveal (a finished game never changes), up to ``budget`` bytes
 in all, the least recently used going first: the same replay asked for again costs a copy.
+
+The costly part of such a replay, the views' derived part (:meth:`Game.derive_view`: the assistant's
+counts), is not worked out in that thread, which would hold the interpreter lock through each count
+(compiled code does not let it go): the thread makes the bare views, the bot workers derive them, a few
+steps at a time in the bots' turns, and the thread writes the replay with them (``derive``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from coven.core import Move, Record
@@ -45,36 +51,61 @@ def record_of(table: Table) -> Record:
     )
 
 
-def replay_json(table: Table, seat: Seat | None, reveal: bool) -> list[dict[str, Any]]:
+def replay_json(
+    table: Table, seat: Seat | None, reveal: bool, views: Sequence[Any] | None = None
+) -> list[dict[str, Any]]:
     """Every step of a finished table as ``seat`` (None: a spectator) saw it, the starting position first:
     its number, actor, action (only the seat's own, or all with ``reveal``), the events it saw, its view
-    and every seat's score after it (:class:`coven.server.schemas.ReplayStepOut`'s fields)."""
+    and every seat's score after it (:class:`coven.server.schemas.ReplayStepOut`'s fields). ``views``: the
+    seat's view at each of those steps, made already (derived elsewhere, see :func:`bare_views`); made
+    here without it."""
     game = table.game
     numbers = [0, *(s.number for s in table.steps)]
     out: list[dict[str, Any]] = []
-    for number, step in zip(numbers, replay_steps(game, record_of(table)), strict=True):
+    for index, (number, step) in enumerate(zip(numbers, replay_steps(game, record_of(table)), strict=True)):
         move = step.move
         shown = move is not None and (reveal or move.seat == seat)
+        view = game.view(step.state, seat) if views is None else views[index]
         out.append(
             {
                 "number": number,
                 "actor": None if move is None else move.seat,
                 "action": move.action if move is not None and shown else None,
                 "events": [e.to_json() for e in step.events if reveal or e.visible_to(seat)],
-                "view": game.view_to_json(game.view(step.state, seat)),
+                "view": game.view_to_json(view),
                 "scores": [float(s) for s in game.scores(step.state)],
             }
         )
     return out
 
 
+def bare_views(table: Table, seat: Seat | None) -> list[Any]:
+    """``seat``'s bare view (:meth:`Game.bare_views`) at every step of ``table``'s game, the start first."""
+    game = table.game
+    return [game.bare_views(step.state, (seat,))[seat] for step in replay_steps(game, record_of(table))]
+
+
+Derive = Callable[[Table, dict[int, Any]], Awaitable[dict[int, Any] | None]]
+"""Derives views elsewhere (:meth:`coven.server.botpool.BotPool.derive`): a table's bare views by any key,
+back derived (None: not derived)."""
+
+DERIVED_AT_ONCE = 8
+"""Steps of a replay whose views are sent to be derived together (each batch has the derivation's
+budget)."""
+
+
 class Replays:
-    def __init__(self, workers: int = 1, waiting: int = 32, budget: int = 32 << 20) -> None:
+    def __init__(
+        self, workers: int = 1, waiting: int = 32, budget: int = 32 << 20, derive: Derive | None = None
+    ) -> None:
         if workers < 1 or waiting < 0 or budget < 0:
             raise ValueError("replays need a worker, a queue of 0 or more and a budget of 0 or more bytes")
         self.workers = workers
         self.waiting = waiting
         self.budget = budget
+        self.derive = derive
+        """Where the views of a table that derives part of them (:meth:`Game.derives_views`: Amulets'
+        assistant) are derived: the bot workers (None: in the replay's thread, as they are made)."""
         self._slots = asyncio.Semaphore(workers)
         self._making: dict[ReplayKey, asyncio.Task[bytes]] = {}
         """Replays being made or waiting for a worker; a second request for one waits for it instead of
@@ -106,12 +137,27 @@ class Replays:
     async def _make(self, key: ReplayKey, table: Table, seat: Seat | None, reveal: bool) -> bytes:
         try:
             async with self._slots:
-                made = await asyncio.to_thread(_encoded_steps, table, seat, reveal)
+                views = await self._derived_views(table, seat)
+                made = await asyncio.to_thread(_encoded_steps, table, seat, reveal, views)
             self.made += 1
             self._keep(key, made)
             return made
         finally:
             del self._making[key]
+
+    async def _derived_views(self, table: Table, seat: Seat | None) -> list[Any] | None:
+        """``seat``'s views at every step, derived in the bot workers, :data:`DERIVED_AT_ONCE` steps at a
+        time (a batch not derived stays bare), if the table derives part of its views; None otherwise."""
+        derive = self.derive
+        if derive is None or not table.derives():
+            return None
+        views = await asyncio.to_thread(bare_views, table, seat)
+        for start in range(0, len(views), DERIVED_AT_ONCE):
+            batch = dict(enumerate(views[start : start + DERIVED_AT_ONCE], start))
+            derived = await derive(table, batch)
+            for index, view in (derived or {}).items():
+                views[index] = view
+        return views
 
     def _keep(self, key: ReplayKey, made: bytes) -> None:
         if len(made) > self.budget:
@@ -123,5 +169,5 @@ class Replays:
             self._kept_bytes -= len(dropped)
 
 
-def _encoded_steps(table: Table, seat: Seat | None, reveal: bool) -> bytes:
-    return encode_json(replay_json(table, seat, reveal))
+def _encoded_steps(table: Table, seat: Seat | None, reveal: bool, views: list[Any] | None) -> bytes:
+    return encode_json(replay_json(table, seat, reveal, views))
