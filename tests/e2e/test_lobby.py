@@ -83,6 +83,44 @@ def test_a_person_leaves_and_returns_to_their_seat_from_your_tables(server: Any,
     assert lobby.locator(f".your-table[data-table='{table}']").count() == 0
 
 
+def test_a_seat_in_play_is_never_lost_among_many_ended_ones(server: Any, context: Any) -> None:
+    """A browser that kept many seats: the one at a table still in play is listed (first), however many
+    newer seats of ended or vanished tables there are; only the newest ended ones are kept."""
+    page = context.new_page()
+    links = create_table(page, server.base, "namaste", ["human", "bot:greedy"])
+    invite = links["invites"][0]
+    table = table_id(invite)
+    page.goto(invite)
+    page.wait_for_selector("main[data-myturn=yes]")
+    mine = kept(page)[table]
+    assert not mine["ended"]
+    # 40 newer seats, at tables this server never had (as if long gone); the one in play is the oldest
+    gone = {
+        f"gone{i:08d}": {**mine, "table": f"gone{i:08d}", "token": f"t{i}", "saved": mine["saved"] + 1000 + i}
+        for i in range(40)
+    }
+    page.evaluate(
+        "seats => localStorage.setItem('coven.seats.v1', JSON.stringify(seats))",
+        {**gone, table: {**mine, "saved": mine["saved"] - 10_000}},
+    )
+    page.goto(server.base + "/")
+    page.wait_for_selector("#your-tables[data-ready=yes]")
+    row = page.locator(f".your-table[data-table='{table}']")  # the 41st, and still listed
+    assert row.get_attribute("data-status") == "playing"
+    assert row.locator(".return-link").get_attribute("href") == invite
+    assert page.locator(".your-table[data-status=gone]").count() == 40
+    # seen gone, they are ended seats now: the newest 20 are kept, the seat in play stays
+    left = kept(page)
+    assert table in left and not left[table]["ended"]
+    ended = sorted(k for k, v in left.items() if v["ended"])
+    assert ended == sorted(f"gone{i:08d}" for i in range(20, 40))
+    page.reload()
+    page.wait_for_selector("#your-tables[data-ready=yes]")
+    assert page.locator(".your-table").count() == 21
+    # known to be in play, it comes first, before the newer ended ones
+    assert page.locator(".your-table").first.get_attribute("data-table") == table
+
+
 def test_a_spectator_keeps_no_seat(server: Any, context: Any) -> None:
     page = context.new_page()
     links = create_table(page, server.base, "brujas", ["human", "bot:random", "bot:random"])

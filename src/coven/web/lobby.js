@@ -2,7 +2,7 @@
 // this browser holds a seat at ("Your tables") and the server's recent tables.
 import { api, ApiError } from "./api.js";
 import { h, clear, button, listing } from "./util.js";
-import { keptSeats, forgetSeat, seatUrl, spectatorUrl } from "./seats.js";
+import { keptSeats, forgetSeat, markEnded, seatUrl, spectatorUrl } from "./seats.js";
 import { deckBrowser } from "./deck.js";
 import { customCardsField } from "./games/commandments_cards.js";
 import { t as tr, errorText, lang, gameTitle, seatName } from "./i18n.js";
@@ -381,7 +381,9 @@ async function loadYours(box, titles) {
   }
   const ul = h("ul", { class: "your-list" });
   box.append(ul);
-  const rows = entries.slice(0, 30).map((entry) => {
+  // Every seat kept: those at tables still in play (never dropped: the way back to them) first, then the
+  // newest ended ones (seats.js keeps ENDED_KEPT of them).
+  const rows = entries.map((entry) => {
     const status = h("span", { class: "your-status" }, "…");
     const actions = h("span", { class: "your-actions" });
     const li = h("li", { class: "your-table", dataset: { table: entry.table, seat: entry.seat } },
@@ -391,7 +393,7 @@ async function loadYours(box, titles) {
     ul.append(li);
     return { entry, li, status, actions };
   });
-  await Promise.all(rows.map(async ({ entry, li, status, actions }) => {
+  await inTurns(rows, 6, async ({ entry, li, status, actions }) => {
     const back = h("a", { class: "button small primary return-link", href: seatUrl(entry) }, tr("lobby.return"));
     const watch = h("a", { class: "button small watch-link", href: spectatorUrl(entry.table) }, tr("lobby.spectator"));
     const remove = button(tr("lobby.remove"), () => {
@@ -406,20 +408,33 @@ async function loadYours(box, titles) {
       li.querySelector(".variant").textContent = variantText(t);
       status.textContent = statusText(t, entry, names);
       actions.append(" ", back, " ", watch);
-      if (t.status === "over") actions.append(" ", remove);
+      if (t.status === "over") {
+        actions.append(" ", remove);
+        markEnded(entry.table);
+      }
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         li.dataset.status = "gone";
         status.textContent = tr("lobby.gone");
         actions.append(" ", remove);
+        markEnded(entry.table);
       } else {
         li.dataset.status = "unknown";
         status.textContent = tr("lobby.unknown", { message: err.message });
         actions.append(" ", back);
       }
     }
-  }));
+  });
   box.dataset.ready = "yes";
+}
+
+/** `work` on each of `items`, at most `atOnce` at a time (the server counts each address's requests). */
+async function inTurns(items, atOnce, work) {
+  let next = 0;
+  const runner = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, runner));
 }
 
 async function loadRecent(box, titles) {

@@ -5,6 +5,10 @@
 
 const KEY = "coven.seats.v1";
 
+/** Seats of finished (or vanished) tables kept, the newest; a seat at a table still in play is never
+ * dropped, however many there are, so the lobby can always put the person back in it. */
+export const ENDED_KEPT = 20;
+
 function readAll() {
   try {
     const raw = JSON.parse(localStorage.getItem(KEY) || "{}");
@@ -14,20 +18,39 @@ function readAll() {
   }
 }
 
+/** `all` without the seats of ended tables past the newest ENDED_KEPT. */
+function pruned(all) {
+  const ended = Object.values(all)
+    .filter((e) => e && e.ended)
+    .sort((a, b) => (b.saved || 0) - (a.saved || 0));
+  for (const e of ended.slice(ENDED_KEPT)) delete all[e.table];
+  return all;
+}
+
 function writeAll(all) {
   try {
-    localStorage.setItem(KEY, JSON.stringify(all));
+    localStorage.setItem(KEY, JSON.stringify(pruned(all)));
     return true;
   } catch {
     return false; // private mode or a full storage: the seat is not remembered, the page still works
   }
 }
 
-/** Every seat kept here, newest first: [{table, seat, game, title, name, token, saved}]. */
+/** Every seat kept here, those of tables still in play first, each part newest first:
+ * [{table, seat, game, title, name, token, saved, ended}]. */
 export function keptSeats() {
   return Object.values(readAll())
     .filter((e) => e && typeof e.table === "string" && typeof e.token === "string" && Number.isInteger(e.seat))
-    .sort((a, b) => (b.saved || 0) - (a.saved || 0));
+    .sort((a, b) => (a.ended ? 1 : 0) - (b.ended ? 1 : 0) || (b.saved || 0) - (a.saved || 0));
+}
+
+/** The table of a kept seat is over, or gone from the server: its seat is one of the ended ones kept
+ * (the oldest of which go). Nothing if the seat is not kept. */
+export function markEnded(table) {
+  const all = readAll();
+  if (!all[table] || all[table].ended) return false;
+  all[table].ended = true;
+  return writeAll(all);
 }
 
 /** The seat kept for `table`, or null. */
@@ -38,7 +61,8 @@ export function keptSeat(table) {
 /** Remember a seat (one per table: the newest wins). False if the browser refuses to store it. */
 export function keepSeat({ table, seat, game, title, name, token }) {
   const all = readAll();
-  all[table] = { table, seat, game, title: title || game, name: name || `Seat ${seat + 1}`, token, saved: Date.now() };
+  const ended = Boolean(all[table] && all[table].ended && all[table].seat === seat);
+  all[table] = { table, seat, game, title: title || game, name: name || `Seat ${seat + 1}`, token, saved: Date.now(), ended };
   return writeAll(all);
 }
 
