@@ -1,6 +1,7 @@
-"""Views with a derived part (Amulets' deduction assistant, :meth:`Game.derive_view`) are worked out in the
-bot workers, never on the event loop where every other table waits; a derivation that fails or runs past
-its budget leaves the views bare, and the game goes on."""
+"""Views with a derived part (Amulets' deduction assistant, :meth:`Game.derive_view`) are worked out by
+the bot pool's deriver (a worker process of its own), never on the event loop where every other table
+waits, nor behind the bots' decisions; a derivation that fails or runs past its budget leaves the views
+bare, and the game goes on."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def two_people(client: TestClient) -> tuple[str, list[str]]:
 
 def test_derived_views_are_worked_out_off_the_event_loop(make_client: Callable[..., TestClient]) -> None:
     """Every sync and update carries the derived views, and no derivation ran on the event loop's thread
-    (the server's bots think in threads here: the derivations ran on those)."""
+    (without worker processes, on a thread of their own)."""
     client = make_client()
     table_id, tokens = two_people(client)
     with client.websocket_connect(ws_url(table_id)) as ws0, client.websocket_connect(ws_url(table_id)) as ws1:
@@ -71,7 +72,7 @@ def test_derived_views_are_worked_out_off_the_event_loop(make_client: Callable[.
         again = wait_for(ws0, lambda m: m["type"] == "sync")
         assert derived(latest(again))
     assert DerivedToy.threads
-    assert all(name.startswith("coven-bot") for name in DerivedToy.threads), set(DerivedToy.threads)
+    assert all(name.startswith("coven-derive") for name in DerivedToy.threads), set(DerivedToy.threads)
     assert threading.main_thread().name not in DerivedToy.threads
 
 
@@ -141,7 +142,7 @@ def test_the_amulets_assistant_is_deduced_in_a_worker_process(make_client: Calla
 
 def test_a_replay_s_views_are_derived_in_the_bot_workers_too(make_client: Callable[..., TestClient]) -> None:
     """A finished table's replay (made in a thread beside the loop) has its views derived where the live
-    table's are: in the bots' workers (threads here), not in the replay's thread."""
+    table's are: by the pool's deriver (a thread of its own here), not in the replay's thread."""
     client = make_client()
     table_id, tokens = two_people(client)
     with client.websocket_connect(ws_url(table_id)) as ws0, client.websocket_connect(ws_url(table_id)) as ws1:
@@ -154,7 +155,7 @@ def test_a_replay_s_views_are_derived_in_the_bot_workers_too(make_client: Callab
     steps = replay.json()["steps"]
     assert len(steps) > 2 and all(derived(step) for step in steps)
     assert len(DerivedToy.threads) == len(steps)  # each step's view derived once
-    assert all(name.startswith("coven-bot") for name in DerivedToy.threads), set(DerivedToy.threads)
+    assert all(name.startswith("coven-derive") for name in DerivedToy.threads), set(DerivedToy.threads)
 
 
 def test_a_replay_whose_views_cannot_be_derived_shows_them_bare(
@@ -172,3 +173,48 @@ def test_a_replay_whose_views_cannot_be_derived_shows_them_bare(
     assert replay.status_code == 200, replay.text
     assert not any(derived(step) for step in replay.json()["steps"])
     assert "could not be derived" in " ".join(r.getMessage() for r in caplog.records)
+
+
+def test_a_derivation_never_waits_behind_a_bot_s_decision() -> None:
+    """A bot worker held up (stopped here, as a long search holds it) does not hold up the views a person
+    waits for: they go to a worker of their own, which runs at the server's priority, not the bots'."""
+    import asyncio
+    import os
+    import signal
+
+    from coven.bots.arena import make_bot
+    from coven.games import get_game
+    from coven.server.botpool import BotPool
+
+    brujas, amulets = get_game("brujas"), get_game("amulets")
+    state = brujas.new_game(3, None, 5)
+    seat = brujas.first_to_act(state)
+    assert seat is not None
+    view, legal = brujas.view(state, seat), brujas.legal_actions(state, seat)
+    bot, where = make_bot(brujas, "random", seat, 1), ("brujas", "t1", seat, "random", 1)
+    deduced = amulets.new_game(3, {"assistant": True}, 2)
+    bare = amulets.bare_views(deduced, (0, 1, None))
+
+    async def run() -> None:
+        pool = BotPool(1, 1, budget=30.0)
+        assert await pool.decide(bot, where, view, legal, True) in list(legal)  # the bot worker runs
+        [worker] = pool.worker_pids()
+        os.kill(worker, signal.SIGSTOP)
+        thinking = asyncio.create_task(pool.decide(bot, where, view, legal, True))
+        try:
+            await asyncio.sleep(0.1)
+            derived = await asyncio.wait_for(pool.derive(amulets, "t2", bare), 30)
+            assert derived == amulets.views(deduced, (0, 1, None))
+            assert not thinking.done()  # the bot is still held up
+            deriver = pool.deriver_pid()
+            assert deriver is not None and deriver not in pool.worker_pids()
+            if hasattr(os, "SCHED_IDLE"):
+                assert os.sched_getscheduler(deriver) != os.SCHED_IDLE
+                assert os.sched_getscheduler(worker) == os.SCHED_IDLE
+        finally:
+            os.kill(worker, signal.SIGCONT)
+            thinking.cancel()
+            await pool.close()
+        assert pool.deriver_pid() is None
+
+    asyncio.run(run())

@@ -269,7 +269,7 @@ class Lobby:
         self.replays = Replays(derive=self._derive)
 
     async def _derive(self, table: Table, views: dict[int, Any]) -> dict[int, Any] | None:
-        """A replay's views, derived in the bot workers (see :meth:`Replays._derived_views`)."""
+        """A replay's views, derived by the bot pool's deriver (see :meth:`Replays._derived_views`)."""
         return await self.service.bot_pool.derive(table.game, table.id, views)
 
     # ------------------------------------------------------------ helpers

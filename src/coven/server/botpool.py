@@ -32,7 +32,7 @@ import logging
 import pickle
 import sys
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Hashable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, TypeVar
 
@@ -291,6 +291,10 @@ class BotPool:
         self._shared = _SharedLegals()
         self.turns = FairTurns(self.processes if self.processes > 0 else self.threads)
         """Who thinks next: one slot per worker (or thread)."""
+        self._deriver: _Worker | None = None
+        self._derive_thread: ThreadPoolExecutor | None = None
+        self.derivations = FairTurns(1)
+        """Whose views are derived next (see :meth:`derive`)."""
 
     @property
     def in_processes(self) -> bool:
@@ -300,6 +304,11 @@ class BotPool:
         """The process ids of the live workers (none before the first decision)."""
         return [worker.pid for worker in self._workers if worker.alive]
 
+    def deriver_pid(self) -> int | None:
+        """The process id of the live worker that derives views (see :meth:`derive`), if one runs."""
+        deriver = self._deriver
+        return deriver.pid if deriver is not None and deriver.alive else None
+
     async def _worker(self) -> _Worker:
         """The live worker with the fewest decisions waiting, after starting any that are missing."""
         if self._starting is None:
@@ -307,15 +316,15 @@ class BotPool:
         async with self._starting:  # two decisions at once start the missing workers once
             self._workers = [worker for worker in self._workers if worker.alive]
             while len(self._workers) < self.processes:
-                process = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "coven.server.botworker",
-                    stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE,
-                )
-                self._workers.append(_Worker(process))
+                self._workers.append(await _start_worker())
         return min(self._workers, key=lambda worker: len(worker.pending))
+
+    async def _deriving_worker(self) -> _Worker:
+        """The worker that derives views, started if none runs (one at a time: under the derivations'
+        turn)."""
+        if self._deriver is None or not self._deriver.alive:
+            self._deriver = await _start_worker("--derive")
+        return self._deriver
 
     async def decide(
         self,
@@ -364,35 +373,48 @@ class BotPool:
         self, game: AnyGame, table_id: str, views: dict[K, Any], share: Hashable | None = None
     ) -> dict[K, Any] | None:
         """The bare ``views`` of a table of ``game`` (by seat, or any key) with their derived part
-        (:meth:`Game.derive_view`),
-        worked out by a worker (or a thread), in turn with the bots' decisions (``share`` as for
-        :meth:`decide`); None if that took more than :data:`DERIVE_BUDGET` seconds (the worker is ended)
-        or failed: the table shows its views bare for that step."""
+        (:meth:`Game.derive_view`), or None if that took more than :data:`DERIVE_BUDGET` seconds (its
+        worker is ended) or failed: the table shows its views bare for that step.
+
+        They are worked out by a worker of their own (or, without worker processes, a thread of their
+        own), never behind the bots' decisions, which take seconds where a derivation takes milliseconds
+        and a person waits for it to see their move; and at the server's priority, not the bots' lowest.
+        The tables' derivations take turns by ``share`` (as for :meth:`decide`)."""
         budget = min(self.budget, DERIVE_BUDGET)
-        async with self.turns.turn(("table", table_id) if share is None else ("share", share)):
+        async with self.derivations.turn(("table", table_id) if share is None else ("share", share)):
             try:
                 if not self.in_processes:
                     loop = asyncio.get_running_loop()
-                    if self._threads is None:
-                        self._threads = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
+                    if self._derive_thread is None:
+                        self._derive_thread = ThreadPoolExecutor(1, thread_name_prefix="coven-derive")
                     call = functools.partial(_derive_all, game, views)
-                    return await asyncio.wait_for(loop.run_in_executor(self._threads, call), budget)
-                derived: dict[K, Any] = await self._ask(("derive", game.spec.id, views), budget)
+                    return await asyncio.wait_for(loop.run_in_executor(self._derive_thread, call), budget)
+                request = ("derive", game.spec.id, views)
+                derived: dict[K, Any] = await self._ask(request, budget, self._deriving_worker)
                 return derived
             except TimeoutError:
                 self._late("the views", table_id, budget)
+                if self._derive_thread is not None:  # a thread cannot be stopped: the next gets a new one
+                    self._derive_thread.shutdown(wait=False, cancel_futures=True)
+                    self._derive_thread = None
             except Exception:  # a game's derivation that fails: its views go out bare
                 log.exception("the views of table %s could not be derived", table_id)
         return None
 
-    async def _ask(self, request: tuple[Any, ...], budget: float) -> Any:
-        """A worker's answer to ``request`` (its kind and arguments, see :mod:`coven.server.botworker`):
-        asked once more of a new worker if the first is lost; TimeoutError, the worker ended, once it
-        thought over it for ``budget`` seconds; WorkerLostError if the second is lost too."""
+    async def _ask(
+        self,
+        request: tuple[Any, ...],
+        budget: float,
+        worker_of: Callable[[], Awaitable[_Worker]] | None = None,
+    ) -> Any:
+        """A worker's answer to ``request`` (its kind and arguments, see :mod:`coven.server.botworker`),
+        from a bot worker or ``worker_of``'s: asked once more of a new worker if the first is lost;
+        TimeoutError, the worker ended, once it thought over it for ``budget`` seconds; WorkerLostError
+        if the second is lost too."""
         number = next(self._numbers)
         body = pickle.dumps((number, *request), protocol=pickle.HIGHEST_PROTOCOL)
         for attempt in (1, 2):
-            worker = await self._worker()
+            worker = await (self._worker() if worker_of is None else worker_of())
             try:
                 future = worker.ask(number, body)
                 return await worker.answer(number, future, budget)
@@ -411,6 +433,9 @@ class BotPool:
     async def close(self) -> None:
         """End the workers, and wait for them (briefly); the threads end once their decisions are done."""
         workers, self._workers = self._workers, []
+        if self._deriver is not None:
+            workers.append(self._deriver)
+            self._deriver = None
         for worker in workers:
             worker.kill()
         for worker in workers:
@@ -419,6 +444,21 @@ class BotPool:
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
             self._threads = None
+        if self._derive_thread is not None:
+            self._derive_thread.shutdown(wait=False, cancel_futures=True)
+            self._derive_thread = None
+
+
+async def _start_worker(*arguments: str) -> _Worker:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "coven.server.botworker",
+        *arguments,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    return _Worker(process)
 
 
 def _derive_all(game: AnyGame, views: dict[K, Any]) -> dict[K, Any]:

@@ -12,7 +12,9 @@ request at a time, in the order they came, and ends when its input does (the ser
 is gone: however the server ended, its workers follow).
 Anything a bot prints goes to the standard error, never into the answers.
 
-The worker thinks at the lowest scheduling priority (see :data:`coven.server.botpool.WORKER_NICENESS`).
+The worker thinks at the lowest scheduling priority (see :data:`coven.server.botpool.WORKER_NICENESS`),
+but the one started with ``--derive``, which derives views only: a person's move is shown once its
+views are derived, so that worker runs at the server's own priority.
 (The server's modules do not import this one: run as ``-m``, it is imported once, as ``__main__``.)
 """
 
@@ -139,7 +141,8 @@ def main() -> None:
     # (no traceback from each of them on the way)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     leave_with(os.getppid())
-    lower_priority()
+    if "--derive" not in sys.argv[1:]:  # a deriver works for people waiting on their move's frames
+        lower_priority()
     import coven.bots.arena
     import coven.games  # noqa: F401  (the games, imported once rather than on the first decision)
 

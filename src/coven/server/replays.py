@@ -14,8 +14,8 @@ in all, the least recently used going first: the same replay asked for again cos
 
 The costly part of such a replay, the views' derived part (:meth:`Game.derive_view`: the assistant's
 counts), is not worked out in that thread, which would hold the interpreter lock through each count
-(compiled code does not let it go): the thread makes the bare views, the bot workers derive them, a few
-steps at a time in the bots' turns, and the thread writes the replay with them (``derive``).
+(compiled code does not let it go): the thread makes the bare views, the bot pool's deriver derives
+them (:meth:`BotPool.derive`), a few steps at a time, and the thread writes the replay with them (``derive``).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class Replays:
         self.budget = budget
         self.derive = derive
         """Where the views of a table that derives part of them (:meth:`Game.derives_views`: Amulets'
-        assistant) are derived: the bot workers (None: in the replay's thread, as they are made)."""
+        assistant) are derived: the bot pool's deriver (None: in the replay's thread, as they are made)."""
         self._slots = asyncio.Semaphore(workers)
         self._making: dict[ReplayKey, asyncio.Task[bytes]] = {}
         """Replays being made or waiting for a worker; a second request for one waits for it instead of
@@ -146,8 +146,9 @@ class Replays:
             del self._making[key]
 
     async def _derived_views(self, table: Table, seat: Seat | None) -> list[Any] | None:
-        """``seat``'s views at every step, derived in the bot workers, :data:`DERIVED_AT_ONCE` steps at a
-        time (a batch not derived stays bare), if the table derives part of its views; None otherwise."""
+        """``seat``'s views at every step, derived by the bot pool's deriver, :data:`DERIVED_AT_ONCE` steps
+        at a time (a batch not derived stays bare), if the table derives part of its views; None
+        otherwise."""
         derive = self.derive
         if derive is None or not table.derives():
             return None

@@ -755,10 +755,10 @@ class TableService:
 
     async def derive_views(self, table: Table, seats: Iterable[Seat | None]) -> None:
         """At a table whose game derives part of its views from the view alone (Amulets' deduction
-        assistant, :meth:`Game.derives_views`): work out those of ``seats``' views at this number that
-        are not yet, in the bot workers (never on the event loop, where every other table waits), and
-        keep them for the frames to come. Past its budget or failed, a view is shown bare. Nothing at
-        other tables. The caller holds the table's lock."""
+        assistant, :meth:`Game.derives_views`): have those of ``seats``' views at this number that are
+        not derived yet worked out by the bot pool's deriver (:meth:`BotPool.derive`; never on the event
+        loop, where every other table waits), and keep them for the frames to come. Past its budget or
+        failed, a view is shown bare. Nothing at other tables. The caller holds the table's lock."""
         bare = table.underived(seats)
         if not bare:
             return
