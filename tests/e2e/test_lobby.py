@@ -30,13 +30,18 @@ def kept(page: Any) -> dict[str, Any]:
     return dict(page.evaluate("() => JSON.parse(localStorage.getItem('coven.seats.v1') || '{}')"))
 
 
-def test_a_person_leaves_and_returns_to_their_seat_from_your_tables(server: Any, context: Any) -> None:
+def seated_at_namaste(server: Any, context: Any) -> tuple[Any, dict[str, Any], str]:
+    """A person at a new table of Namaste against a greedy bot, their turn: (page, links, table id)."""
     page = context.new_page()
     links = create_table(page, server.base, "namaste", ["human", "bot:greedy"])
-    invite = links["invites"][0]
-    table = table_id(invite)
-    page.goto(invite)
+    page.goto(links["invites"][0])
     page.wait_for_selector("main[data-myturn=yes]")
+    return page, links, table_id(links["invites"][0])
+
+
+def test_a_person_leaves_and_returns_to_their_seat_from_your_tables(server: Any, context: Any) -> None:
+    page, links, table = seated_at_namaste(server, context)
+    invite = links["invites"][0]
     rng = random.Random(11)
     for _ in range(3):  # a few moves, then the person leaves in the middle of the game
         number = page.get_attribute("main", "data-number")
@@ -86,12 +91,8 @@ def test_a_person_leaves_and_returns_to_their_seat_from_your_tables(server: Any,
 def test_a_seat_in_play_is_never_lost_among_many_ended_ones(server: Any, context: Any) -> None:
     """A browser that kept many seats: the one at a table still in play is listed (first), however many
     newer seats of ended or vanished tables there are; only the newest ended ones are kept."""
-    page = context.new_page()
-    links = create_table(page, server.base, "namaste", ["human", "bot:greedy"])
+    page, links, table = seated_at_namaste(server, context)
     invite = links["invites"][0]
-    table = table_id(invite)
-    page.goto(invite)
-    page.wait_for_selector("main[data-myturn=yes]")
     mine = kept(page)[table]
     assert not mine["ended"]
     # 40 newer seats, at tables this server never had (as if long gone); the one in play is the oldest

@@ -140,15 +140,21 @@ def test_the_amulets_assistant_is_deduced_in_a_worker_process(make_client: Calla
     assert workers
 
 
-def test_a_replay_s_views_are_derived_in_the_bot_workers_too(make_client: Callable[..., TestClient]) -> None:
-    """A finished table's replay (made in a thread beside the loop) has its views derived where the live
-    table's are: by the pool's deriver (a thread of its own here), not in the replay's thread."""
-    client = make_client()
+def finished_table(client: TestClient) -> str:
+    """A table of the derived toy, played to its end by two people."""
     table_id, tokens = two_people(client)
     with client.websocket_connect(ws_url(table_id)) as ws0, client.websocket_connect(ws_url(table_id)) as ws1:
         hello(ws0, tokens[0])
         _, sync1 = hello(ws1, tokens[1])
         play_out(ws0, ws1, sync1)
+    return table_id
+
+
+def test_a_replay_s_views_are_derived_by_the_deriver_too(make_client: Callable[..., TestClient]) -> None:
+    """A finished table's replay (made in a thread beside the loop) has its views derived where the live
+    table's are: by the pool's deriver (a thread of its own here), not in the replay's thread."""
+    client = make_client()
+    table_id = finished_table(client)
     DerivedToy.threads = []
     replay = client.get(f"/api/tables/{table_id}/replay?seat=0")
     assert replay.status_code == 200, replay.text
@@ -163,11 +169,7 @@ def test_a_replay_whose_views_cannot_be_derived_shows_them_bare(
 ) -> None:
     caplog.set_level(logging.WARNING, logger="coven.server")
     client = make_client()
-    table_id, tokens = two_people(client)
-    with client.websocket_connect(ws_url(table_id)) as ws0, client.websocket_connect(ws_url(table_id)) as ws1:
-        hello(ws0, tokens[0])
-        _, sync1 = hello(ws1, tokens[1])
-        play_out(ws0, ws1, sync1)
+    table_id = finished_table(client)
     DerivedToy.how = "fail"
     replay = client.get(f"/api/tables/{table_id}/replay?seat=1")
     assert replay.status_code == 200, replay.text
