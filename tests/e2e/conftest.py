@@ -152,3 +152,12 @@ def context(browser: Any) -> Iterator[Any]:
     finally:
         ctx.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture
+def fr(browser: Any) -> Iterator[Any]:
+    """A French browser context on a desktop screen (:func:`tests.e2e.test_i18n.french`)."""
+    from tests.e2e.test_i18n import french  # (here, not at the top: that module imports this one)
+
+    with french(browser, "desktop") as ctx:
+        yield ctx

@@ -7,26 +7,18 @@ move as the log says it, not its notation)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.e2e.helpers import said, seated, table_id
 from tests.e2e.test_commandments_table import move_bowing
-from tests.e2e.test_i18n import french
 from tests.e2e.test_screens import shoot
 
 pytestmark = pytest.mark.browser
 
 # A piece of the servers' English explanations of bad notation (every game's), or of pydantic's.
 ENGLISH = re.compile(r"\b(an action is|a move is|not '|try '|Input should|greater than)\b|\(try\b")
-
-
-@pytest.fixture
-def fr(browser: Any) -> Iterator[Any]:
-    with french(browser, "desktop") as ctx:
-        yield ctx
 
 
 # game -> (the seats after Ana's, a text that is no move, a piece of the French notation hint)

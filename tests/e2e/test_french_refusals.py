@@ -4,22 +4,15 @@ maker's card; a reason the page does not know falls back to the code's French te
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.e2e.helpers import said, seated
-from tests.e2e.test_i18n import english_only, french
+from tests.e2e.test_i18n import english_only
 from tests.e2e.test_screens import shoot
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def fr(browser: Any) -> Iterator[Any]:
-    with french(browser, "desktop") as ctx:
-        yield ctx
 
 
 def english_in(text: str) -> list[str]:
