@@ -35,6 +35,7 @@ def main() -> None:
         spectators_per_table=int(os.environ.get("COVEN_SPECTATORS_PER_TABLE", "200")),
         chat_limit=float(os.environ.get("COVEN_CHAT_LIMIT", "1")),
         chat_burst=int(os.environ.get("COVEN_CHAT_BURST", "5")),
+        bot_budget_seconds=float(os.environ.get("COVEN_BOT_BUDGET", "30")),
     )
     app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")

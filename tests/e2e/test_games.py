@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.e2e.conftest import Server
 from tests.e2e.helpers import (
     create_table,
     engine_scores,
@@ -124,6 +126,25 @@ def test_amulets_against_bots(solo_server: Any, context: Any) -> None:
     # The assistant draws the engine's exact deduction: a count of joint worlds from the server.
     assert "joint assignment(s) of the secrets remain" in page.locator("#board .assistant").inner_text()
     assert page_final_scores(page) == engine_scores(server, table_id(links["invites"][0]))
+
+
+def test_amulets_says_when_its_assistant_ran_out_of_time(tmp_path: Path, context: Any) -> None:
+    """A server whose deriver has no time (its budget is the bots', here a millisecond) shows the views
+    bare: the assistant's box says why it is empty, and the game goes on."""
+    server = Server(tmp_path, env={"COVEN_BOT_BUDGET": "0.001"})
+    server.start()
+    try:
+        page = context.new_page()
+        links = create_table(
+            page, server.base, "amulets", ["human", "human", "human"], options={"assistant": True}
+        )
+        page.goto(links["invites"][0])
+        page.wait_for_selector("#board .assistant .assistant-late")
+        note = page.locator("#board .assistant").inner_text()
+        assert "could not work this position out in time" in note
+        assert page.locator("#board .assistant .assist-wizard").count() == 0
+    finally:
+        server.stop()
 
 
 def _circle_point(page: Any, area: str, rng: random.Random) -> tuple[float, float]:

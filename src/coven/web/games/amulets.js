@@ -146,7 +146,10 @@ function spellBook(v, ctx) {
 function assistant(v, ctx) {
   const box = h("section", { class: "assistant" }, h("h3", {}, t("amulets.assistant")));
   const found = v.assistant;
-  if (!found) return box;
+  if (!found) { // the server gave up working it out for this move (its deriver's budget): say so
+    box.append(h("p", { class: "board-note assistant-late" }, t("amulets.assistant_late")));
+    return box;
+  }
   box.append(h("p", { class: "board-note" }, t("amulets.worlds", { n: found.worlds })));
   for (const wizard of found.wizards) {
     const fields = new Map();
