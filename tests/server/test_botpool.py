@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -323,34 +324,40 @@ def test_a_decision_s_budget_counts_from_when_its_worker_starts_on_it() -> None:
 
 
 class _Recorder:
-    """A bot that thinks ``seconds`` and notes, in ``order``, the name it was given, when it starts."""
+    """A bot that notes, in ``order``, the name it was given when it starts, then thinks until ``gate``
+    is open."""
 
-    def __init__(self, name: str, order: list[str], seconds: float = 0.03) -> None:
-        self.name, self.order, self.seconds = name, order, seconds
+    def __init__(self, name: str, order: list[str], gate: threading.Event) -> None:
+        self.name, self.order, self.gate = name, order, gate
 
     def act(self, view: object, legal: Any, required: bool) -> object:
         self.order.append(self.name)
-        time.sleep(self.seconds)
+        assert self.gate.wait(10), "the gate never opened"
         return legal[0]
 
 
 def _think_in_turn(asked: list[tuple[str, str | None]], threads: int = 1) -> list[str]:
     """Ask a pool of ``threads`` threads for one decision per (name, share) of ``asked``, in that order, one
-    loop turn apart (each on a table of its own); the names in the order the bots started thinking."""
+    loop turn apart (each on a table of its own); the names in the order the bots started thinking. The
+    first bots think until every decision is in line (however slow the machine: no timing decides the
+    order)."""
     import asyncio
 
     from coven.server.botpool import BotPool
 
     order: list[str] = []
+    gate = threading.Event()
 
     async def run() -> list[object]:
         pool = BotPool(0, threads, budget=30.0)
         decisions = []
         for i, (name, share) in enumerate(asked):
-            bot = _Recorder(name, order)
+            bot = _Recorder(name, order, gate)
             where = ("brujas", f"table-{i}", 0, "recorder", 0)
             decisions.append(asyncio.create_task(pool.decide(bot, where, None, ["x"], True, share=share)))
             await asyncio.sleep(0)
+        assert pool.turns.waiting == len(asked) - threads  # every decision is in line or thinking
+        gate.set()
         answers = list(await asyncio.gather(*decisions))
         assert pool.turns.free == threads and pool.turns.waiting == 0
         await pool.close()
