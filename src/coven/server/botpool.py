@@ -64,6 +64,7 @@ __all__ = [
     "FairTurns",
     "SharedLegal",
     "WorkerLostError",
+    "derive_all",
 ]
 
 
@@ -387,7 +388,7 @@ class BotPool:
                     loop = asyncio.get_running_loop()
                     if self._derive_thread is None:
                         self._derive_thread = ThreadPoolExecutor(1, thread_name_prefix="coven-derive")
-                    call = functools.partial(_derive_all, game, views)
+                    call = functools.partial(derive_all, game, views)
                     return await asyncio.wait_for(loop.run_in_executor(self._derive_thread, call), budget)
                 request = ("derive", game.spec.id, views)
                 derived: dict[K, Any] = await self._ask(request, budget, self._deriving_worker)
@@ -461,5 +462,7 @@ async def _start_worker(*arguments: str) -> _Worker:
     return _Worker(process)
 
 
-def _derive_all(game: AnyGame, views: dict[K, Any]) -> dict[K, Any]:
-    return {seat: game.derive_view(view) for seat, view in views.items()}
+def derive_all(game: AnyGame, views: dict[K, Any]) -> dict[K, Any]:
+    """The bare ``views`` of ``game`` (by seat, or any key) with their derived part: what a deriver does,
+    a worker process's or a thread of this one's."""
+    return {key: game.derive_view(view) for key, view in views.items()}

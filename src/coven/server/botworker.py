@@ -32,7 +32,7 @@ from collections.abc import Callable, Hashable
 from typing import IO, Any
 
 from coven.core import Bot, Seat
-from coven.server.botpool import SHARED_LEGAL_KEPT, WORKER_NICENESS, SharedLegal
+from coven.server.botpool import SHARED_LEGAL_KEPT, WORKER_NICENESS, SharedLegal, derive_all
 from coven.server.frames import frame, read_frame
 
 MAX_BOTS = 512
@@ -83,8 +83,7 @@ def derive(game_id: str, views: dict[Hashable, Any]) -> dict[Hashable, Any]:
     (:meth:`coven.core.Game.derive_view`)."""
     from coven.games import get_game
 
-    game = get_game(game_id)
-    return {seat: game.derive_view(view) for seat, view in views.items()}
+    return derive_all(get_game(game_id), views)
 
 
 JOBS: dict[str, Callable[..., Any]] = {"decide": decide, "derive": derive}

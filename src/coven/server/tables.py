@@ -573,17 +573,25 @@ class TableService:
             table.forget()
             table.broadcast(table.table_message())
             if started:  # every listener needs its legal actions now: a catch-up sync with none missed
-                await self.derive_views(table, table.listening_seats())
-                self._sync_all(table)
+                await self._sync_all(table)
         if started:
             table.wake.set()
         await self._publish({"kind": "seats", "table": table.id})
 
-    def _sync_all(self, table: Table) -> None:
+    async def _sync_all(self, table: Table) -> None:
+        """Send every listener a catch-up sync with none missed (its views derived first, see
+        :meth:`derive_views`; the caller holds the table's lock)."""
+        await self.derive_views(table, table.listening_seats())
         table.changed_at = time.monotonic()
         for listener in list(table.listeners):
             message = table.sync_message(listener.seat, table.number, self.settings.legal_cap)
             listener.send_text(dumps(message))
+
+    async def sync_text(self, table: Table, seat: Seat | None, last: int | None) -> str:
+        """``seat``'s ``sync`` message since ``last`` (see :meth:`Table.sync_message`) as JSON, its view
+        derived first (see :meth:`derive_views`); the caller holds the table's lock."""
+        await self.derive_views(table, (seat,))
+        return dumps(table.sync_message(seat, last, self.settings.legal_cap))
 
     # --------------------------------------------------------------- actions
     async def submit(
@@ -841,8 +849,7 @@ class TableService:
         table.forget()
         table.broadcast(table.table_message())
         if started:
-            await self.derive_views(table, table.listening_seats())
-            self._sync_all(table)
+            await self._sync_all(table)
             table.wake.set()
 
     # ------------------------------------------------------------------ bots

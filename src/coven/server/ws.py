@@ -382,8 +382,7 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
     )
     lines = await service.chat_log(table)
     async with table.lock:  # a consistent sync: no step can land between it and the listening
-        await service.derive_views(table, (conn.seat,))
-        conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
+        conn.send_text(await service.sync_text(table, conn.seat, message.last))
         if lines:  # (nothing when nothing was said: a client keeps what it has)
             conn.send_text(dumps({"type": "chat_log", "lines": [line.to_json() for line in lines]}))
         table.listeners.add(conn)
@@ -398,8 +397,7 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
             conn.send_text(dumps({"type": "pong", "id": message.id}))
         elif isinstance(message, Sync):
             async with table.lock:
-                await service.derive_views(table, (conn.seat,))
-                conn.send_text(dumps(table.sync_message(conn.seat, message.last, settings.legal_cap)))
+                conn.send_text(await service.sync_text(table, conn.seat, message.last))
         elif isinstance(message, Chat):
             await _chat(conn, table, service, message)
         else:

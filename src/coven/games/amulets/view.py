@@ -244,7 +244,6 @@ def views_of(
     once; each seat adds its own secret (and, with the assistant and ``derived``, its own conclusions:
     without ``derived``, the bare views of :meth:`coven.core.Game.bare_views`)."""
     out, book = tuple(state.out), tuple(map(read_entry, state.lines))
-    assistant = derived and bool(state.options.get("assistant"))
     views: dict[Seat | None, AmuletsView] = {}
     for seat in seats:
         mine = seat is not None and 0 <= seat < state.players
@@ -261,8 +260,8 @@ def views_of(
             book=book,
             questions=state.questions,
         )
-        if assistant:
-            view = dataclasses.replace(view, assistant=assistant_of(view))
+        if derived:
+            view = with_assistant(view)
         views[seat] = view
     return views
 
