@@ -353,7 +353,7 @@ def test_the_rules_page_in_french(server: Any, browser: Any) -> None:
         assert page.inner_text("article.rulebook h1") == "Namaste — comment jouer"
         assert page.evaluate("document.documentElement.lang") == "fr"
         assert page.locator("#rules-language").count() == 0
-        assert page.inner_text("main a.button[href='/']") == "Retour au salon"
+        assert page.inner_text("main a.button[href='/']") == "Retour à l'accueil"
         assert page.title() == "Namaste — règles · Coven"
         assert page.locator("header.site .lang-switch .lang-fr[aria-pressed=true]").count() == 1
         assert not page.evaluate(MISSING)
@@ -373,6 +373,14 @@ def test_the_rules_page_in_french(server: Any, browser: Any) -> None:
         assert page.inner_text("article.rulebook h1") == "Amulets — how to play"
         assert "lang=" not in page.url
         assert page.inner_text("main a.button[href='/']") == "Back to the lobby"
+        # A game that does not exist: the page saying so follows a French interface too.
+        page.click("header.site .lang-switch .lang-fr")
+        page.wait_for_selector("article.rulebook[lang=fr] h1")
+        page.goto(server.base + "/rules/nope")
+        page.wait_for_url("**/rules/nope?lang=fr")
+        assert page.inner_text("p.error") == "Il n'y a pas de jeu « nope » sur ce serveur."
+        assert page.title() == "Pas de règles ici · Coven"
+        assert page.inner_text("main a.button[href='/']") == "Retour à l'accueil"
 
 
 @pytest.mark.parametrize("game", list(TABLES))

@@ -97,11 +97,29 @@ def test_a_game_without_rules_and_an_unknown_game_get_a_page_that_says_so(client
     response = client.get(f"/rules/{long}")
     assert response.status_code == 404
     assert "<script>" not in response.text and "x" * 100 not in response.text
+    # in French, the whole page is French: its title, what is missing and the way back
+    response = client.get("/rules/chess?lang=fr")
+    assert response.status_code == 404
+    assert "<title>Pas de règles ici · Coven</title>" in response.text and '<html lang="fr">' in response.text
+    assert "Il n&#x27;y a pas de jeu « chess » sur ce serveur." in response.text
+    assert "Back to the lobby" not in response.text and "Retour à l'accueil" in response.text
+    response = client.get("/rules/toy?lang=fr")
+    assert response.status_code == 404 and "Toy n&#x27;a pas de règles sur ce serveur." in response.text
+
+
+def test_every_rules_page_names_the_site_s_icon(real: TestClient, client: TestClient) -> None:
+    # (without one, a browser asks for /favicon.ico, which is not found: an error in its console)
+    for response in (
+        real.get("/rules/namaste"),
+        real.get("/rules/namaste?lang=fr"),
+        client.get("/rules/chess"),
+    ):
+        assert '<link rel="icon" href="data:image/svg+xml,' in response.text
 
 
 # A French word in each game's first heading or its section headings (none of them in the English text).
 FRENCH_HEADINGS = {
-    "commandments": "Les 3 commandements — comment jouer",
+    "commandments": "Les 3 Commandements — comment jouer",
     "brujas": "Brujas del Sábado — comment jouer",
     "namaste": "Namaste — comment jouer",
     "amulets": "Amulets — comment jouer",
@@ -155,6 +173,9 @@ def test_every_game_has_its_rules_in_french_with_the_english_structure(real: Tes
     assert french.lang == "fr" and french.article_lang == "fr"
     assert english.lang == "en" and english.article_lang == "en"
     assert french.headings[0] == FRENCH_HEADINGS[game]
+    # the page's title names the game as its French rulebook does
+    name = FRENCH_HEADINGS[game].partition(" — ")[0]
+    assert f"<title>{name} — règles · Coven</title>" in response.text
     assert french.headings != english.headings, "the French page shows the English headings"
     assert french.counts == english.counts, "the translation lost or added headings, lists or tables"
     assert french.counts["h1"] == 1
@@ -164,7 +185,7 @@ def test_every_game_has_its_rules_in_french_with_the_english_structure(real: Tes
     assert not [line for line in lines if "**" in line or line.strip().startswith("| ---")], (
         "raw Markdown left"
     )
-    assert "Retour au salon" in response.text and "Back to the lobby" not in response.text
+    assert "Retour à l'accueil" in response.text and "Back to the lobby" not in response.text
     assert 'data-langs="en fr"' in response.text
 
 

@@ -408,17 +408,25 @@ class Lobby:
     async def rules_page(self, request: Request) -> Response:
         """``GET /rules/{game}``: the rulebook as a readable HTML page (a 404 page says what is missing)."""
         game_id = str(request.path_params["game_id"])
+        lang = asked_lang(request.query_params.get("lang"))
         try:
             game = self.service.games.get(game_id)
         except (ImportError, CovenError):
             shown = shorten(game_id, 40)
-            return HTMLResponse(missing_document(f"There is no game {shown!r} on this server."), 404)
+            missing = {
+                "en": f"There is no game {shown!r} on this server.",
+                "fr": f"Il n'y a pas de jeu « {shown} » sur ce serveur.",
+            }
+            return HTMLResponse(missing_document(missing, lang), 404)
         text = rules_text(game)
         if text is None:
-            message = f"{game.spec.title} ships no rulebook on this server."
-            return HTMLResponse(missing_document(message), 404)
+            title = game.spec.title
+            none = {
+                "en": f"{title} ships no rulebook on this server.",
+                "fr": f"{title} n'a pas de règles sur ce serveur.",
+            }
+            return HTMLResponse(missing_document(none, lang), 404)
         langs = tuple(code for code in LANGS if code == "en" or rules_text(game, code) is not None)
-        lang = asked_lang(request.query_params.get("lang"))
         if lang not in langs:
             lang = "en"  # no rulebook in that language: the English one
         shown = text if lang == "en" else rules_text(game, lang) or text

@@ -23,16 +23,25 @@ _FRAME = {
     "en": {
         "rules": "rules",
         "back": "Back to the lobby",
+        "none": "No rules here",
         "brand": "Coven lobby",
         "tagline": "four games of hidden things, with friends and honest bots",
     },
     "fr": {
         "rules": "règles",
-        "back": "Retour au salon",
+        "back": "Retour à l'accueil",
+        "none": "Pas de règles ici",
         "brand": "Accueil de Coven",
         "tagline": "quatre jeux de choses cachées, entre amis et avec des bots honnêtes",
     },
 }
+
+ICON = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+    "%3Ccircle cx='8' cy='8' r='7' fill='%236b3fa0'/%3E%3C/svg%3E"
+)
+"""The site's icon, as the other pages name it (a browser asks for ``/favicon.ico`` where a page names
+none, and logs the 404 in its console)."""
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -65,6 +74,8 @@ def rules_document(
     frame = _FRAME[lang]
     body = markdown_to_html(markdown)
     available = " ".join(code for code in LANGS if code in langs or code == lang)
+    if lang != LANGS[0]:
+        title = heading_title(markdown) or title
     return _document(
         f"{title} — {frame['rules']}",
         f'<article class="rulebook panel" id="rules" lang="{lang}" data-game="{escape(game_id)}" '
@@ -74,12 +85,26 @@ def rules_document(
     )
 
 
-def missing_document(message: str) -> str:
-    """The page shown instead of rules that do not exist (a 404): what is missing, and the way back."""
+def heading_title(markdown: str) -> str | None:
+    """The game's name as a rulebook's first heading gives it (``# Les 3 Commandements — comment jouer``):
+    the name the game goes by in the rulebook's language; None if it starts otherwise."""
+    first = markdown.lstrip().partition("\n")[0]
+    if not first.startswith("# ") or " — " not in first:
+        return None
+    return first[2:].partition(" — ")[0].strip() or None
+
+
+def missing_document(messages: dict[str, str], lang: str = "en") -> str:
+    """The page shown instead of rules that do not exist (a 404), in ``lang``: what is missing (``messages``,
+    by language; English where it has no text in ``lang``), and the way back."""
+    lang = asked_lang(lang)
+    frame = _FRAME[lang]
+    message = messages.get(lang) or messages[LANGS[0]]
     return _document(
-        "No rules here",
-        f'<p class="error" role="alert">{escape(message)}</p>\n'
-        '<p><a class="button" href="/">Back to the lobby</a></p>',
+        frame["none"],
+        f'<p class="error" role="alert" lang="{lang}">{escape(message)}</p>\n'
+        f'<p><a class="button" href="/">{frame["back"]}</a></p>',
+        lang,
     )
 
 
@@ -91,6 +116,7 @@ def _document(title: str, main: str, lang: str = "en") -> str:
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{escape(title)} · Coven</title>
+  <link rel="icon" href="{ICON}">
   <link rel="stylesheet" href="/style.css">
   <script type="module" src="/rules.js"></script>
 </head>

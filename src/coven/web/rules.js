@@ -8,10 +8,12 @@ import { t, lang, langSwitch } from "./i18n.js";
 import { h } from "./util.js";
 
 const article = document.querySelector("article.rulebook");
-const written = (article && article.getAttribute("lang")) || "en";
-const exists = article ? (article.dataset.langs || "en").split(/\s+/) : [];
+const missing = document.querySelector("main p.error[lang]");
+const written = (article || missing)?.getAttribute("lang") || "en";
+// (a page saying there are no rules exists in every language of the interface)
+const exists = article ? (article.dataset.langs || "en").split(/\s+/) : ["en", "fr"];
 const url = new URL(location.href);
-if (article && !url.searchParams.has("lang") && written !== lang && exists.includes(lang)) {
+if (!url.searchParams.has("lang") && written !== lang && exists.includes(lang)) {
   url.searchParams.set("lang", lang);
   location.replace(url.href);
 }
