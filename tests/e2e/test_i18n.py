@@ -99,6 +99,15 @@ def leaks(page: Any) -> list[str]:
     return [piece for piece in english_only() if piece in shown]
 
 
+BOT_LEVELS = {
+    "greedy": "glouton",
+    "random": "hasard",
+    "best": "meilleur",
+    "casual": "amateur",
+    "beginner": "débutant",
+}
+"""The bot levels' French names."""
+
 # Texts of each game's board that only the French catalogue has.
 BOARD_TEXTS = {
     "namaste": ["Comment jouer", "mauvais karma"],
@@ -126,6 +135,14 @@ def fr_screen(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[st
         yield request.param, ctx
 
 
+OPTION_NAMES = {
+    "commandments": ["Variante experte", "Qui juge", "Cartes montrées", "Cartes personnalisées"],
+    "brujas": ["Diables en conflit", "Sorcières silencieuses"],
+    "amulets": ["Limite de questions", "Assistant de déduction"],
+    "namaste": [],
+}
+
+
 def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     kind, ctx = fr_screen
     # a recent table whose seats nobody named: the server names them in English ("greedy bot", "Player 1")
@@ -136,7 +153,7 @@ def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     page.wait_for_selector("#game-brujas")
     page.wait_for_selector("#create-table")
     recent = page.locator(".recent-list li").first.inner_text()
-    assert "Joueur 1, bot greedy" in recent, recent
+    assert "Joueur 1, bot glouton" in recent, recent
     assert page.evaluate("() => navigator.language").startswith("fr")
     assert page.get_attribute("html", "lang") == "fr"
     assert page.inner_text("#games-h") == "Les jeux"
@@ -159,12 +176,31 @@ def test_the_lobby_in_french(server: Any, fr_screen: tuple[str, Any]) -> None:
     )
     assert not page.evaluate(MISSING), "a text is missing from the French catalogue"
     page.click("#bot-levels summary")
+    levels = page.locator("#bot-levels dt").all_inner_texts()
+    assert {"hasard", "glouton", "meilleur"} <= set(levels) and "greedy" not in levels, levels
+    assert page.locator(".seat-row select option[value='bot:greedy']").first.inner_text() == "bot : glouton"
+    # every option of every game is named in French, its choices too (never by its key)
+    for game, names in OPTION_NAMES.items():
+        page.select_option("#new-game", game)
+        shown = [name for name in page.locator("fieldset.options strong").all_inner_texts() if name]
+        assert shown == names, shown
+    page.select_option("#new-game", "commandments")
+    judge = page.locator("#opt-judge option").all_inner_texts()
+    assert judge == ["le moteur", "la Grande Prêtresse"], judge
     assert not leaks(page), f"English in the French lobby: {leaks(page)}"
     shoot(page, f"lobby-fr-{kind}")
     assert page.evaluate(FITS), f"the French lobby scrolls sideways on the {kind}"
     # the seats' choices and names are longer in French ("bot : greedy", "nom (facultatif)"): none is cut
     cut = seats_cut(page)
     assert not cut, f"the seats or the pace of a new table are cut in French on the {kind}: {cut[:6]}"
+    # a new table is described by its game's French name, not by its id
+    page.select_option("#new-game", "commandments")
+    page.click("#create-table")
+    page.wait_for_selector("#links .invite-link")
+    line = page.locator("#links p.muted").last.inner_text()
+    assert line.startswith("Table ") and "· Les 3 Commandements ·" in line and "commandments" not in line, (
+        line
+    )
 
 
 def test_the_switch_changes_the_language_and_is_remembered(server: Any, browser: Any) -> None:
@@ -197,10 +233,11 @@ def test_each_game_s_table_in_french(server: Any, browser: Any, game: str) -> No
         assert page.inner_text("#log-h") == "Ce qui s'est passé"
         assert page.inner_text("#chat-h") == "Discussion"
         assert "Vous êtes à la place 1" in page.inner_text("#who")
-        # A bot nobody named is named by the server ("greedy bot"): the page says it in French.
+        # A bot nobody named is named by the server ("greedy bot"): the page says it in French, its level
+        # too ("bot glouton").
         bot = TABLES[game][0]
         players = page.inner_text("#score-table")
-        assert f"bot {bot}" in players and f"{bot} bot" not in players, players
+        assert f"bot {BOT_LEVELS[bot]}" in players and bot not in players, players
         text = page.locator("main").inner_text()
         for phrase in BOARD_TEXTS[game]:
             assert phrase in text, f"{phrase!r} not on the French {game} table"

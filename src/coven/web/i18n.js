@@ -52,12 +52,18 @@ export function contracted(text) {
     .replace(/(?<!\p{L})(de|De|que|Que) (?=[aeiouàâäéèêëîïôöùûüAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜ])/gu, (whole, word) => `${word.slice(0, -1)}'`);
 }
 
+/** A bot level's name in the page's language (its id where the catalogue has no name for it). */
+export function botLevel(bot) {
+  const own = t(`bot.name.${bot}`);
+  return own.startsWith("⟦") ? bot : own;
+}
+
 /** A seat's name as shown (`i`: its number from 0): the server names a seat nobody named "<bot> bot" or
  * "Player <n>" (in English); those are said in the page's language, at the table and in the lobby alike. */
 export function seatName(seat, i) {
   const name = seat && seat.name;
   if (!name) return t("table.seat_n", { n: i + 1 });
-  if (seat.kind === "bot" && seat.bot && name === `${seat.bot} bot`) return t("table.bot_name", { bot: seat.bot });
+  if (seat.kind === "bot" && seat.bot && name === `${seat.bot} bot`) return t("table.bot_name", { bot: botLevel(seat.bot) });
   if (seat.kind === "human" && name === `Player ${i + 1}`) return t("table.player_n", { n: i + 1 });
   return name;
 }

@@ -5,7 +5,7 @@ import { h, clear, button, listing } from "./util.js";
 import { keptSeats, forgetSeat, markEnded, seatUrl, spectatorUrl } from "./seats.js";
 import { deckBrowser } from "./deck.js";
 import { customCardsField } from "./games/commandments_cards.js";
-import { t as tr, errorText, lang, gameTitle, seatName } from "./i18n.js";
+import { t as tr, errorText, lang, gameTitle, seatName, botLevel } from "./i18n.js";
 
 /** A variant worth naming beside a table's game (The 3 Commandments' expert variant). */
 function variantText(t) {
@@ -27,6 +27,18 @@ function gameSummary(g) {
   const own = { commandments: tr("game.commandments.summary"), brujas: tr("game.brujas.summary"),
     namaste: tr("game.namaste.summary"), amulets: tr("game.amulets.summary") }[g.id];
   return own && !own.startsWith("⟦") && lang !== "en" ? own : g.summary;
+}
+
+/** An option's name in the page's language (its key where the catalogue has none: a game of a server's own). */
+function optionName(opt) {
+  const own = tr(`optname.${opt.key}`);
+  return own.startsWith("⟦") ? opt.key : own;
+}
+
+/** One of a choice option's values in words (the value itself where the catalogue has none). */
+function choiceText(opt, value) {
+  const own = tr(`optchoice.${opt.key}.${value}`);
+  return own.startsWith("⟦") ? value : own;
 }
 
 /** An option's description: the server's (English) one, or the catalogue's where the page is not in English. */
@@ -149,19 +161,19 @@ function optionField(opt, idPrefix) {
   if (opt.kind === "bool") {
     input = h("input", { type: "checkbox", id, name: opt.key, checked: opt.default === true });
     return h("div", { class: "field check" }, input,
-      h("label", { for: id }, h("strong", {}, opt.key), " — ", optionText(opt)));
+      h("label", { for: id }, h("strong", {}, optionName(opt)), " — ", optionText(opt)));
   }
   if (opt.kind === "int") {
     input = h("input", { type: "number", id, name: opt.key, value: opt.default, step: 1,
       min: opt.minimum ?? undefined, max: opt.maximum ?? undefined });
   } else if (opt.kind === "choice") {
     input = h("select", { id, name: opt.key },
-      opt.choices.map((c) => h("option", { value: c, selected: c === opt.default }, c)));
+      opt.choices.map((c) => h("option", { value: c, selected: c === opt.default }, choiceText(opt, c))));
   } else {
     input = h("input", { type: "text", id, name: opt.key, value: opt.default ?? "" });
   }
   return h("div", { class: "field" },
-    h("label", { for: id }, h("strong", {}, opt.key), " — ", optionText(opt)), input);
+    h("label", { for: id }, h("strong", {}, optionName(opt)), " — ", optionText(opt)), input);
 }
 
 function readOption(opt, form) {
@@ -212,14 +224,14 @@ function createForm(games, linksBox, onCreated) {
       kind: row.querySelector("select").value, name: row.querySelector("input").value }));
     clear(seatsBox).append(h("legend", {}, tr("lobby.seats")),
       h("details", { class: "bot-levels", id: "bot-levels" }, h("summary", {}, tr("lobby.bot_levels")),
-        h("dl", {}, g.bots.map((b) => [h("dt", {}, b), h("dd", { dataset: { bot: b } }, botText(b))]))));
+        h("dl", {}, g.bots.map((b) => [h("dt", {}, botLevel(b)), h("dd", { dataset: { bot: b } }, botText(b))]))));
     for (let i = 0; i < n; i++) {
       const old = before[i];
       const defaultKind = i === 0 ? "human" : `bot:${g.bots.includes("greedy") ? "greedy" : g.bots[0] || "random"}`;
       const kind = old && (old.kind === "human" || g.bots.includes(old.kind.slice(4))) ? old.kind : defaultKind;
       const sel = h("select", { id: `seat-${i}-kind`, "aria-label": tr("lobby.seat_who", { n: i + 1 }) },
         h("option", { value: "human", selected: kind === "human" }, tr("lobby.a_person")),
-        g.bots.map((b) => h("option", { value: `bot:${b}`, selected: kind === `bot:${b}`, title: botText(b) }, tr("lobby.bot", { bot: b }))));
+        g.bots.map((b) => h("option", { value: `bot:${b}`, selected: kind === `bot:${b}`, title: botText(b) }, tr("lobby.bot", { bot: botLevel(b) }))));
       // What the chosen bot plays like, under the seat (and read with the select by screen readers).
       const desc = h("p", { class: "bot-desc muted", id: `seat-${i}-desc` });
       const describe = () => {
@@ -290,7 +302,7 @@ function createForm(games, linksBox, onCreated) {
       created = true;
       submit.textContent = tr("lobby.created");
       again.hidden = false;
-      showLinks(linksBox, made);
+      showLinks(linksBox, made, g.title);
       if (onCreated) onCreated(made);
     } catch (err) {
       // too many tables from this address: say what happened and when another can be made, in the page's words
@@ -328,7 +340,7 @@ function copyButton(text) {
   }, { class: "small" });
 }
 
-function showLinks(box, created) {
+function showLinks(box, created, title) {
   clear(box).classList.add("panel");
   const t = created.table;
   box.append(h("h2", {}, tr("lobby.ready")),
@@ -350,7 +362,7 @@ function showLinks(box, created) {
   } else {
     box.append(h("p", {}, h("a", { class: "primary button", href: created.spectator_url }, tr("lobby.watch_bots"))));
   }
-  box.append(h("p", { class: "muted" }, tr("lobby.table_line", { id: t.id, game: t.game, variant: variantText(t), players: t.players })));
+  box.append(h("p", { class: "muted" }, tr("lobby.table_line", { id: t.id, game: title || t.game, variant: variantText(t), players: t.players })));
 }
 
 function statusText(t, entry, names) {

@@ -5,7 +5,7 @@ import { boardFor, generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore } from "./util.js";
 import { showResult } from "./result.js";
 import { keepSeat, spectatorUrl } from "./seats.js";
-import { t, errorText, errorTitle, gameTitle, seatName } from "./i18n.js";
+import { t, errorText, errorTitle, gameTitle, seatName, botLevel } from "./i18n.js";
 
 let nextId = 1;
 
@@ -720,7 +720,7 @@ class TableClient {
       const turn = this.toAct.includes(i) ? t("scores.to_play") : this.mayAct.includes(i) ? t("scores.may_act") : "";
       const won = this.result && this.result.winners.includes(i);
       rows.append(h("tr", { class: [i === this.seat ? "me" : "", turn ? "active" : "", won ? "winner" : ""].join(" "), dataset: { seat: i } },
-        h("th", { scope: "row" }, names[i], s.kind === "bot" ? h("span", { class: "muted" }, t("scores.bot", { bot: s.bot })) : null,
+        h("th", { scope: "row" }, names[i], s.kind === "bot" ? h("span", { class: "muted" }, t("scores.bot", { bot: botLevel(s.bot) })) : null,
           s.kind === "human" && !s.claimed ? h("span", { class: "muted" }, t("scores.not_joined")) : null,
           s.stand_in ? h("span", { class: "muted stand-in" }, t("scores.stand_in")) : null),
         h("td", { class: "score", dataset: { seat: i } }, fmtScore(this.scores ? this.scores[i] : null)),

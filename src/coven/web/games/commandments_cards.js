@@ -141,7 +141,7 @@ export function customCardsField(opt, idPrefix) {
   renderList();
 
   return h("fieldset", { class: "field custom-cards" },
-    h("legend", {}, h("strong", {}, "custom_cards"), t("cc.legend")),
+    h("legend", {}, h("strong", {}, t("optname.custom_cards")), t("cc.legend")),
     h("div", { class: "cc-grid" },
       h("div", { class: "field" }, h("label", { for: "cc-from" }, t("cc.example")), start),
       h("div", { class: "field" }, h("label", { for: "cc-id" }, t("cc.id")), cid),
