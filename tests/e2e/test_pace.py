@@ -12,9 +12,12 @@ from tests.e2e.test_games import namaste_move
 
 pytestmark = pytest.mark.browser
 
+AWAY = "Your time ran out, so a bot is playing your seat. Make any move to take it back."
 
-def test_a_player_times_out_a_bot_stands_in_and_the_player_returns(server: Any, context: Any) -> None:
-    page = context.new_page()
+
+def _paced_namaste(server: Any, page: Any) -> None:
+    """Ana's seat at a new Namaste table against a random bot, 5 s a move, made in the lobby; the page at
+    her seat."""
     page.goto(server.base + "/")
     page.wait_for_selector("#game-namaste")
     page.select_option("#new-game", "namaste")
@@ -26,15 +29,24 @@ def test_a_player_times_out_a_bot_stands_in_and_the_player_returns(server: Any, 
     page.fill("#new-pace-seconds", "5")
     page.click("#create-table")
     page.wait_for_selector(".invite-link")
-    invite = page.eval_on_selector(".invite-link", "e => e.href")
-
-    page.goto(invite)
+    page.goto(page.eval_on_selector(".invite-link", "e => e.href"))
     page.wait_for_selector("#pace")
+
+
+def test_a_player_times_out_a_bot_stands_in_and_the_player_returns(server: Any, context: Any) -> None:
+    page = context.new_page()
+    _paced_namaste(server, page)
     assert "5 s a move" in page.inner_text("#pace")
     page.wait_for_selector("main[data-myturn=yes]", timeout=20_000)
     assert "left)" in page.inner_text("#turn")  # the turn line counts Ana's time down
-    # Ana lets her time run out: a bot plays for her, and the table says so.
+    # Ana lets her time run out: a bot plays for her, and the table says so; the turn line tells her what
+    # happened and how to take her seat back, without a countdown (read at once: the bot plays on quickly,
+    # and she must be back before the game ends).
     page.wait_for_selector(".stand-in", timeout=20_000)
+    turn = page.evaluate(
+        "() => document.querySelector('#turn').className + '|' + document.querySelector('#turn').textContent"
+    )
+    assert turn == f"turn mine away|{AWAY}", turn
     away_at = int(page.get_attribute("main", "data-number") or "0")
 
     page.reload()  # Ana is back: her seat is hers again
@@ -48,3 +60,21 @@ def test_a_player_times_out_a_bot_stands_in_and_the_player_returns(server: Any, 
         "n => Number(document.querySelector('main').dataset.number) > n", arg=number, timeout=10_000
     )
     assert not page.locator(".stand-in").count()
+    assert not page.locator("#turn.away").count()
+
+
+def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, context: Any) -> None:
+    # Ana never comes back: the bot plays her seat to the end, and every step it took in her seat says so
+    # ("Ana (you) · a bot played for you"), the steps she took herself do not.
+    page = context.new_page()
+    _paced_namaste(server, page)
+    page.wait_for_selector("main[data-myturn=yes]", timeout=20_000)
+    namaste_move(page, random.Random(4))  # one move of her own
+    page.wait_for_selector(".stand-in", timeout=30_000)
+    page.wait_for_selector("#turn.over", timeout=60_000)
+    actors = page.locator("#log .step .actor").all_inner_texts()
+    hers = [a for a in actors if a.startswith("Ana")]
+    assert "Ana (you)" in hers, hers  # her own move
+    credited = [a for a in hers if a != "Ana (you)"]
+    assert credited and set(credited) == {"Ana (you) · a bot played for you"}, hers
+    assert hers.index("Ana (you)") < hers.index(credited[0])

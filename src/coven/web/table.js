@@ -211,7 +211,8 @@ class TableClient {
           this.conn.send({ type: "sync", last: this.number });
           return;
         }
-        this.steps.push({ number: m.number, actor: m.actor, events: m.events });
+        // A step of our seat while a bot stands in for us: the log says the bot took it, not "you".
+        this.steps.push({ number: m.number, actor: m.actor, events: m.events, stoodIn: m.actor === this.seat && this.standsIn() });
         if (m.actor === this.seat) this.pending = null;
         this.lastStep = m.number;
         this.freshPending = true;
@@ -487,6 +488,10 @@ class TableClient {
       const winners = this.result ? this.result.winners.map((i) => names[i]) : [];
       text = winners.length ? (winners.length > 1 ? t("turn.over_share", { names: listing(winners) }) : t("turn.over_wins", { name: winners[0] })) : t("turn.over_nobody");
       el.classList.add("over");
+    } else if (this.standsIn()) {
+      // Out of time: a bot plays this person's seat until they move again (any move takes it back).
+      text = t("turn.stood_in");
+      el.classList.add("mine", "away");
     } else if (this.pending !== null) {
       text = t("turn.sending");
     } else if (this.legal && this.legal.required) {
@@ -499,7 +504,7 @@ class TableClient {
       text = waiting.length ? t("turn.waiting_for", { names: listing(waiting), opt }) : `…${opt}`;
       if (opt) el.classList.add("mine");
     }
-    const left = this.timeLeft();
+    const left = this.standsIn() ? null : this.timeLeft();
     if (left !== null) text += t("turn.left", { time: fmtClock(left) });
     el.textContent = text;
     document.title = `${this.legal && this.legal.required && this.status === "playing" ? "● " : ""}Coven — ${this.info ? this.info.title : this.game}`;
@@ -542,6 +547,13 @@ class TableClient {
     this.announced = key;
     this.el.live.textContent = t("turn.live", { n: this.number, text });
     this.root.dataset.announced = String(this.number);
+  }
+
+  /** Whether a bot plays this person's own seat now (their time ran out; their next move takes it back). */
+  standsIn() {
+    if (this.role !== "player" || this.status !== "playing" || !this.seats) return false;
+    const mine = this.seats.find((s) => s.seat === this.seat);
+    return Boolean(mine && mine.stand_in);
   }
 
   /** Seconds left for the move under way (the first seat the game waits for), or null without a pace. */
@@ -791,7 +803,8 @@ class TableClient {
         this.describe(ev), ev.audience ? h("span", { class: "muted" }, t("log.only_you")) : null));
       log.append(h("li", { class: `step ${st.number === this.lastStep ? "fresh" : ""}`, dataset: { number: st.number } },
         h("span", { class: "step-no" }, `${st.number}. `),
-        h("span", { class: "actor" }, st.actor === null || st.actor === undefined ? "" : names[st.actor]),
+        h("span", { class: "actor" }, st.actor === null || st.actor === undefined ? "" : names[st.actor],
+          st.stoodIn ? h("span", { class: "muted stood-in" }, t("log.stood_in")) : null),
         h("ul", {}, lines)));
     }
     log.scrollTop = log.scrollHeight;
