@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from coven.server.tables import TableService
 from tests.server.conftest import TestClient, WebSocketTestSession
-from tests.server.helpers import create, drain, errors, hello, humans, latest, refused_and_closed, ws_url
+from tests.server.helpers import (
+    create,
+    drain,
+    errors,
+    hello,
+    humans,
+    latest,
+    refused_and_closed,
+    wait_for,
+    ws_url,
+)
 
 
 def two_people(client: TestClient, seed: int = 5, **body: Any) -> tuple[str, list[str]]:
@@ -414,3 +426,38 @@ def test_truncated_legal_actions_accept_free_form(make_client: Callable[..., Tes
         unlisted = str(sync["view"]["hand"][-1])
         assert unlisted not in legal(start)
         assert "ack" in play(ws0, 0, unlisted)[0]
+
+
+def test_two_people_joining_at_once_each_learn_the_other_has_joined(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ana's hello is between its welcome and its listening when Bea takes her seat: Bea's claim must reach
+    # Ana, in the welcome or in a later `table` frame (it was broadcast to the listeners only, which Ana was
+    # not yet among: she saw Bea absent for the whole game).
+    table_id, tokens = two_people(client)
+    bea_claims: list[asyncio.Event] = []  # (made on the server's loop)
+    chat_log, claim = TableService.chat_log, TableService.claim
+
+    def bea_claiming() -> asyncio.Event:
+        if not bea_claims:
+            bea_claims.append(asyncio.Event())
+        return bea_claims[0]
+
+    async def chat_log_after_bea(self: TableService, table: Any) -> Any:
+        await asyncio.wait_for(bea_claiming().wait(), 10)  # Ana's hello waits here for Bea's claim
+        return await chat_log(self, table)
+
+    async def seen_claim(self: TableService, table: Any, seat: int) -> None:
+        if seat == 1:
+            bea_claiming().set()
+        await claim(self, table, seat)
+
+    monkeypatch.setattr(TableService, "chat_log", chat_log_after_bea)
+    monkeypatch.setattr(TableService, "claim", seen_claim)
+    with client.websocket_connect(ws_url(table_id)) as ana, client.websocket_connect(ws_url(table_id)) as bea:
+        ana.send_json({"type": "hello", "token": tokens[0], "last": None})
+        welcome = ana.receive_json()
+        assert welcome["type"] == "welcome" and not welcome["seats"][1]["claimed"]
+        bea.send_json({"type": "hello", "token": tokens[1], "last": None})
+        frames = wait_for(ana, lambda m: m["type"] == "table" and m["seats"][1]["claimed"], seconds=10)
+        assert [m["status"] for m in frames if m["type"] == "sync"][-1] == "playing"

@@ -363,25 +363,13 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
         await service.claim(table, conn.seat)  # before the welcome: it shows the seat taken
     if conn.seat is not None:
         await service.returned(table, conn.seat)  # a bot that stood in gives the seat back
-    conn.send_text(
-        dumps(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "table": table.id,
-                "game": table.game.spec.id,
-                "seat": conn.seat,
-                "role": "spectator" if conn.seat is None else "player",
-                "players": table.players,
-                "options": table.options,
-                "seats": table.seats_json(),
-                "status": table.status,
-                "pace": {"kind": table.pace, "seconds": table.pace_seconds},
-            }
-        )
-    )
-    lines = await service.chat_log(table)
-    async with table.lock:  # a consistent sync: no step can land between it and the listening
+    async with table.lock:
+        # The welcome (with the seats), the sync and the listening, with nothing between them: a seat taken,
+        # or a bot standing in, is broadcast under this lock, so it is in the welcome or reaches this
+        # connection as a ``table`` frame after it (the welcome sent before the lock let two people joining
+        # at once each miss the other's claim, and see them absent for the whole game).
+        _welcome(conn, table)
+        lines = await service.chat_log(table)
         conn.send_text(await service.sync_text(table, conn.seat, message.last))
         if lines:  # (nothing when nothing was said: a client keeps what it has)
             conn.send_text(dumps({"type": "chat_log", "lines": [line.to_json() for line in lines]}))
@@ -402,6 +390,27 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
             await _chat(conn, table, service, message)
         else:
             await _act(conn, table, service, message)
+
+
+def _welcome(conn: Connection, table: Table) -> None:
+    """The ``welcome`` frame: who this connection is at the table, and the table's seats as they stand."""
+    conn.send_text(
+        dumps(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "table": table.id,
+                "game": table.game.spec.id,
+                "seat": conn.seat,
+                "role": "spectator" if conn.seat is None else "player",
+                "players": table.players,
+                "options": table.options,
+                "seats": table.seats_json(),
+                "status": table.status,
+                "pace": {"kind": table.pace, "seconds": table.pace_seconds},
+            }
+        )
+    )
 
 
 async def _chat(conn: Connection, table: Table, service: TableService, message: Chat) -> None:
