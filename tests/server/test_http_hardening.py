@@ -458,6 +458,18 @@ def test_one_address_creating_tables_in_a_loop_is_stopped(make_client: Callable[
     refused(client.post("/api/tables", json={"game": "toy", "players": 2}), 429, "rate_limited")
 
 
+def test_a_refused_creation_does_not_count_against_the_limit(make_client: Callable[..., TestClient]) -> None:
+    # the limit counts tables made: requests refused for what they ask (a bad body, an unknown game, bad
+    # options) make none, and leave the address its tables
+    client = make_client(create_limit=2.0, create_burst=2)
+    for _ in range(5):
+        refused(client.post("/api/tables", json={"game": "toy", "players": "2"}), 422, "bad_request")
+        refused(client.post("/api/tables", json={"game": "chess", "players": 2}), 404, "unknown_game")
+    create(client)
+    create(client)
+    refused(client.post("/api/tables", json={"game": "toy", "players": 2}), 429, "rate_limited")
+
+
 def test_without_a_creation_limit_nothing_is_refused(make_client: Callable[..., TestClient]) -> None:
     client = make_client(create_limit=0, create_burst=1)
     for _ in range(5):

@@ -444,6 +444,13 @@ class Lobby:
                 {"Retry-After": str(seconds)},
             )
         try:
+            return await self._create_table(request, host)
+        except BaseException:  # refused (or failed): no table was made, so none counts against the limit
+            self.creations.give_back(host)
+            raise
+
+    async def _create_table(self, request: Request, host: str | None) -> Response:
+        try:
             body = schemas.CreateTableIn.model_validate_json(await request.body())
         except ValidationError as exc:
             errors = exc.errors()

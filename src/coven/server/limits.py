@@ -112,6 +112,13 @@ class ClientLimits:
             return 0
         return max(1, math.ceil(bucket.wait_seconds()))  # (finite: the rate is not 0)
 
+    def give_back(self, host: str | None) -> None:
+        """Return the token :meth:`take` took from ``host`` for something that was refused after all (a
+        table the server did not create counts against nobody's limit)."""
+        bucket = self._buckets.get(client_key(host))
+        if bucket is not None:
+            bucket.give_back()
+
 
 class SeatLimits:
     """One :class:`RateLimiter` per seat of each table, shared by all of that seat's sockets on this
