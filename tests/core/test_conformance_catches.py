@@ -3,14 +3,15 @@ no check)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 
 from coven.core import Bounds, Event, NotationError, Options, Seat
 from coven.core.texts import Texts
-from coven.testing.conformance import ConformanceError, check_game
+from coven.testing.conformance import ConformanceError, check_bad_setup, check_game
 from tests.core.toygame import Play, ToyGame, ToyState, ToyView
 
 
@@ -157,7 +158,35 @@ def test_broken_games_are_caught(broken: ToyGame, message: str) -> None:
         check_game(broken, 2, 1)
 
 
+class ViewsOfAnyNumber(ToyGame):
+    """Gives a view for any number: seat -1 reads the last seat's hand (Python's negative index)."""
+
+    def view(self, state: ToyState, seat: Seat | None) -> ToyView:
+        hand = tuple(state.hands[seat]) if seat is not None else ()
+        return dataclasses.replace(super().view(state, None), seat=seat, hand=hand)
+
+
+class NumbersAsPlayers(ToyGame):
+    """Takes a count that is no whole number and fails on it later, untyped."""
+
+    def new_game(self, players: int, options: Mapping[str, object] | None = None, seed: int = 0) -> ToyState:
+        if isinstance(players, int):
+            self.spec.check_players(players)
+        return self.setup(players, self.spec.resolve_options(options), seed)
+
+
+@pytest.mark.parametrize(
+    ("broken", "message"),
+    [(ViewsOfAnyNumber(), "view of seat -1 answered"), (NumbersAsPlayers(), "'3' players raised TypeError")],
+    ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
+)
+def test_bad_seats_and_counts_are_caught(broken: ToyGame, message: str) -> None:
+    with pytest.raises(ConformanceError, match=message):
+        check_bad_setup(broken)
+
+
 def test_the_honest_toy_passes() -> None:
+    check_bad_setup(ToyGame())
     report = check_game(ToyGame(), 3, 1)
     assert report.decisions == 9
     assert report.hidden_varied

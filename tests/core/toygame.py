@@ -19,6 +19,7 @@ from coven.core import (
     Option,
     Options,
     Seat,
+    check_seat,
     public,
 )
 from coven.core.chance import Chance, fresh
@@ -94,6 +95,7 @@ class ToyGame(Game[ToyState, Play, ToyView]):
         return frozenset() if not any(state.hands) else frozenset({state.turn})
 
     def legal_actions(self, state: ToyState, seat: Seat) -> Sequence[Play]:
+        check_seat(seat, state.players, spectator=False)
         if seat != state.turn or not state.hands[seat]:
             return ()
         return [Play(c) for c in state.hands[seat]]
@@ -110,6 +112,7 @@ class ToyGame(Game[ToyState, Play, ToyView]):
         return [public("play", seat=seat, card=action.card)]
 
     def view(self, state: ToyState, seat: Seat | None) -> ToyView:
+        check_seat(seat, state.players)
         return ToyView(
             seat=seat,
             players=state.players,

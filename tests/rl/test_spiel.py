@@ -8,8 +8,9 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-from coven.core import InvalidOptionError
-from coven.games import get_game
+from coven.core import InvalidOptionError, UnknownGameError
+from coven.games import game_ids, get_game
+from coven.rl import make_env
 from coven.spiel import GAMES, load
 
 GAME_IDS = ("amulets", "brujas", "commandments", "namaste")
@@ -32,6 +33,23 @@ def test_openspiel_random_sim_test_passes_with_parameters() -> None:
     bounds = rules.bounds(5, rules.spec.resolve_options({"conflict": True}))
     assert (game.min_utility(), game.max_utility()) == (bounds.min_score, bounds.max_score)
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_player_count_out_of_range_is_refused_with_the_game_s_range(game_id: str) -> None:
+    # (Brujas looked its bounds up by the count first: a bare KeyError)
+    spec = get_game(game_id).spec
+    for players in (1, 9):
+        with pytest.raises(InvalidOptionError, match=f"{spec.min_players} to {spec.max_players} players"):
+            load(game_id, players=players)
+        with pytest.raises(InvalidOptionError, match=f"{spec.min_players} to {spec.max_players} players"):
+            make_env(game_id, players=players)
+
+
+def test_a_game_coven_does_not_have_is_an_unknown_game() -> None:
+    # (not pyspiel's error, which lists every game it knows, some 130 lines)
+    with pytest.raises(UnknownGameError, match="unknown game 'nope'"):
+        load("nope")
 
 
 def test_table_options_reach_the_game() -> None:

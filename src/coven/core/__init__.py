@@ -25,7 +25,7 @@ from coven.core.errors import (
     UnknownGameError,
 )
 from coven.core.events import Event, filter_events, private, public
-from coven.core.game import AnyGame, FixedActions, Game, Parts, is_fixed
+from coven.core.game import AnyGame, FixedActions, Game, Parts, check_seat, checked_seats, is_fixed
 from coven.core.metrics import Metrics, NoMetrics
 from coven.core.record import Move, Record, Step, replay, replay_steps
 from coven.core.registry import Registry
@@ -70,6 +70,8 @@ __all__ = [
     "TerminalSeat",
     "UnknownBotError",
     "UnknownGameError",
+    "check_seat",
+    "checked_seats",
     "copy_rng",
     "filter_events",
     "is_fixed",

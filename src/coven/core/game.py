@@ -53,6 +53,26 @@ def is_fixed(actions: Sequence[Hashable]) -> bool:
     return type(actions) is tuple or isinstance(actions, FixedActions)
 
 
+def check_seat(seat: object, players: int, spectator: bool = True) -> None:
+    """Raise :class:`NotYourTurnError` unless ``seat`` is a seat of a game of ``players`` (0 to
+    ``players - 1``; ``None``, the spectator, where ``spectator``). Whatever a seat indexes must never be
+    reached with another number: a view asked for seat -1 was the last seat's, hand and all."""
+    if seat is None:
+        if spectator:
+            return
+    elif type(seat) is int and 0 <= seat < players:
+        return
+    raise NotYourTurnError(CORE("refusal.core.not_a_seat", value=short_repr(seat)))
+
+
+def checked_seats(seats: Iterable[Seat | None], players: int) -> tuple[Seat | None, ...]:
+    """``seats`` (one pass over them), each checked by :func:`check_seat` (the spectator allowed)."""
+    chosen = tuple(seats)
+    for seat in chosen:
+        check_seat(seat, players)
+    return chosen
+
+
 @dataclass(frozen=True)
 class Parts(Generic[S, V]):
     """What a game package's ``__init__`` hands to its rules when it assembles the game: everything

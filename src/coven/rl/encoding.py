@@ -111,6 +111,7 @@ class Encoding(ABC):
     game_id: str = ""
 
     def __init__(self, game: AnyGame, players: int, options: Mapping[str, object] | None = None) -> None:
+        game.spec.check_players(players)  # (before the bounds, which are known for the player range only)
         self.game = game
         self.players = players
         self.options = game.spec.resolve_options(options)

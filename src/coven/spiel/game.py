@@ -213,6 +213,8 @@ def register() -> list[str]:
 
 
 def load(game_id: str, **params: Any) -> Any:
-    """``pyspiel.load_game`` of ``game_id`` with ``params`` (the games are registered first)."""
+    """``pyspiel.load_game`` of ``game_id`` with ``params`` (the games are registered first); a game that
+    Coven does not have is an :class:`UnknownGameError` (pyspiel's own error lists all its games)."""
+    get_game(game_id)  # UnknownGameError
     register()
     return pyspiel.load_game(short_name(game_id), params)

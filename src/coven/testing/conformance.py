@@ -20,12 +20,19 @@ holds a fact hidden from it (``Game.hidden_facts``) at the moment it was printed
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from coven.core.driver import play_terminal
-from coven.core.errors import GameError, GameOverError, IllegalActionError, NotationError, NotYourTurnError
+from coven.core.errors import (
+    GameError,
+    GameOverError,
+    IllegalActionError,
+    InvalidOptionError,
+    NotationError,
+    NotYourTurnError,
+)
 from coven.core.events import Event
 from coven.core.game import AnyGame
 from coven.core.record import Move, Record, replay_steps
@@ -355,12 +362,50 @@ def check_bad_setup(game: AnyGame) -> None:
             pass
         else:
             raise ConformanceError(f"{spec.id}: {players} players were accepted")
+    wrong: tuple[object, ...] = ("3", float(spec.min_players), None, True)
+    for count in wrong:  # no whole number: refused as such
+        try:
+            game.new_game(count, None, 0)  # type: ignore[arg-type]
+        except InvalidOptionError:
+            pass
+        except Exception as exc:
+            raise ConformanceError(
+                f"{spec.id}: {count!r} players raised {type(exc).__name__}: {exc}"
+            ) from exc
+        else:
+            raise ConformanceError(f"{spec.id}: {count!r} players were accepted")
     try:
         game.new_game(spec.min_players, {"no such option": 1}, 0)
     except GameError:
         pass
     else:
         raise ConformanceError(f"{spec.id}: an unknown option was accepted")
+    check_bad_seats(game)
+
+
+def check_bad_seats(game: AnyGame) -> None:
+    """What is no seat of the game (-1, the player count, 99) gets a view, views, legal actions or a
+    sampled world of none: each raises NotYourTurnError (seat -1 must never read the last seat's hand)."""
+    spec = game.spec
+    state = game.new_game(spec.min_players, None, 0)
+    asks: dict[str, Callable[[int], object]] = {
+        "view": lambda seat: game.view(state, seat),
+        "views": lambda seat: game.views(state, [None, 0, seat]),
+        "bare_views": lambda seat: game.bare_views(state, [seat]),
+        "legal_actions": lambda seat: game.legal_actions(state, seat),
+        "sample_world": lambda seat: game.sample_world(state, seat, random.Random(0)),
+    }
+    for seat in (-1, spec.min_players, 99):
+        for name, ask in asks.items():
+            try:
+                ask(seat)
+            except NotYourTurnError:
+                continue
+            except Exception as exc:
+                raise ConformanceError(
+                    f"{spec.id}: {name} of seat {seat} raised {type(exc).__name__}"
+                ) from exc
+            raise ConformanceError(f"{spec.id}: {name} of seat {seat} answered (it is no seat)")
 
 
 @dataclass

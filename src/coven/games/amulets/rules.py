@@ -68,6 +68,8 @@ from coven.core import (
     Options,
     Parts,
     Seat,
+    check_seat,
+    checked_seats,
 )
 from coven.core.chance import Chance
 from coven.core.codec import through_notation
@@ -505,6 +507,8 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
         return state.questions < state.limit
 
     def legal_actions(self, state: AmuletsState, seat: Seat) -> Sequence[Action]:
+        if not 0 <= seat < state.players:  # (compared here: the call only where it refuses)
+            check_seat(seat, state.players, spectator=False)
         if seat == state.turn and not state.over:  # the asker (never out while the game goes on)
             return ASK_OR_CAST if state.questions < state.limit else CAST_ONLY
         if state.over or not 0 <= seat < state.players or state.out[seat]:
@@ -576,16 +580,18 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     # ------------------------------------------------------------ information
     def view(self, state: AmuletsState, seat: Seat | None) -> AmuletsView:
+        if seat is not None and not 0 <= seat < state.players:
+            check_seat(seat, state.players)
         return view_of(state, seat)
 
     def views(self, state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | None, AmuletsView]:
-        return views_of(state, seats)
+        return views_of(state, checked_seats(seats, state.players))
 
     def derives_views(self, options: Options) -> bool:
         return bool(options.get("assistant"))
 
     def bare_views(self, state: AmuletsState, seats: Iterable[Seat | None]) -> dict[Seat | None, AmuletsView]:
-        return views_of(state, seats, derived=False)
+        return views_of(state, checked_seats(seats, state.players), derived=False)
 
     def derive_view(self, view: AmuletsView) -> AmuletsView:
         return with_assistant(view)

@@ -46,7 +46,7 @@ from collections.abc import Iterable, Sequence
 from itertools import permutations
 from typing import Final
 
-from coven.core import Bounds, Event, Game, Options, Seat
+from coven.core import Bounds, Event, Game, Options, Seat, check_seat, checked_seats
 from coven.core.chance import Chance
 from coven.core.codec import through_notation
 from coven.core.errors import short_repr
@@ -253,6 +253,8 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
         return None if turn == NOBODY else turn
 
     def legal_actions(self, state: BrujasState, seat: Seat) -> Sequence[Action]:
+        if not 0 <= seat < state.n:  # (compared here: the call only where it refuses)
+            check_seat(seat, state.n, spectator=False)
         if seat != state.turn:
             return ()
         phase = state.phase
@@ -435,10 +437,12 @@ class BrujasGame(Game[BrujasState, Action, BrujasView]):
 
     # ---------------------------------------------------------------------------------- information
     def view(self, state: BrujasState, seat: Seat | None) -> BrujasView:
+        if seat is not None and not 0 <= seat < state.n:
+            check_seat(seat, state.n)
         return view_of(state, seat)
 
     def views(self, state: BrujasState, seats: Iterable[Seat | None]) -> dict[Seat | None, BrujasView]:
-        return views_of(state, seats)
+        return views_of(state, checked_seats(seats, state.n))
 
     # -------------------------------------------------------------------------------------- outcome
     def scores(self, state: BrujasState) -> tuple[float, ...]:

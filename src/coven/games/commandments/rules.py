@@ -94,6 +94,8 @@ from coven.core import (
     Option,
     Options,
     Seat,
+    check_seat,
+    checked_seats,
     public,
 )
 from coven.core.chance import _GOLDEN, _MASK, _MIX1, _MIX2, COMPILED, Chance
@@ -625,12 +627,16 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     # ------------------------------------------------------------------------------------- setup
     def new_game(
-        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
+        self, players: object, options: Mapping[str, object] | None = None, seed: int = 0
     ) -> CommandmentsState:
         """As :meth:`Game.new_game`; without options, the defaults (resolved and valid for every player
         count) are not resolved again."""
         if options is None and type(players) is int and 3 <= players <= 7:
             return self.setup(players, _DEFAULTS, seed)
+        # ``players`` is ``object``: compiled, a method refuses an argument of another type than it declares
+        # with a TypeError; a count that is no whole number gets an InvalidOptionError
+        self.spec.check_players(players)
+        assert isinstance(players, int)
         return super().new_game(players, options, seed)
 
     def validate_options(self, players: int, options: Options) -> None:
@@ -750,6 +756,8 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
         return None if mover == -1 else mover
 
     def legal_actions(self, state: CommandmentsState, seat: Seat) -> Sequence[Action]:
+        if not 0 <= seat < state.players:  # (compared here: the call only where it refuses)
+            check_seat(seat, state.players, spectator=False)
         if seat != state.mover or seat < 0:  # not the seat to act, or it is not known yet
             mover = state.mover
             if mover < -1:
@@ -1212,12 +1220,14 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     # ------------------------------------------------------------------------------- information
     def view(self, state: CommandmentsState, seat: Seat | None) -> CommandmentsView:
+        if seat is not None and not 0 <= seat < state.players:
+            check_seat(seat, state.players)
         return build_view(state, seat, self.current_seat(state))
 
     def views(
         self, state: CommandmentsState, seats: Iterable[Seat | None]
     ) -> dict[Seat | None, CommandmentsView]:
-        return build_views(state, seats, self.current_seat(state))
+        return build_views(state, checked_seats(seats, state.players), self.current_seat(state))
 
     # ----------------------------------------------------------------------------------- outcome
     def scores(self, state: CommandmentsState) -> tuple[float, ...]:

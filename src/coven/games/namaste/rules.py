@@ -73,6 +73,7 @@ from coven.core import (
     NotationError,
     Options,
     Seat,
+    check_seat,
 )
 from coven.core.chance import Chance
 from coven.core.codec import through_notation
@@ -806,11 +807,15 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
 
     # ------------------------------------------------------------------------------------ setup
     def new_game(
-        self, players: int, options: Mapping[str, object] | None = None, seed: int = 0
+        self, players: object, options: Mapping[str, object] | None = None, seed: int = 0
     ) -> NamasteState:
         """As :meth:`Game.new_game`; without options (Namaste has none), none are resolved or checked."""
         if options is None and type(players) is int and 2 <= players <= 4:
             return self.setup(players, {}, seed)
+        # ``players`` is ``object``: compiled, a method refuses an argument of another type than it declares
+        # with a TypeError; a count that is no whole number gets an InvalidOptionError
+        self.spec.check_players(players)
+        assert isinstance(players, int)
         return super().new_game(players, options, seed)
 
     def setup(self, players: int, options: Options, seed: int) -> NamasteState:
@@ -1015,6 +1020,8 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         return state.roll.mine if seat == state.active else state.roll.fellow
 
     def legal_actions(self, state: NamasteState, seat: Seat) -> Sequence[Action]:
+        if not 0 <= seat < state.players:  # (compared here: the call only where it refuses)
+            check_seat(seat, state.players, spectator=False)
         info = state.roll
         if info is None:  # the active seat rolls, unless the game is over
             return _ROLLS if seat == state.active and state.waiting else ()
@@ -1147,6 +1154,8 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
 
     # ------------------------------------------------------------------------------ information
     def view(self, state: NamasteState, seat: Seat | None) -> NamasteView:
+        if seat is not None and not 0 <= seat < state.players:
+            check_seat(seat, state.players)
         return view_of(state, seat)
 
     def view_to_json(self, view: NamasteView) -> JSONValue:
