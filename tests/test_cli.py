@@ -91,6 +91,15 @@ def test_bench_engine_json() -> None:
         assert out["openspiel_oh_hell_actions_per_second"] == (adjacent[0] + adjacent[1]) / 2
 
 
+@pytest.mark.parametrize("bench", ["engine", "server"])
+@pytest.mark.parametrize("seconds", ["nan", "inf", "0", "-1", "1e9"])
+def test_a_bench_refuses_a_time_it_could_not_keep(bench: str, seconds: str) -> None:
+    # (--seconds nan ran the engine's bench for ever: no deadline is ever past NaN)
+    result = runner.invoke(app, ["bench", bench, "--seconds", seconds, "--json"])
+    assert result.exit_code == 2 and "--seconds" in result.output, result.output
+    assert not result.stdout.lstrip().startswith("{")
+
+
 @pytest.mark.usefixtures("toy")
 def test_play_a_whole_game_in_the_terminal_then_replay_it(tmp_path: Path) -> None:
     state = GAME.new_game(2, None, 11)
@@ -107,6 +116,25 @@ def test_play_a_whole_game_in_the_terminal_then_replay_it(tmp_path: Path) -> Non
     replayed = runner.invoke(app, ["replay", str(record)])
     assert replayed.exit_code == 0, replayed.output
     assert f"seat 0 (you): {float(sum(mine)):g}" in replayed.output
+
+
+@pytest.mark.usefixtures("toy")
+@pytest.mark.parametrize("leaving", ["quit\n", ""])
+def test_a_game_left_early_keeps_its_record_and_says_why(tmp_path: Path, leaving: str) -> None:
+    # quit, or an input that runs dry (a pipe): the moves made so far are saved with --save, and an input
+    # that ended says so (it used to end with status 1 and not a word)
+    state = GAME.new_game(2, None, 11)
+    record = tmp_path / "left.json"
+    args = ["play", "toy", "--seed", "11", "--bots", "random", "--save", str(record)]
+    result = runner.invoke(app, args, input=f"{state.hands[0][0]}\n{leaving}")
+    assert "record saved" in result.output
+    if leaving:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 1 and "the input ended before the game did" in result.stderr
+    replayed = runner.invoke(app, ["replay", str(record), "--steps"])
+    assert replayed.exit_code == 0, replayed.output
+    assert f"play seat=0 card={state.hands[0][0]}" in replayed.output and "not over" in replayed.output
 
 
 def test_replay_refuses_a_broken_file(tmp_path: Path) -> None:

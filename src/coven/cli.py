@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from coven.bots.arena import make_bot, run_tournament
-from coven.core.driver import Quit, escape, play_terminal, refusal_text, seat_lines
+from coven.core.driver import Driver, InputEnded, Quit, escape, play_terminal, refusal_text, seat_lines
 from coven.core.errors import CovenError, InvalidOptionError
 from coven.core.game import AnyGame
 from coven.core.lang import LANGS, pick_lang, translations
@@ -144,23 +144,31 @@ def play(
             title=title, count=count, seat=seat, told=told
         )
     )
+
+    def keep(driver: Driver | None, finished: bool = True) -> None:
+        """Tell the deal's seed (if it was drawn, once the game is over) and save the record (with --save):
+        of the whole game, or of the moves made until the person left."""
+        if seed is None and finished:
+            console.print(tr("the deal's seed was {seed}").format(seed=deal_seed))
+        if save is not None and driver is not None:
+            seats = tuple("you" if s == seat else by_seat[s] for s in range(count))
+            options = dict(game.options(state))
+            Record(game.spec.id, count, options, deal_seed, seats, driver.record_moves()).save(save)
+            console.print(tr("record saved to {path}").format(path=save))
+
     try:
         driver = play_terminal(
             game, state, seat, seat_bots, console.input, console.print, by_seat, lang, refusals
         )
-    except Quit:
+    except Quit as left:
+        keep(left.driver, finished=False)
         raise typer.Exit(0) from None
-    except EOFError:
-        raise typer.Exit(1) from None
+    except InputEnded as ended:
+        keep(ended.driver, finished=False)
+        raise _fail(tr("the input ended before the game did"), 1) from None
     except CovenError as exc:
         raise _fail(str(exc), 1) from None
-    if seed is None:
-        console.print(tr("the deal's seed was {seed}").format(seed=deal_seed))
-    if save is not None:
-        seats = tuple("you" if s == seat else by_seat[s] for s in range(count))
-        options = dict(game.options(state))
-        Record(game.spec.id, count, options, deal_seed, seats, driver.record_moves()).save(save)
-        console.print(tr("record saved to {path}").format(path=save))
+    keep(driver)
 
 
 # ----------------------------------------------------------------------- simulate
@@ -436,7 +444,9 @@ def bench_openspiel_oh_hell(seconds: float, seed: int = 0) -> float | None:
 @bench_app.command("engine")
 def bench_engine(
     game_filter: Annotated[list[str] | None, typer.Option("--game", "-g", help="Only these games.")] = None,
-    seconds: Annotated[float, typer.Option("--seconds", help="Time per game and player count.")] = 2.0,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.01, max=3600.0, help="Time per game and player count.")
+    ] = 2.0,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Random playouts per game and player count on one core: games and decisions per CPU second, the
@@ -513,7 +523,10 @@ def bench_server(
         ),
     ] = 0,
     seconds: Annotated[
-        float, typer.Option("--seconds", min=0.1, help="How long each phase lasts (people, bots, echo).")
+        float,
+        typer.Option(
+            "--seconds", min=0.1, max=3600.0, help="How long each phase lasts (people, bots, echo)."
+        ),
     ] = 10.0,
     per_table: Annotated[int | None, typer.Option("--per-table", help="Players per table.")] = None,
     players: Annotated[

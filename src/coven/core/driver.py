@@ -66,6 +66,16 @@ class BotError(CovenError):
 class Quit(Exception):  # noqa: N818 - a request, not an error
     """The person at the terminal asked to leave the game."""
 
+    driver: Driver | None = None
+    """The game left (its moves so far: :meth:`Driver.record_moves`), where :func:`play_terminal` ran it."""
+
+
+class InputEnded(EOFError):  # noqa: N818 - an end of input, as EOFError is
+    """The terminal's input ended before the game did (a pipe ran dry); an ``EOFError``."""
+
+    driver: Driver | None = None
+    """The game left, as :attr:`Quit.driver`."""
+
 
 class Observer(Protocol):
     def observe(self, view: Any, events: Sequence[Event], action: Hashable | None) -> None:
@@ -347,7 +357,8 @@ def play_terminal(
     """The terminal game: a person at ``seat``, ``bots`` in the other seats, until the game is over.
 
     Prints (through ``write``) only what ``seat`` may know, then the final position and the scores.
-    Raises :class:`Quit` when the person leaves and EOFError when the input ends. ``lang`` (``fr``)
+    Raises :class:`Quit` when the person leaves and :class:`InputEnded` (an EOFError) when the input ends,
+    each with the game left as its ``driver``. ``lang`` (``fr``)
     translates the prompts and fixed lines, and with ``refusals`` (the refusals' templates in that
     language, by key: :mod:`coven.core.refusals`) why a move is refused; the game's own renders and event
     texts stay English.
@@ -358,7 +369,15 @@ def play_terminal(
     moments = _MomentTee(person, driver)
     driver.observers[seat] = moments
     write(tr(HELP))
-    driver.run()
+    try:
+        driver.run()
+    except Quit as left:
+        left.driver = driver
+        raise
+    except EOFError as exc:
+        ended = InputEnded(*exc.args)
+        ended.driver = driver
+        raise ended from exc
     view = game.view(state, seat)
     write(game.render(view))
     winners = game.winners(state)

@@ -39,6 +39,7 @@ FRENCH: Final[Mapping[str, str]] = {
     ", seed {seed}": ", graine {seed}",
     "the deal's seed was {seed}": "la graine de la donne était {seed}",
     "record saved to {path}": "partie enregistrée dans {path}",
+    "the input ended before the game did": "l'entrée s'est terminée avant la partie",
     "--seat is 0 to {last}": "--seat va de 0 à {last}",
     "give one bot for each of the {n} other seats, or one for all": (
         "donnez un bot pour chacune des {n} autres places, ou un seul pour toutes"
