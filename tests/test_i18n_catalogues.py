@@ -65,9 +65,26 @@ def test_no_catalogue_key_is_unused() -> None:
     # the explanations' texts (why.*) and the refusals' (refusal.*) by the message keys the engine sends
     # (their checks: the engine's own templates, tests/core/test_explain.py, tests/core/test_refusals.py).
     used = used_keys()
-    engine = ("opt.", "why.", "refusal.")
+    engine = ("opt.", "optname.", "optchoice.", "bot.name.", "why.", "refusal.")
     unused = sorted(k for k in catalogue("en") if k not in used and not k.startswith(engine))
     assert not unused, f"unused catalogue keys: {unused}"
+
+
+def test_every_option_choice_and_bot_level_of_every_game_has_its_name() -> None:
+    # the page names them by key (optname.<option>, optchoice.<option>.<value>, bot.name.<level>), falling
+    # back on the key itself: a game's option or bot without one would show its key to people
+    from coven.games import game_ids, get_game
+
+    for lang in ("en", "fr"):
+        texts = catalogue(lang)
+        for game_id in game_ids():
+            game = get_game(game_id)
+            for option in game.spec.options:
+                assert f"optname.{option.key}" in texts, (lang, game_id, option.key)
+                for value in option.choices or ():
+                    assert f"optchoice.{option.key}.{value}" in texts, (lang, game_id, option.key, value)
+            for bot in game.bots():
+                assert f"bot.name.{bot}" in texts, (lang, game_id, bot)
 
 
 # A string literal with two words or more (spaces between letters) is a text a person may read; outside

@@ -167,6 +167,16 @@ def test_a_refused_move_and_a_refused_option_are_said_in_french() -> None:
     assert bad.exit_code == 2 and "Namaste n'a pas d'option" in bad.output, bad.output
 
 
+def test_a_move_that_cannot_be_read_is_said_in_french() -> None:
+    # what was typed is not a move at all (the notation's refusals, not the rules')
+    args = ["play", "namaste", "--players", "2", "--bots", "random", "--seed", "3", "--lang", "fr"]
+    out = runner.invoke(app, args, input="roll 9\nroll 2\n7@a1\n7@c3x\nx\nquit\n").output
+    assert "lancez 1, 2 ou 3 dés blancs, pas '9'" in out
+    assert "pas de cercle 'a1' : les cercles sont a4" in out and "pas de cercle 'c3x'" in out
+    assert "ce n'est pas une action de Namaste : 'x'" in out
+    assert "no circle" not in out and "white dice, not" not in out and "not a Namaste action" not in out
+
+
 def test_the_terminal_names_a_seat_in_a_refusal() -> None:
     from coven.core.driver import TerminalSeat
     from coven.core.errors import NotYourTurnError

@@ -62,6 +62,7 @@ from coven.games.namaste.sheet import (
     LINE_NAMES,
     MAX_VALUE,
     NCELLS,
+    NOTATION_REFUSALS,
     format_sheet,
     parse_cell,
     parse_sheet,
@@ -138,16 +139,18 @@ def parse_action(text: object) -> Action:
         n = t[5:].strip()
         if n in {"1", "2", "3"}:
             return ROLLS[int(n) - 1]
-        raise NotationError(f"roll 1, 2 or 3 white dice, not {short_repr(n)}")
+        raise NotationError(NOTATION_REFUSALS("refusal.namaste.notation.roll", text=short_repr(n)))
     value, at, cell = t.replace(" ", "").partition("@")
     if at and _VALUE.fullmatch(value):
         v = int(value)
         if not 1 <= v <= MAX_VALUE:
-            raise NotationError(f"a value is 1-{MAX_VALUE}, not {v}")
+            raise NotationError(NOTATION_REFUSALS("refusal.namaste.notation.value", max=MAX_VALUE, value=v))
         return WRITES[v][parse_cell(cell)]
     if at and value:
-        raise NotationError(f"a value is 1-{MAX_VALUE}, written in the digits 0-9, not {short_repr(value)}")
-    raise NotationError(f"not a Namaste action: {short_repr(text)} (try 'roll 2', '14@c3', 'karma', 'pass')")
+        raise NotationError(
+            NOTATION_REFUSALS("refusal.namaste.notation.digits", max=MAX_VALUE, text=short_repr(value))
+        )
+    raise NotationError(NOTATION_REFUSALS("refusal.namaste.notation.unknown", text=short_repr(text)))
 
 
 # --------------------------------------------------------------------------------------------- dice

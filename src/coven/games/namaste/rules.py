@@ -114,6 +114,7 @@ from coven.games.namaste.sheet import (
     LINES_OF_CELL,
     MAX_VALUE,
     NCELLS,
+    NOTATION_REFUSALS,
     PINK,
     RIGHT,
     bounds_of,
@@ -766,6 +767,7 @@ def _resolve(state: NamasteState, events: list[Event] | None) -> None:
 REFUSALS: Final = (
     CORE
     | ENTRY_REFUSALS
+    | NOTATION_REFUSALS
     | Texts(
         {
             "refusal.namaste.roll_first": "{action}: first choose how many white dice to roll (roll 1-3)",

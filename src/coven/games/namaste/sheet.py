@@ -105,9 +105,7 @@ def line_complete(sheet: tuple[int, ...] | list[int], line: int) -> bool:
 def parse_cell(text: str) -> int:
     cell = CELL_BY_NAME.get(text.strip().lower())
     if cell is None:
-        raise NotationError(
-            f"no circle {short_repr(text)}: circles are a4, b3-b5, c2-c6, d1-d7, e2-e6, f3-f5, g4"
-        )
+        raise NotationError(NOTATION_REFUSALS("refusal.namaste.notation.cell", text=short_repr(text)))
     return cell
 
 
@@ -134,6 +132,22 @@ def parse_sheet(text: str) -> tuple[int, ...]:
                 raise NotationError(f"a circle holds 1-{MAX_VALUE} or '.', not {short_repr(item)}")
             sheet[cell] = int(item)
     return tuple(sheet)
+
+
+NOTATION_REFUSALS: Final = Texts(
+    {
+        "refusal.namaste.notation.cell": (
+            "no circle {text}: circles are a4, b3-b5, c2-c6, d1-d7, e2-e6, f3-f5, g4"
+        ),
+        "refusal.namaste.notation.roll": "roll 1, 2 or 3 white dice, not {text}",
+        "refusal.namaste.notation.value": "a value is 1-{max}, not {value}",
+        "refusal.namaste.notation.digits": "a value is 1-{max}, written in the digits 0-9, not {text}",
+        "refusal.namaste.notation.unknown": (
+            "not a Namaste action: {text} (try 'roll 2', '14@c3', 'karma', 'pass')"
+        ),
+    }
+)
+"""Why a move's notation cannot be read (``text``: what was typed, quoted)."""
 
 
 ENTRY_REFUSALS: Final = Texts(
