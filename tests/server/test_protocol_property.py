@@ -6,10 +6,12 @@ import json
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from coven.server.messages import (
+    ID_RULE,
     MAX_DEPTH,
     MAX_ERROR_TEXT,
     MAX_ID_CHARS,
@@ -231,6 +233,18 @@ def test_each_odd_input_gets_its_typed_error() -> None:
         parse_client_message(json.dumps({"type": huge}))
     except ProtocolError as exc:
         assert exc.code == "bad_message" and len(exc.message) <= MAX_ERROR_TEXT
+
+
+@pytest.mark.parametrize("odd", [str(2**53), "1.5", "true", "[1]", json.dumps("x" * 65)])
+@pytest.mark.parametrize("kind", ['"type": "ping"', '"type": "act", "number": 1, "action": "x"'])
+def test_an_odd_message_id_is_refused_for_what_an_id_may_be(kind: str, odd: str) -> None:
+    # (the id is text or a whole number: pydantic's complaint about the text branch alone, "Input should be
+    # a valid string" for 2**53, misled)
+    with pytest.raises(ProtocolError) as refused:
+        parse_client_message(f'{{{kind}, "id": {odd}}}')
+    assert refused.value.code == "bad_message"
+    assert refused.value.message == f"id: {ID_RULE}"
+    assert "64 characters" in ID_RULE and str(2**53 - 1) in ID_RULE
 
 
 def test_a_refused_act_or_chat_still_says_which_it_was() -> None:

@@ -42,6 +42,11 @@ MAX_ACTION_CHARS = 4096
 
 SafeInt = Annotated[int, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
 MessageId = Annotated[str, StringConstraints(max_length=MAX_ID_CHARS)] | SafeInt
+ID_RULE = (
+    f"a message id is text of at most {MAX_ID_CHARS} characters or a whole number "
+    f"from -{MAX_SAFE_INTEGER} to {MAX_SAFE_INTEGER}"
+)
+"""What a message's ``id`` may be, as a refusal says it."""
 Token = Annotated[str, StringConstraints(max_length=MAX_TOKEN_CHARS)]
 
 
@@ -321,6 +326,8 @@ def parse_any_message(text: str) -> Hello | Act | Sync | Ping | Chat:
         first = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
         text = shorten(f"{shorten(where, 60)}: {first['msg']}")
+        if first["loc"][1:2] == ("id",):  # (a union: its first branch's complaint alone would mislead)
+            text = f"id: {ID_RULE}"
         raise ProtocolError(ErrorCode.BAD_MESSAGE, text, _own_id(kind, raw.get("id"))) from None
 
 
