@@ -35,6 +35,19 @@ WORDS = {
     },
 }
 OTHER = {"en": "another bot of this game", "fr": "un autre bot de ce jeu"}
+# Each level's name in French (English names them by their ids).
+NAMES: dict[str, dict[str, str]] = {
+    "en": {},
+    "fr": {
+        "random": "hasard",
+        "beginner": "débutant",
+        "casual": "amateur",
+        "greedy": "glouton",
+        "best": "meilleur",
+        "reference": "référence",
+        "search": "recherche",
+    },
+}
 
 
 def check_levels(page: Any, server: Any, lang: str) -> None:
@@ -51,7 +64,7 @@ def check_levels(page: Any, server: Any, lang: str) -> None:
         )
         assert sorted(described) == sorted(bots), game["id"]
         for bot, text in described.items():
-            assert text.startswith(f"{bot} — "), text
+            assert text.startswith(f"{NAMES[lang].get(bot, bot)} — "), text  # the level by its name
             # every bot the games offer has a description of its own (the catch-all is for bots to come)
             assert WORDS[lang][bot] in text, (bot, text)
             assert OTHER[lang] not in text, (bot, text)

@@ -51,6 +51,22 @@ def test_a_move_that_cannot_be_read_is_said_once_in_french(server: Any, fr: Any,
     shoot(page, f"bad-notation-fr-{game}")
 
 
+def test_a_namaste_move_with_no_such_circle_says_which_in_french(server: Any, fr: Any) -> None:
+    # a move that reads but names a circle that is none: the refusal's own words, in French
+    page = fr.new_page()
+    seated(server, page, "namaste", ["greedy"])
+    page.wait_for_selector("main[data-myturn=yes]")
+    if not page.locator("#all-moves").evaluate("el => el.open"):
+        page.click("#all-moves summary")
+    page.fill("#notation", "7@a1")
+    page.click("#notation-play")
+    error = page.locator("#move-error")
+    error.wait_for(state="visible")
+    shown = said(error)
+    assert "pas de cercle 'a1' : les cercles sont a4, b3-b5" in shown, shown
+    assert not ENGLISH.search(shown) and "no circle" not in shown, shown
+
+
 def test_the_lobby_says_in_french_what_is_wrong_with_the_pace(server: Any, fr: Any) -> None:
     page = fr.new_page()
     page.goto(server.base + "/")

@@ -171,7 +171,10 @@ export function errorText(code, message, game = null, reason = null, seat = null
   const field = code === "bad_request" ? requestDetail(message) : null;
   if (field) return field;
   if (lang === "en") return message || code || "";
-  const said = reason && typeof reason.key === "string" ? messageText(reason.key, reason.params || {}, seat) : null;
+  // (a text that is no move at all is answered by the page's own account of how this game's moves are
+  // written, fuller than the refusal's examples)
+  const nothing = code === "bad_notation" && reason && /\.notation\.unknown$/.test(String(reason.key));
+  const said = reason && typeof reason.key === "string" && !nothing ? messageText(reason.key, reason.params || {}, seat) : null;
   if (said) return said;
   const known = knownErrors()[code];
   if (!known) return message || code || "";
