@@ -154,3 +154,29 @@ def test_the_amulets_spell_book_scrolls_in_its_own_box_on_a_phone(
     finally:
         ctx.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+def test_a_box_that_scrolls_sideways_shows_there_is_more(server: Any, browser: Any) -> None:
+    # On a phone, The 3 Commandments' karma pad at five players is wider than the screen: its right edge
+    # fades (data-scrolls="more") while there is more to see, and no longer once scrolled to the end; a
+    # box that fits is not marked.
+    ctx = browser.new_context(**SCREENS["phone"])
+    try:
+        seats = [{"kind": "human", "name": "Ana"}, *({"kind": "bot", "bot": "random"} for _ in range(4))]
+        created = server.post("/api/tables", {"game": "commandments", "players": 5, "seats": seats})
+        page = ctx.new_page()
+        page.goto(created["invites"][0]["url"])
+        page.wait_for_selector(".pad-scroll[data-scrolls=more]")
+        mask = page.evaluate("() => getComputedStyle(document.querySelector('.pad-scroll')).maskImage")
+        assert "linear-gradient" in mask, mask
+        page.evaluate(
+            "() => { const pad = document.querySelector('.pad-scroll'); pad.scrollLeft = pad.scrollWidth; }"
+        )
+        page.wait_for_selector(".pad-scroll:not([data-scrolls])")
+        fits = page.evaluate(
+            "() => [...document.querySelectorAll('.board, .pad-scroll')]"
+            ".filter((el) => el.scrollWidth <= el.clientWidth).map((el) => el.dataset.scrolls || '')"
+        )
+        assert fits and not any(fits), fits
+    finally:
+        ctx.close()

@@ -1,7 +1,7 @@
 // Entry point: "/" is the lobby, "/t/{table}" a table (the seat's token, if any, in the fragment).
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
-import { h, clear } from "./util.js";
+import { h, clear, watchScrollers } from "./util.js";
 import { t, langSwitch } from "./i18n.js";
 
 /** The fixed texts of index.html, in the page's language, and the EN/FR switch in the header. */
@@ -32,6 +32,7 @@ window.addEventListener("hashchange", () => location.reload());
 try {
   frame();
   route();
+  watchScrollers();
 } catch (err) {
   const root = document.getElementById("app");
   clear(root).append(h("p", { class: "error", role: "alert" }, t("frame.failed", { message: err.message })));

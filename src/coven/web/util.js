@@ -75,3 +75,36 @@ export function fmtScore(x) {
   if (x === null || x === undefined) return "—";
   return Number.isInteger(x) ? String(x) : x.toFixed(1);
 }
+
+/** Boxes that scroll sideways when what they hold is wider than the screen (a board, a score pad). */
+const SCROLLERS = ".board, .pad-scroll";
+
+/** Mark each sideways scroller under `root` whose content goes on past its right edge
+ * (data-scrolls="more": the style sheet fades that edge, so a phone shows there is more to see); unmarked
+ * once scrolled to the end, or when everything fits. */
+export function markScrollers(root = document) {
+  for (const el of root.querySelectorAll(SCROLLERS)) markScroller(el);
+}
+
+function markScroller(el) {
+  const more = el.scrollWidth - el.clientWidth > 1 && el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+  if (more) el.dataset.scrolls = "more";
+  else delete el.dataset.scrolls;
+}
+
+/** Keep the marks true as the page is drawn again, resized or scrolled (once per page). */
+export function watchScrollers() {
+  let queued = false;
+  const later = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; markScrollers(); });
+  };
+  new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", later);
+  document.addEventListener("scroll", (ev) => {
+    const el = ev.target;
+    if (el instanceof Element && el.matches(SCROLLERS)) markScroller(el);
+  }, { capture: true, passive: true });
+  later();
+}
