@@ -38,6 +38,12 @@ export function t(key, params = {}) {
   return lang === "fr" ? contracted(filled) : filled;
 }
 
+/** The text of `key` in the page's language, or `fallback` where the catalogue has none (a name looked up
+ * by what it names: an option, a choice, a bot level of a game the catalogue does not know). */
+export function textOr(key, fallback) {
+  return typeof catalogue[key] === "string" ? t(key) : fallback;
+}
+
 /** French joins "de", "à" and "que" to a name put in after them, as the language does: "de" and "à" contract
  * with the name's article ("les règles des 3 Commandements", not "de Les 3 Commandements"; "du", "au",
  * "aux" likewise; "de La" stays), and "de" and "que" elide before a vowel ("les règles d'Amulets", "la
@@ -54,8 +60,7 @@ export function contracted(text) {
 
 /** A bot level's name in the page's language (its id where the catalogue has no name for it). */
 export function botLevel(bot) {
-  const own = t(`bot.name.${bot}`);
-  return own.startsWith("⟦") ? bot : own;
+  return textOr(`bot.name.${bot}`, bot);
 }
 
 /** A seat's name as shown (`i`: its number from 0): the server names a seat nobody named "<bot> bot" or

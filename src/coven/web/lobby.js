@@ -5,7 +5,7 @@ import { h, clear, button, listing } from "./util.js";
 import { keptSeats, forgetSeat, markEnded, seatUrl, spectatorUrl } from "./seats.js";
 import { deckBrowser } from "./deck.js";
 import { customCardsField } from "./games/commandments_cards.js";
-import { t as tr, errorText, lang, gameTitle, seatName, botLevel } from "./i18n.js";
+import { t as tr, textOr, errorText, lang, gameTitle, seatName, botLevel } from "./i18n.js";
 
 /** A variant worth naming beside a table's game (The 3 Commandments' expert variant). */
 function variantText(t) {
@@ -31,21 +31,17 @@ function gameSummary(g) {
 
 /** An option's name in the page's language (its key where the catalogue has none: a game of a server's own). */
 function optionName(opt) {
-  const own = tr(`optname.${opt.key}`);
-  return own.startsWith("⟦") ? opt.key : own;
+  return textOr(`optname.${opt.key}`, opt.key);
 }
 
 /** One of a choice option's values in words (the value itself where the catalogue has none). */
 function choiceText(opt, value) {
-  const own = tr(`optchoice.${opt.key}.${value}`);
-  return own.startsWith("⟦") ? value : own;
+  return textOr(`optchoice.${opt.key}.${value}`, value);
 }
 
 /** An option's description: the server's (English) one, or the catalogue's where the page is not in English. */
 function optionText(opt) {
-  if (lang === "en") return opt.description;
-  const own = tr(`opt.${opt.key}`);
-  return own.startsWith("⟦") ? opt.description : own;
+  return lang === "en" ? opt.description : textOr(`opt.${opt.key}`, opt.description);
 }
 
 /** What a bot level plays like, in the page's language (every level the games offer; another name gets a
