@@ -1,5 +1,6 @@
 """The HTTP protocol Coven serves with (and the bench's echo): a websocket connection leaves no reference
-cycle behind at its upgrade, so closed connections are freed at once, not by a pause of the collector."""
+cycle behind at its upgrade, so closed connections are freed at once, not by a pause of the collector; and
+a client that does not send its request in time is let go."""
 
 from __future__ import annotations
 
@@ -69,3 +70,54 @@ def test_a_websocket_leaves_no_cycle_behind_at_its_upgrade() -> None:
     assert _left_behind(http_protocol(), 8) == 0
     # uvicorn's own protocol keeps each one in a cycle with its parser until a collection (the reason)
     assert _left_behind(HttpToolsProtocol, 8) >= 8
+
+
+# ------------------------------------------------------------------------- a request's clock
+def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> bool:
+    """Whether the server closes ``sock`` within ``seconds`` (sending ``trickle`` every 0.1 s meanwhile)."""
+    sock.settimeout(0.1)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if trickle:
+                sock.sendall(trickle)
+            if sock.recv(1024) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except OSError:  # (reset: closed too)
+            return True
+    return False
+
+
+def test_a_client_that_does_not_send_its_request_in_time_is_let_go() -> None:
+    # a connection that says nothing, and one that sends its headers a few bytes at a time, each held for
+    # ever by uvicorn alone (a slowloris): both are closed once the request's time is up
+    with _serving(http_protocol(request_seconds=0.5)) as url:
+        port = int(url.split(":")[2].split("/")[0])
+        with socket.create_connection((LOOPBACK, port)) as silent:
+            assert _closed_within(silent, 10.0)
+        with socket.create_connection((LOOPBACK, port)) as slow:
+            slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+            assert _closed_within(slow, 10.0, trickle=b"X-A: b\r\n")
+        # a whole request is answered, and the connection kept alive past the request's time
+        with socket.create_connection((LOOPBACK, port)) as fine:
+            fine.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            fine.settimeout(10.0)
+            assert fine.recv(1024).startswith(b"HTTP/1.1 200")
+            time.sleep(1.0)  # (uvicorn's keep-alive is 5 s)
+            fine.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert fine.recv(1024).startswith(b"HTTP/1.1 200")
+        # a websocket is not an HTTP request any more once upgraded: idle past the request's time, it lives
+        with connect(url) as ws:
+            time.sleep(1.0)
+            ws.send("still here")
+            assert ws.recv(timeout=10) == "still here"
+
+
+def test_uvicorns_own_protocol_holds_a_silent_connection() -> None:
+    # (why the clock is needed: the same check against uvicorn's protocol finds the connection still open)
+    with _serving(HttpToolsProtocol) as url:
+        port = int(url.split(":")[2].split("/")[0])
+        with socket.create_connection((LOOPBACK, port)) as silent:
+            assert not _closed_within(silent, 1.5)

@@ -12,6 +12,7 @@ out per seat), with nothing computed: the floor under a Coven move.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import socket
@@ -31,8 +32,14 @@ HEALTH_PATH = "/api/health"
 LOOPBACK = "127.0.0.1"
 
 
-def http_protocol() -> type[Any]:
-    """uvicorn's HTTP protocol (httptools), letting go of its parser when a connection becomes a websocket.
+REQUEST_SECONDS = 20.0
+"""How long a client has to send a whole HTTP request (its headers, and its body if it has one), from the
+moment it connects or begins the request; past it, the connection is closed."""
+
+
+def http_protocol(request_seconds: float = REQUEST_SECONDS) -> type[Any]:
+    """uvicorn's HTTP protocol (httptools), letting go of its parser when a connection becomes a websocket,
+    and closing a connection whose request does not arrive whole within ``request_seconds``.
 
     The parser holds the protocol's bound methods (its callbacks) and the protocol holds the parser: once
     the connection is handed to the websocket protocol, nothing else refers to the two, and the cycle
@@ -42,11 +49,50 @@ def http_protocol() -> type[Any]:
     1 % of acks came in such stalls, every table waiting at once). Let go at the upgrade, they are freed
     at once, a connection at a time. ``coven serve`` serves with it too (it lives here, beside
     :data:`TRANSPORT`, because this module must run as a script without the coven package).
+
+    uvicorn closes a connection that idles between two requests (its keep-alive timeout), but not one that
+    says nothing after connecting, nor one that sends its request a byte at a time: a client could hold
+    as many connections as the server may open files, each for ever ("slowloris"), and nobody else could
+    connect. Here the request's clock runs from the connection (or the request's first byte) until the
+    request is whole (or the connection becomes a websocket, which has its own pings).
     """
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class HttpProtocol(HttpToolsProtocol):
+        _request_timer: asyncio.TimerHandle | None = None
+
+        def _start_request_clock(self) -> None:
+            self._stop_request_clock()
+            self._request_timer = self.loop.call_later(request_seconds, self._request_too_slow)
+
+        def _stop_request_clock(self) -> None:
+            if self._request_timer is not None:
+                self._request_timer.cancel()
+                self._request_timer = None
+
+        def _request_too_slow(self) -> None:
+            self._request_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._start_request_clock()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_request_clock()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._start_request_clock()
+
+        def on_message_complete(self) -> None:
+            self._stop_request_clock()
+            super().on_message_complete()
+
         def handle_websocket_upgrade(self) -> None:
+            self._stop_request_clock()
             super().handle_websocket_upgrade()
             self.parser = None  # type: ignore[assignment]  # (the connection's data goes to the websocket now)
 
