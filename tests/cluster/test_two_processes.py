@@ -236,13 +236,22 @@ def test_two_processes_are_one_server_through_a_cut_and_a_death(cluster: list[No
     # its bot workers and its store writer end with it, however it ends (each within a second or so of
     # seeing it gone; a bot worker thinks at idle priority, so on a machine busy with other tests it may
     # take a few seconds more to be given the moment it needs to leave)
-    living = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    living = [pid for pid in workers if runs(pid)]
     gone_by = time.monotonic() + 15
     while living and time.monotonic() < gone_by:
         time.sleep(0.1)
-        living = [pid for pid in living if Path(f"/proc/{pid}").exists()]
-    described = {pid: Path(f"/proc/{pid}/cmdline").read_bytes()[:120] for pid in living}
+        living = [pid for pid in living if runs(pid)]
+    described = {pid: Path(f"/proc/{pid}/cmdline").read_bytes()[:120] for pid in living if runs(pid)}
     assert not living, f"a dead server's workers live on: {described}"
+
+
+def runs(pid: int) -> bool:
+    """Whether process ``pid`` still runs (an ended one its new parent has not reaped yet does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in {"Z", "X"}
 
 
 def children(pid: int) -> list[int]:
