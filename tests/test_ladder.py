@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
-from coven.bots.ladder import lineup, run_ladder
+from coven.bots import ladder
+from coven.bots.arena import GameResult
+from coven.bots.ladder import lineup, placings, run_ladder
 from coven.cli import app
 from coven.games import get_game
 
@@ -86,3 +90,31 @@ def test_the_default_ladder_includes_the_reference_bot() -> None:
         assert {"random", "greedy", "best", "reference"} <= set(get_game(game_id).bots())
     result = runner.invoke(app, ["ladder", "--help"])
     assert result.exit_code == 0 and "default: all" in result.output
+
+
+def test_places_put_the_winners_first_then_the_others_by_score() -> None:
+    assert placings([4.0, 4.0], {0}) == [1, 2]  # a tie the rules broke: the winner alone is first
+    assert placings([4.0, 4.0], {0, 1}) == [1, 1]  # shared
+    assert placings([3.0, 9.0, 5.0, 5.0], {1}) == [3, 1, 2, 2]
+    assert placings([0.0, 2.0, 1.0], set()) == [3, 1, 2]  # nobody won (Amulets): by score alone
+
+
+def test_a_namaste_tie_broken_by_bad_karma_is_rated_as_a_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the ruling: "Ties: fewer bad-karma spaces filled wins". Four points each, seat 1 with two bad-karma
+    # spaces: seat 0 wins, and the ladder must rate it so (rated by score alone, it was a draw)
+    game = get_game("namaste")
+    four = "4 / . . . / . . . . . / . . . . . . . / . . . . . / . . . / ."
+    six = "6 / . . . / . . . . . / . . . . . . . / . . . . . / . . . / ."  # less two for bad karma
+    state = game.position([four, six], karma=[[], [1, 1]])
+    assert game.scores(state) == (4.0, 4.0) and game.winners(state) == {0}
+
+    def played(_game: Any, _bots: Any, _players: int, _options: Any, _seed: int) -> GameResult:
+        return GameResult(state, [], game.scores(state), game.winners(state), 0, [])
+
+    monkeypatch.setattr(ladder, "play_game", played)
+    result = run_ladder(game, ["random", "greedy"], 2, 1, seed=0)
+    by_bot = {s.bot: s for s in result.standings}
+    seated_first = lineup(0, ["random", "greedy"], 2)[ladder.seat_assignment(0, 2)[0]]
+    winner, loser = by_bot[seated_first], by_bot[next(b for b in by_bot if b != seated_first)]
+    assert (winner.wins, loser.wins) == (1.0, 0.0)
+    assert winner.mu > START_MU > loser.mu

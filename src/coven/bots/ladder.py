@@ -7,8 +7,10 @@ meets every other and, over whole cycles, plays as often as the others. With few
 sits more than once; its rating then moves by the mean of its
 seats' updates, and its wins add up over its seats (its mean score is per seat).
 
-Every game updates the ratings with the Plackett-Luce model of OpenSkill (Weng-Lin), ranked by score
-(ties share a rank). A rating is ``mu`` (the skill estimate) and ``sigma`` (its uncertainty); the table is
+Every game updates the ratings with the Plackett-Luce model of OpenSkill (Weng-Lin), ranked by
+:func:`placings`: the winners first, sharing the first place (the game's own tie-break, as Namaste's fewer
+bad-karma spaces, has decided who they are), then the others by score (ties share a place). A rating is
+``mu`` (the skill estimate) and ``sigma`` (its uncertainty); the table is
 sorted by the ordinal ``mu - 3 sigma``, a skill the bot has almost surely reached.
 """
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -76,6 +78,15 @@ class LadderResult:
         }
 
 
+def placings(scores: Sequence[float], winners: Collection[int]) -> list[float]:
+    """Each seat's place in a finished game (1 is first; equal places are ties): the winners share the
+    first, whatever their scores (a tie the rules break goes to the winners alone), then the others by
+    score. With no winner (an Amulets game where every wizard failed), all by score."""
+    below = sorted({v for s, v in enumerate(scores) if s not in winners}, reverse=True)
+    first = 2 if winners else 1
+    return [1.0 if s in winners else float(first + below.index(v)) for s, v in enumerate(scores)]
+
+
 def lineup(block: int, bots: Sequence[str], players: int) -> list[str]:
     """The bots of block ``block``: with more bots than seats, the ``players``-bot combinations in turn
     (so every bot meets every other; a full cycle is C(bots, players) blocks, in which every bot plays
@@ -122,7 +133,7 @@ def run_ladder(
         ]
         result = play_game(game, actors, players, resolved, block_seed)
         teams = [[ratings[name]] for name in entries]
-        rated = model.rate(teams, scores=list(result.scores))
+        rated = model.rate(teams, ranks=placings(result.scores, result.winners))
         moved: dict[str, list[tuple[float, float]]] = {}
         for s, name in enumerate(entries):
             moved.setdefault(name, []).append((rated[s][0].mu, rated[s][0].sigma))
