@@ -189,6 +189,19 @@ def test_every_game_has_its_rules_in_french_with_the_english_structure(real: Tes
     assert 'data-langs="en fr"' in response.text
 
 
+@pytest.mark.parametrize(
+    ("lang", "allowed"), [("en", "the one it came from is allowed"), ("fr", "celui d'où il vient est permis")]
+)
+def test_the_commandments_page_lets_an_artefact_go_back_where_it_came_from(
+    real: TestClient, lang: str, allowed: str
+) -> None:
+    # the rulebook: "The player may place it back on the same area where he took it from" (the engine
+    # allows it, and card A21 rewards it); the page said "move it to another area"
+    text = " ".join("".join(outline(real.get(f"/rules/commandments?lang={lang}").text).text).split())
+    assert allowed in text
+    assert "another area" not in text and "autre secteur" not in text
+
+
 def test_english_is_the_default_and_an_unknown_language_falls_back_to_it(real: TestClient) -> None:
     english = real.get("/rules/namaste").text
     assert structure(english).headings[0] == "Namaste — how to play"

@@ -87,6 +87,21 @@ def test_magdalena_rolls_1_7_2_and_4_giving_7_or_13_for_her_and_3_or_9_for_the_o
     assert [s[parse_cell("d4")] for s in state.sheets] == [7, 9, 3]
 
 
+def test_each_1_7_die_is_read_separately_so_mixed_readings_count() -> None:
+    # the ruling: "Each player chooses 1 or 7 for each such die separately": two white 1/7 dice and a
+    # turquoise one give 1+1, 1+7 and 7+7 to the others, and with the turquoise 3, 9, 15 or 21 to the roller
+    white, turquoise = parse_dice("1/7 1/7 + 1/7")
+    assert sums(white) == (2, 8, 14)
+    assert sums((*white, turquoise)) == (3, 9, 15, 21)
+    state = GAME.position([EMPTY, EMPTY, EMPTY], dice="1/7 1/7 + 1/7", active=0)
+    assert {a.value for a in GAME.legal_actions(state, 0) if hasattr(a, "value")} == {3, 9, 15, 21}
+    assert {a.value for a in GAME.legal_actions(state, 1) if hasattr(a, "value")} == {2, 8, 14}
+    act(state, 0, "9@d4")  # 1 + 1 + 7: the turquoise read as 7, the white dice as 1
+    act(state, 1, "8@d4")  # 1 + 7: the two white dice read apart
+    act(state, 2, "14@d4")
+    assert [s[parse_cell("d4")] for s in state.sheets] == [9, 8, 14]
+
+
 DANIEL = ". / 5 7 . / . . . . . / . . . . . . . / . . . . . / . . . / ."
 
 
