@@ -177,6 +177,74 @@ def test_a_move_that_cannot_be_read_is_said_in_french() -> None:
     assert "no circle" not in out and "white dice, not" not in out and "not a Namaste action" not in out
 
 
+# game -> (lines typed that are no move, pieces of their refusals in French, the same in English)
+UNREADABLE_MOVES: dict[str, tuple[str, list[str], list[str]]] = {
+    "brujas": (
+        "zzz\nxZ9\ntake Q1\n",
+        [
+            "une action est une carte à jouer (R3), une carte à prendre dans le pli (xR3) ou un "
+            "déplacement de la sorcière (up, down), pas 'zzz'",
+            "une carte s'écrit avec une couleur R, B, Y ou G et un nombre de 1 à 5 (par exemple R3), "
+            "pas 'Z9'",
+            "pas ' Q1'",
+        ],
+        [
+            "an action is a card to play (R3), a pick (xR3) or a witch move (up, down), not 'zzz'",
+            "a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not 'Z9'",
+        ],
+    ),
+    "amulets": (
+        "zzz\nask A1 B2\nask A1 B2 C3 D4 F5\ncast RA1 RB2 GC3 BD4 KE5\nask RA1 YB2 GC3 BD4 QE5\n",
+        [
+            "une action s'écrit « ask <placement> » (interroger les esprits) ou « cast <placement> » "
+            "(lancer le sort), pas 'zzz'",
+            "un placement donne le champ de chacune des cinq amulettes, pas 'A1 B2'",
+            "un champ va d'A1 à E5, pas 'F5'",
+            "l'amulette R est placée deux fois dans 'RA1 RB2 GC3 BD4 KE5'",
+            "'QE5' n'est pas une amulette (R Y G B K) suivie d'un champ (A1-E5)",
+        ],
+        [
+            "an action is 'ask <placement>' or 'cast <placement>', not 'zzz'",
+            "a field is A1 to E5, not 'F5'",
+            "amulet R is placed twice in 'RA1 RB2 GC3 BD4 KE5'",
+        ],
+    ),
+    "commandments": (
+        'zzz\nbk3>Q\nzz1>C\nbk3>C ~\njudge maybe\n"hi"\nplace wh=C,C,C,C bk=C,C,C,C,C br=C,C,C,C,C\n',
+        [
+            "un coup s'écrit ARTEFACT>ZONE (par exemple bk3>C), ou forfeit, ordain, place, judge ; pas 'zzz'",
+            "'Q' n'est pas une zone (C, H1-H5, T1-T5, R ; X = hors du cercle)",
+            "'zz1' n'est pas un artefact (wh1-wh5, bk1-bk5, br1-br5)",
+            "'~' inattendu : utilisez +geste, @contact",
+            "judge prend yes ou no pour chacune de vos cartes d'action",
+            "des paroles libres seules n'en sont pas un",
+            "wh= prend cinq zones, une par artefact, pas 4",
+        ],
+        [
+            "a move is ARTEFACT>AREA (e.g. bk3>C), or forfeit, ordain, place, judge; not 'zzz'",
+            "'Q' is not an area (C, H1-H5, T1-T5, R; X = out of the circle)",
+            "'zz1' is not an artefact (wh1-wh5, bk1-bk5, br1-br5)",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("game", list(UNREADABLE_MOVES))
+def test_a_move_of_another_game_that_cannot_be_read_is_said_in_french(game: str) -> None:
+    # the notation's refusals of Brujas, Amulets and The 3 Commandments, as Namaste's above; in English,
+    # the rules' own words as before
+    typed, french, english = UNREADABLE_MOVES[game]
+    args = ["play", game, "--players", "3", "--bots", "random", "--seed", "3", "--lang", "fr"]
+    out = " ".join(runner.invoke(app, args, input=typed + "quit\n").output.split())  # lines wrap
+    for piece in french:
+        assert piece in out, (piece, out)
+    for piece in english:
+        assert piece not in out, (piece, out)
+    said = " ".join(runner.invoke(app, [*args[:-1], "en"], input=typed + "quit\n").output.split())
+    for piece in english:
+        assert piece in said, (piece, said)
+
+
 def test_the_terminal_names_a_seat_in_a_refusal() -> None:
     from coven.core.driver import TerminalSeat
     from coven.core.errors import NotYourTurnError

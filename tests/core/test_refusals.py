@@ -20,6 +20,7 @@ from coven.core import (
     GameOverError,
     IllegalActionError,
     InvalidOptionError,
+    NotationError,
     NotYourTurnError,
 )
 from coven.core.refusals import CORE, PREFIX, keys
@@ -330,6 +331,214 @@ def test_the_core_refuses_a_finished_game_and_a_passed_decision() -> None:
     Driver(game, fresh, {first: hesitant}).step()
     assert [flat(reason_of(e)) for e in hesitant.heard] == [{"key": "refusal.core.must_act", "params": {}}]
     assert french(reason_of(hesitant.heard[0])) == "vous devez jouer maintenant"
+
+
+# --------------------------------------------------------------------------- moves that cannot be read
+# A typed move that is no action, by game: its key and its English, word for word as it was before it had
+# a key (and as the tests of each game's notation expect). Every notation refusal of Brujas, Amulets and
+# The 3 Commandments is met here.
+UNREADABLE: list[tuple[str, str, str, str]] = [
+    (
+        "brujas",
+        "zzz",
+        "refusal.brujas.notation.unknown",
+        "an action is a card to play (R3), a pick (xR3) or a witch move (up, down), not 'zzz'",
+    ),
+    (
+        "brujas",
+        "R6",
+        "refusal.brujas.notation.unknown",
+        "an action is a card to play (R3), a pick (xR3) or a witch move (up, down), not 'R6'",
+    ),
+    (
+        "brujas",
+        "xZ9",
+        "refusal.brujas.notation.card",
+        "a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not 'Z9'",
+    ),
+    (
+        "brujas",
+        "take Q1",
+        "refusal.brujas.notation.card",
+        "a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not ' Q1'",
+    ),
+    (
+        "amulets",
+        "zzz",
+        "refusal.amulets.notation.unknown",
+        "an action is 'ask <placement>' or 'cast <placement>', not 'zzz'",
+    ),
+    (
+        "amulets",
+        "ask A1 B2",
+        "refusal.amulets.notation.placement",
+        "a placement names the five amulets' fields, not 'A1 B2'",
+    ),
+    ("amulets", "ask A1 B2 C3 D4 F5", "refusal.amulets.notation.field", "a field is A1 to E5, not 'F5'"),
+    (
+        "amulets",
+        "cast RA1 YB2 GC3 BD4 KZ5",
+        "refusal.amulets.notation.field",
+        "a field is A1 to E5, not 'Z5'",
+    ),
+    (
+        "amulets",
+        "cast RA1 YB2 GC3 BD4 QE5",
+        "refusal.amulets.notation.amulet",
+        "'QE5' is not an amulet (R Y G B K) and a field (A1-E5)",
+    ),
+    (
+        "amulets",
+        "cast RA1 RB2 GC3 BD4 KE5",
+        "refusal.amulets.notation.twice",
+        "amulet R is placed twice in 'RA1 RB2 GC3 BD4 KE5'",
+    ),
+    ("commandments", "   ", "refusal.commandments.notation.empty", "empty action"),
+    (
+        "commandments",
+        "zzz",
+        "refusal.commandments.notation.unknown",
+        "a move is ARTEFACT>AREA (e.g. bk3>C), or forfeit, ordain, place, judge; not 'zzz'",
+    ),
+    (
+        "commandments",
+        '"hello"',
+        "refusal.commandments.notation.words_alone",
+        "a move is ARTEFACT>AREA (e.g. bk3>C), or forfeit, ordain, place, judge; not free words alone",
+    ),
+    (
+        "commandments",
+        "zz1>C",
+        "refusal.commandments.notation.artefact",
+        "'zz1' is not an artefact (wh1-wh5, bk1-bk5, br1-br5)",
+    ),
+    (
+        "commandments",
+        "bk3>Q",
+        "refusal.commandments.notation.area",
+        "'Q' is not an area (C, H1-H5, T1-T5, R; X = out of the circle)",
+    ),
+    (
+        "commandments",
+        "bk3>" + ">".join(["C", "R"] * 7),
+        "refusal.commandments.path_length",
+        "a path passes over at most 12 areas",
+    ),
+    (
+        "commandments",
+        "bk3>C ~",
+        "refusal.commandments.notation.unexpected",
+        """unexpected '~': use +gesture, @touch, "free words" or a time like 12s""",
+    ),
+    (
+        "commandments",
+        "bk3>C !permission",
+        "refusal.commandments.notation.saying",
+        """'!permission': what you say is free text now, in double quotes (e.g. "may I?" asks for """
+        "permission)",
+    ),
+    (
+        "commandments",
+        'bk3>C "a" "b"',
+        "refusal.commandments.notation.words_once",
+        "give the free words once, in one pair of double quotes",
+    ),
+    (
+        "commandments",
+        'bk3>C "a',
+        "refusal.commandments.notation.unclosed",
+        "unclosed double quote in the free words",
+    ),
+    (
+        "commandments",
+        "ordain discard=P05",
+        "refusal.commandments.notation.ordain",
+        "ordain takes discard=CARD taboo=CARD (e.g. ordain discard=P05 taboo=A01)",
+    ),
+    (
+        "commandments",
+        "ordain x=1 taboo=A01",
+        "refusal.commandments.notation.ordain_field",
+        "ordain takes discard=CARD taboo=CARD, not 'x=1'",
+    ),
+    (
+        "commandments",
+        "ordain discard=%% taboo=A01",
+        "refusal.commandments.notation.card_id",
+        "a card id is a letter and up to 15 letters, digits, - or _, not '%%'",
+    ),
+    (
+        "commandments",
+        "place wh=C,C,C,C,C",
+        "refusal.commandments.notation.place",
+        "place takes wh=.. bk=.. br=.. (five areas each, e.g. wh=C,C,H1,T2,R)",
+    ),
+    (
+        "commandments",
+        "place zz=1",
+        "refusal.commandments.notation.place_group",
+        "place takes wh=.. bk=.. br=.. with five areas each, not 'zz=1'",
+    ),
+    (
+        "commandments",
+        "place wh=C,C,Q,C,C bk=C,C,C,C,C br=C,C,C,C,C",
+        "refusal.commandments.notation.place_area",
+        "'Q' is not an area (C, H1-H5, T1-T5, R)",
+    ),
+    (
+        "commandments",
+        "place wh=C,C,C,C bk=C,C,C,C,C br=C,C,C,C,C",
+        "refusal.commandments.notation.place_count",
+        "wh= takes five areas, one per artefact, not 4",
+    ),
+    (
+        "commandments",
+        "judge maybe",
+        "refusal.commandments.notation.judge",
+        "judge takes yes or no for each of your action cards, in slot order, e.g. judge yes,no (not 'maybe')",
+    ),
+]
+
+
+@pytest.mark.parametrize(("game_id", "text", "key", "english"), UNREADABLE, ids=lambda v: str(v)[:30])
+def test_a_move_that_cannot_be_read_says_why_in_words_of_no_language(
+    game_id: str, text: str, key: str, english: str
+) -> None:
+    game: Any = REGISTRY.get(game_id)
+    with pytest.raises(NotationError) as caught:
+        game.parse_action(text)
+    why = check_refusal(game, reason_of(caught.value))
+    assert why.key == key
+    assert str(caught.value) == english
+    assert "text" not in why.params or str(why.params["text"]) in french(why)  # what was typed, quoted
+
+
+@pytest.mark.parametrize("game_id", ["brujas", "amulets", "commandments"])
+def test_every_notation_refusal_is_met_by_a_typed_move(game_id: str) -> None:
+    declared_here = {k for k in REGISTRY.get(game_id).refusals.templates if ".notation." in k}
+    met = {key for game, _, key, _ in UNREADABLE if game == game_id}
+    assert declared_here and declared_here <= met, declared_here - met
+
+
+def test_a_move_that_cannot_be_read_is_said_in_french() -> None:
+    cases = {
+        ("brujas", "xZ9"): (
+            "une carte s'écrit avec une couleur R, B, Y ou G et un nombre de 1 à 5 (par exemple R3), pas 'Z9'"
+        ),
+        ("amulets", "ask A1 B2 C3 D4 F5"): "un champ va d'A1 à E5, pas 'F5'",
+        (
+            "amulets",
+            "cast RA1 RB2 GC3 BD4 KE5",
+        ): "l'amulette R est placée deux fois dans 'RA1 RB2 GC3 BD4 KE5'",
+        ("commandments", "bk3>Q"): "'Q' n'est pas une zone (C, H1-H5, T1-T5, R ; X = hors du cercle)",
+        ("commandments", "place wh=C,C,C,C bk=C,C,C,C,C br=C,C,C,C,C"): (
+            "wh= prend cinq zones, une par artefact, pas 4"
+        ),
+    }
+    for (game_id, text), expected in cases.items():
+        with pytest.raises(NotationError) as caught:
+            REGISTRY.get(game_id).parse_action(text)
+        assert french(reason_of(caught.value)) == expected
 
 
 # ----------------------------------------------------------------------------- options and cards

@@ -67,6 +67,40 @@ def test_a_namaste_move_with_no_such_circle_says_which_in_french(server: Any, fr
     assert not ENGLISH.search(shown) and "no circle" not in shown, shown
 
 
+# game -> (the seats after Ana's, a move that reads wrong in a precise way, its refusal in French)
+PRECISE = {
+    "brujas": (
+        ["greedy", "greedy"],
+        "xZ9",
+        "une carte s'écrit avec une couleur R, B, Y ou G et un nombre de 1 à 5",
+    ),
+    "amulets": (["greedy", "greedy"], "ask A1 B2 C3 D4 F5", "un champ va d'A1 à E5, pas 'F5'"),
+    "commandments": (
+        ["greedy", "greedy"],
+        "bk3>Q",
+        "'Q' n'est pas une zone (C, H1-H5, T1-T5, R ; X = hors du cercle)",
+    ),
+}
+
+
+@pytest.mark.parametrize("game", list(PRECISE))
+def test_a_move_that_reads_wrong_says_precisely_why_in_french(server: Any, fr: Any, game: str) -> None:
+    # the notation's own refusal (a card, a field, an area that is none), in the page's words
+    bots, text, expected = PRECISE[game]
+    page = fr.new_page()
+    seated(server, page, game, bots)
+    page.wait_for_selector("main[data-myturn=yes], main[data-mayact=yes]")
+    if not page.locator("#all-moves").evaluate("el => el.open"):
+        page.click("#all-moves summary")
+    page.fill("#notation", text)
+    page.click("#notation-play")
+    error = page.locator("#move-error")
+    error.wait_for(state="visible")
+    shown = said(error)
+    assert expected in shown, shown
+    assert not ENGLISH.search(shown), shown
+
+
 def test_the_lobby_says_in_french_what_is_wrong_with_the_pace(server: Any, fr: Any) -> None:
     page = fr.new_page()
     page.goto(server.base + "/")

@@ -1,5 +1,6 @@
 """Every game's notation parsers are total: any text or JSON gives an action that round-trips, or a
-NotationError -- never another exception.
+NotationError -- never another exception. A text that is no action is refused in words of no language (a
+refusal's key and params, :mod:`coven.core.refusals`), so each front end says it in the person's own.
 
 The inputs are arbitrary text and JSON, and mutations of real notations: legal actions (and positions,
 sheets, dice) taken from random play, with characters replaced by other scripts' digits, inserted,
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 from coven.core import Game, NotationError
 from coven.core.errors import short_repr
+from coven.core.texts import Message
 from coven.games import game_ids, get_game
 from coven.games.brujas.notation import format_position, parse_position
 from coven.games.namaste.notation import dice_text, parse_dice
@@ -172,7 +174,8 @@ def _non_ascii_digit(text: str, game_id: str) -> bool:
 def check_text(game: AnyGame, text: str) -> None:
     try:
         action = game.parse_action(text)
-    except NotationError:
+    except NotationError as exc:
+        said(game, exc)
         return
     assert not _non_ascii_digit(text, game.spec.id), (text, action)
     assert isinstance(action, game.action_classes)
@@ -180,6 +183,13 @@ def check_text(game: AnyGame, text: str) -> None:
     again = game.format_action(action)
     assert game.parse_action(again) == action, (text, again)
     assert game.action_from_json(game.action_to_json(action)) == action
+
+
+def said(game: AnyGame, exc: NotationError) -> None:
+    """``exc`` refuses a typed text with one of the game's declared refusals (its key and params)."""
+    reason = exc.reason
+    assert isinstance(reason, Message), f"{game.spec.id}: {str(exc)!r} is said in English only"
+    assert reason.key in game.refusals.templates, reason.key
 
 
 def check_json(game: AnyGame, raw: object) -> None:
@@ -322,6 +332,7 @@ def test_bad_notations_get_a_notation_error(game_id: str, text: str) -> None:
     with pytest.raises(NotationError) as caught:
         get_game(game_id).parse_action(text)
     assert len(str(caught.value)) < 300
+    said(get_game(game_id), caught.value)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -96,8 +96,20 @@ def test_a_commandments_move_wrong_in_itself_says_why_as_it_is_read(real: TestCl
         assert error["reason"]["key"] == "refusal.commandments.not_gesture"
         assert error["reason"]["params"]["value"] == "'moonwalk'"
         assert in_french(error["reason"]).startswith("'moonwalk' n'est pas un geste (au choix : stand, dance")
-        # a text that is no move at all: the code alone says it
-        assert "reason" not in act(sockets[0], 0, "zzz")
+        # a move that cannot be read says why too (the page answers a text that is no move at all,
+        # *.notation.unknown, with its own account of how moves are written)
+        error = act(sockets[0], 0, "bk3>Q")
+        assert error["code"] == "bad_notation"
+        assert error["reason"] == {"key": "refusal.commandments.notation.area", "params": {"text": "'Q'"}}
+        assert (
+            in_french(error["reason"]) == "'Q' n'est pas une zone (C, H1-H5, T1-T5, R ; X = hors du cercle)"
+        )
+        error = act(sockets[0], 0, "zzz")
+        assert error["code"] == "bad_notation"
+        assert error["reason"] == {
+            "key": "refusal.commandments.notation.unknown",
+            "params": {"text": "'zzz'"},
+        }
     finally:
         for ws in sockets:
             ws.__exit__(None, None, None)

@@ -67,10 +67,26 @@ def amulet_text(amulet: int) -> str:
     return f"your amulet {AMULET_NAMES[amulet]} ({AMULET_CODES[amulet]})"
 
 
+NOTATION_REFUSALS = Texts(
+    {
+        "refusal.amulets.notation.field": "a field is A1 to E5, not {text}",
+        "refusal.amulets.notation.placement": "a placement names the five amulets' fields, not {text}",
+        "refusal.amulets.notation.amulet": "{text} is not an amulet (R Y G B K) and a field (A1-E5)",
+        "refusal.amulets.notation.twice": "amulet {amulet} is placed twice in {text}",
+        "refusal.amulets.notation.unknown": (
+            "an action is 'ask <placement>' or 'cast <placement>', not {text}"
+        ),
+    }
+)
+"""Why a move's notation cannot be read (``text``: what was typed, quoted; ``amulet``: an amulet's code),
+in the person's language (:mod:`coven.core.refusals`). A position's own texts (a researcher's tool) stay
+English."""
+
+
 def parse_field(text: str) -> int:
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in LETTERS or t[1] not in "12345":
-        raise NotationError(f"a field is A1 to E5, not {short_repr(text)}")
+        raise NotationError(NOTATION_REFUSALS("refusal.amulets.notation.field", text=short_repr(text)))
     return LETTERS.index(t[0]) * 5 + int(t[1]) - 1
 
 
@@ -130,17 +146,19 @@ def parse_placement(text: str) -> tuple[int, ...]:
     """
     tokens = text.replace(",", " ").split()
     if len(tokens) != AMULETS:
-        raise NotationError(f"a placement names the five amulets' fields, not {short_repr(text)}")
+        raise NotationError(NOTATION_REFUSALS("refusal.amulets.notation.placement", text=short_repr(text)))
     if all(len(t) == 2 for t in tokens):
         return tuple(parse_field(t) for t in tokens)
     fields: list[int | None] = [None] * AMULETS
     for token in tokens:
         t = token.upper().replace("@", "").replace(":", "").replace("=", "")
         if len(t) != 3 or t[0] not in AMULET_CODES:
-            raise NotationError(f"{short_repr(token)} is not an amulet (R Y G B K) and a field (A1-E5)")
+            raise NotationError(NOTATION_REFUSALS("refusal.amulets.notation.amulet", text=short_repr(token)))
         a = AMULET_CODES.index(t[0])
         if fields[a] is not None:
-            raise NotationError(f"amulet {t[0]} is placed twice in {short_repr(text)}")
+            raise NotationError(
+                NOTATION_REFUSALS("refusal.amulets.notation.twice", amulet=t[0], text=short_repr(text))
+            )
         fields[a] = parse_field(t[1:])
     return tuple(f for f in fields if f is not None)
 

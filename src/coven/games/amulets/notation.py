@@ -39,6 +39,7 @@ from coven.games.amulets.board import (
     AMULETS,
     FIELD_NAMES,
     LETTERS,
+    NOTATION_REFUSALS,
     SILENT,
     format_placement,
     parse_field,
@@ -77,7 +78,7 @@ def parse_action(text: object) -> Action:
     head, _, rest = text.strip().partition(" ")
     kind = head.lower()
     if kind not in ("ask", "cast"):
-        raise NotationError(f"an action is 'ask <placement>' or 'cast <placement>', not {short_repr(text)}")
+        raise NotationError(NOTATION_REFUSALS("refusal.amulets.notation.unknown", text=short_repr(text)))
     fields = parse_placement(rest)
     return Ask(fields) if kind == "ask" else Cast(fields)
 

@@ -81,6 +81,7 @@ from coven.games.amulets.board import (
     FIELDS,
     LINE,
     NO,
+    NOTATION_REFUSALS,
     PLACEMENT_COUNT,
     PLACEMENT_HEADS,
     PLACEMENT_REFUSALS,
@@ -106,6 +107,7 @@ from coven.games.amulets.view import (
 REFUSALS: Final = (
     CORE
     | PLACEMENT_REFUSALS
+    | NOTATION_REFUSALS
     | Texts(
         {
             "refusal.amulets.out": "a wizard whose cast failed may no longer ask or cast",
@@ -114,7 +116,8 @@ REFUSALS: Final = (
         }
     )
 )
-"""Why the rules refuse an action (:mod:`coven.core.refusals`)."""
+"""Why the rules refuse an action (:mod:`coven.core.refusals`), and why a move's notation cannot be read
+(:data:`~coven.games.amulets.board.NOTATION_REFUSALS`)."""
 
 HARD_QUESTION_LIMIT = 60
 

@@ -9,8 +9,11 @@ copies". The kinds present are ``cards & LOW``; a colour's count is ``(cards & C
 
 from __future__ import annotations
 
+from typing import Final
+
 from coven.core import NotationError
 from coven.core.errors import short_repr
+from coven.core.texts import Texts
 
 COLOURS = "RBYG"
 COLOUR_NAMES = ("red", "blue", "yellow", "green")
@@ -73,13 +76,25 @@ def size(cards: int) -> int:
     return cards.bit_count()
 
 
+NOTATION_REFUSALS: Final = Texts(
+    {
+        "refusal.brujas.notation.card": (
+            "a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not {text}"
+        ),
+        "refusal.brujas.notation.unknown": (
+            "an action is a card to play (R3), a pick (xR3) or a witch move (up, down), not {text}"
+        ),
+    }
+)
+"""Why a move's notation cannot be read (``text``: what was typed, quoted), in the person's language
+(:mod:`coven.core.refusals`). A position's own texts (a researcher's tool) stay English."""
+
+
 def parse_card(text: str) -> int:
     """``"R3"`` -> its kind; NotationError for anything else."""
     k = KIND.get(text.strip().upper())
     if k is None:
-        raise NotationError(
-            f"a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not {short_repr(text)}"
-        )
+        raise NotationError(NOTATION_REFUSALS("refusal.brujas.notation.card", text=short_repr(text)))
     return k
 
 

@@ -52,6 +52,7 @@ from coven.games.brujas.cards import (
     KIND,
     KINDS,
     NAME,
+    NOTATION_REFUSALS,
     add,
     cards_text,
     count,
@@ -130,8 +131,7 @@ def parse_action(text: object) -> Action:
         return PLAY_ACTION[parse_card(t)]
     except NotationError:
         raise NotationError(
-            "an action is a card to play (R3), a pick (xR3) or a witch move (up, down), "
-            f"not {short_repr(text)}"
+            NOTATION_REFUSALS("refusal.brujas.notation.unknown", text=short_repr(text))
         ) from None
 
 

@@ -63,6 +63,7 @@ from coven.games.brujas.cards import (
     LOW,
     MATCH,
     NAME,
+    NOTATION_REFUSALS,
     NUMBER,
     NUMBER_MASK,
 )
@@ -121,28 +122,33 @@ __all__ = [
     "Take",
 ]
 
-REFUSALS: Final = CORE | Texts(
-    {
-        "refusal.brujas.task.play": "play a card",
-        "refusal.brujas.task.witch": "move the witch",
-        "refusal.brujas.task.take": "pick cards from the trick",
-        "refusal.brujas.task.over": "stop",
-        "refusal.brujas.no_play_now": "no card is played now: it is time to {task}",
-        "refusal.brujas.not_a_card": "{card} is not a devil card",
-        "refusal.brujas.not_in_hand": "you hold no {card}",
-        "refusal.brujas.match_first": "you must match the colour or the number of the first card {first}",
-        "refusal.brujas.follow_colour": "you must follow the Lead (colour of {first})",
-        "refusal.brujas.follow_number": "you must follow the Lead (number of {first})",
-        "refusal.brujas.no_witch_now": "the witch is moved only after a trick: it is time to {task}",
-        "refusal.brujas.direction": "a witch moves up or down, not {direction}",
-        "refusal.brujas.witch_at_top": "the {colour} witch stands at the top and cannot move up",
-        "refusal.brujas.witch_at_bottom": "the {colour} witch stands at the bottom and cannot move down",
-        "refusal.brujas.no_take_now": "no card is picked now: it is time to {task}",
-        "refusal.brujas.not_in_trick": "no {card} is left in the trick",
-    }
+REFUSALS: Final = (
+    CORE
+    | NOTATION_REFUSALS
+    | Texts(
+        {
+            "refusal.brujas.task.play": "play a card",
+            "refusal.brujas.task.witch": "move the witch",
+            "refusal.brujas.task.take": "pick cards from the trick",
+            "refusal.brujas.task.over": "stop",
+            "refusal.brujas.no_play_now": "no card is played now: it is time to {task}",
+            "refusal.brujas.not_a_card": "{card} is not a devil card",
+            "refusal.brujas.not_in_hand": "you hold no {card}",
+            "refusal.brujas.match_first": "you must match the colour or the number of the first card {first}",
+            "refusal.brujas.follow_colour": "you must follow the Lead (colour of {first})",
+            "refusal.brujas.follow_number": "you must follow the Lead (number of {first})",
+            "refusal.brujas.no_witch_now": "the witch is moved only after a trick: it is time to {task}",
+            "refusal.brujas.direction": "a witch moves up or down, not {direction}",
+            "refusal.brujas.witch_at_top": "the {colour} witch stands at the top and cannot move up",
+            "refusal.brujas.witch_at_bottom": "the {colour} witch stands at the bottom and cannot move down",
+            "refusal.brujas.no_take_now": "no card is picked now: it is time to {task}",
+            "refusal.brujas.not_in_trick": "no {card} is left in the trick",
+        }
+    )
 )
 """Why the rules refuse an action (:mod:`coven.core.refusals`): cards and colours as the notation writes
-them (``R3``, ``R``), ``task`` what the phase asks for."""
+them (``R3``, ``R``), ``task`` what the phase asks for; and why a move's notation cannot be read
+(:data:`~coven.games.brujas.cards.NOTATION_REFUSALS`)."""
 _TASKS: Final = ("play", "witch", "take", "over")
 
 WITCH_CHOICES = ((DOWN,), (UP, DOWN), (UP, DOWN), (UP,))

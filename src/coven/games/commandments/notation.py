@@ -310,6 +310,55 @@ def _area_text(area: int) -> str:
     return PATH_NAMES[area] if 0 <= area < len(PATH_NAMES) else str(area)
 
 
+NOTATION_REFUSALS: Final = Texts(
+    {
+        "refusal.commandments.notation.empty": "empty action",
+        "refusal.commandments.notation.ordain_field": "ordain takes discard=CARD taboo=CARD, not {text}",
+        "refusal.commandments.notation.card_id": (
+            "a card id is a letter and up to 15 letters, digits, - or _, not {text}"
+        ),
+        "refusal.commandments.notation.ordain": (
+            "ordain takes discard=CARD taboo=CARD (e.g. ordain discard=P05 taboo=A01)"
+        ),
+        "refusal.commandments.notation.place_group": (
+            "place takes wh=.. bk=.. br=.. with five areas each, not {text}"
+        ),
+        "refusal.commandments.notation.place_area": "{text} is not an area (C, H1-H5, T1-T5, R)",
+        "refusal.commandments.notation.place_count": (
+            "{colour}= takes five areas, one per artefact, not {count}"
+        ),
+        "refusal.commandments.notation.place": (
+            "place takes wh=.. bk=.. br=.. (five areas each, e.g. wh=C,C,H1,T2,R)"
+        ),
+        "refusal.commandments.notation.judge": (
+            "judge takes yes or no for each of your action cards, in slot order, e.g. judge yes,no "
+            "(not {text})"
+        ),
+        "refusal.commandments.notation.words_once": "give the free words once, in one pair of double quotes",
+        "refusal.commandments.notation.unclosed": "unclosed double quote in the free words",
+        "refusal.commandments.notation.unknown": (
+            "a move is ARTEFACT>AREA (e.g. bk3>C), or forfeit, ordain, place, judge; not {text}"
+        ),
+        "refusal.commandments.notation.words_alone": (
+            "a move is ARTEFACT>AREA (e.g. bk3>C), or forfeit, ordain, place, judge; not free words alone"
+        ),
+        "refusal.commandments.notation.artefact": "{text} is not an artefact (wh1-wh5, bk1-bk5, br1-br5)",
+        "refusal.commandments.notation.area": (
+            "{text} is not an area (C, H1-H5, T1-T5, R; X = out of the circle)"
+        ),
+        "refusal.commandments.notation.saying": (
+            '{text}: what you say is free text now, in double quotes (e.g. "may I?" asks for permission)'
+        ),
+        "refusal.commandments.notation.unexpected": (
+            'unexpected {text}: use +gesture, @touch, "free words" or a time like 12s'
+        ),
+    }
+)
+"""Why a move's notation cannot be read (``text``: what was typed, quoted), in the person's language
+(:mod:`coven.core.refusals`); a path too long says :data:`MOVE_REFUSALS`' own words. A position's own
+texts (a researcher's tool) stay English."""
+
+
 _WORDS = re.compile(r'"([^"]*)"')
 _NUMBER = re.compile(r"[0-9]{1,9}")
 """A count or a time: ASCII digits only (``int()`` also reads "١٤"; ``str.isdigit()`` takes "²", which
@@ -324,7 +373,7 @@ def parse_action(text: object) -> Action:
     stripped = text.strip()
     head = stripped.split(None, 1)[0].lower() if stripped else ""
     if not head:
-        raise NotationError("empty action")
+        raise NotationError(NOTATION_REFUSALS("refusal.commandments.notation.empty"))
     if head == "forfeit" and stripped.lower() == "forfeit":
         return FORFEIT
     if head == "ordain":
@@ -341,14 +390,16 @@ def _parse_ordain(text: str) -> Ordain:
     for token in text.split()[1:]:
         key, sep, value = token.partition("=")
         if not sep or key.lower() not in ("discard", "taboo") or not value:
-            raise NotationError(f"ordain takes discard=CARD taboo=CARD, not {short_repr(token)}")
+            raise NotationError(
+                NOTATION_REFUSALS("refusal.commandments.notation.ordain_field", text=short_repr(token))
+            )
         if not _CARD_ID.fullmatch(value):
             raise NotationError(
-                f"a card id is a letter and up to 15 letters, digits, - or _, not {short_repr(value)}"
+                NOTATION_REFUSALS("refusal.commandments.notation.card_id", text=short_repr(value))
             )
         fields[key.lower()] = value
     if set(fields) != {"discard", "taboo"}:
-        raise NotationError("ordain takes discard=CARD taboo=CARD (e.g. ordain discard=P05 taboo=A01)")
+        raise NotationError(NOTATION_REFUSALS("refusal.commandments.notation.ordain"))
     return Ordain(fields["discard"], fields["taboo"])
 
 
@@ -359,19 +410,23 @@ def _parse_place(text: str) -> Place:
         key = key.lower()
         if not sep or key not in COLOUR_CODES:
             raise NotationError(
-                f"place takes wh=.. bk=.. br=.. with five areas each, not {short_repr(token)}"
+                NOTATION_REFUSALS("refusal.commandments.notation.place_group", text=short_repr(token))
             )
         areas: list[int] = []
         for name in value.split(","):
             area = parse_area(name)
             if area is None:
-                raise NotationError(f"{short_repr(name)} is not an area (C, H1-H5, T1-T5, R)")
+                raise NotationError(
+                    NOTATION_REFUSALS("refusal.commandments.notation.place_area", text=short_repr(name))
+                )
             areas.append(area)
         if len(areas) != 5:
-            raise NotationError(f"{key}= takes five areas, one per artefact, not {len(areas)}")
+            raise NotationError(
+                NOTATION_REFUSALS("refusal.commandments.notation.place_count", colour=key, count=len(areas))
+            )
         groups[key] = areas
     if set(groups) != set(COLOUR_CODES):
-        raise NotationError("place takes wh=.. bk=.. br=.. (five areas each, e.g. wh=C,C,H1,T2,R)")
+        raise NotationError(NOTATION_REFUSALS("refusal.commandments.notation.place"))
     return Place(tuple(a for code in COLOUR_CODES for a in groups[code]))
 
 
@@ -387,8 +442,7 @@ def _parse_judge(text: str) -> Judge:
         mark = _VERDICTS.get(raw.strip().lower())
         if mark is None:
             raise NotationError(
-                "judge takes yes or no for each of your action cards, in slot order, e.g. judge yes,no "
-                f"(not {short_repr(rest)})"
+                NOTATION_REFUSALS("refusal.commandments.notation.judge", text=short_repr(rest))
             )
         marks.append(mark)
     return Judge(tuple(marks))
@@ -397,29 +451,32 @@ def _parse_judge(text: str) -> Judge:
 def _parse_move(text: str) -> Move:
     words_found = _WORDS.findall(text)
     if len(words_found) > 1:
-        raise NotationError("give the free words once, in one pair of double quotes")
+        raise NotationError(NOTATION_REFUSALS("refusal.commandments.notation.words_once"))
     words = words_found[0].strip() if words_found else ""
     rest = _WORDS.sub(" ", text)
     if '"' in rest:
-        raise NotationError("unclosed double quote in the free words")
+        raise NotationError(NOTATION_REFUSALS("refusal.commandments.notation.unclosed"))
     tokens = rest.split()
     chain = tokens[0].split(">") if tokens else []
     if len(chain) < 2:
-        first = short_repr(tokens[0]) if tokens else "free words alone"
+        if not tokens:
+            raise NotationError(NOTATION_REFUSALS("refusal.commandments.notation.words_alone"))
         raise NotationError(
-            f"a move is ARTEFACT>AREA (e.g. bk3>C), or forfeit, ordain, place, judge; not {first}"
+            NOTATION_REFUSALS("refusal.commandments.notation.unknown", text=short_repr(tokens[0]))
         )
     if len(chain) > MAX_PATH + 2:
-        raise NotationError(f"a path passes over at most {MAX_PATH} areas")
+        raise NotationError(MOVE_REFUSALS("refusal.commandments.path_length", max=MAX_PATH))
     artefact = parse_artefact(chain[0])
     if artefact is None:
-        raise NotationError(f"{short_repr(chain[0])} is not an artefact (wh1-wh5, bk1-bk5, br1-br5)")
+        raise NotationError(
+            NOTATION_REFUSALS("refusal.commandments.notation.artefact", text=short_repr(chain[0]))
+        )
     areas: list[int] = []
     for name in chain[1:]:
         area = parse_area(name, outside=True)
         if area is None:
             raise NotationError(
-                f"{short_repr(name)} is not an area (C, H1-H5, T1-T5, R; X = out of the circle)"
+                NOTATION_REFUSALS("refusal.commandments.notation.area", text=short_repr(name))
             )
         areas.append(area)
     gestures: list[str] = []
@@ -430,8 +487,7 @@ def _parse_move(text: str) -> Move:
         low = token.lower()
         if low[:1] == "!" and len(low) > 1:
             raise NotationError(
-                f"{short_repr(token)}: what you say is free text now, in double quotes "
-                '(e.g. "may I?" asks for permission)'
+                NOTATION_REFUSALS("refusal.commandments.notation.saying", text=short_repr(token))
             )
         if low[:1] in "+@" and len(low) > 1:
             (gestures if low[0] == "+" else touches).append(low[1:])
@@ -440,7 +496,7 @@ def _parse_move(text: str) -> Move:
             seen_seconds = True
         else:
             raise NotationError(
-                f'unexpected {short_repr(token)}: use +gesture, @touch, "free words" or a time like 12s'
+                NOTATION_REFUSALS("refusal.commandments.notation.unexpected", text=short_repr(token))
             )
     move = Move(artefact, areas[-1], tuple(areas[:-1]), tuple(gestures), tuple(touches), words, seconds)
     problem = move_problem(move)

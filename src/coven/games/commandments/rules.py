@@ -139,6 +139,7 @@ from coven.games.commandments.notation import (
     MOVE,
     MOVE_FAMILY,
     MOVE_REFUSALS,
+    NOTATION_REFUSALS,
     ORDAIN,
     OVER,
     PHASE_NAMES,
@@ -554,6 +555,7 @@ def karma_total(values: Sequence[int]) -> int:
 REFUSALS: Final = (
     CORE
     | MOVE_REFUSALS
+    | NOTATION_REFUSALS
     | CARD_REFUSALS
     | Texts(
         {
@@ -584,7 +586,8 @@ REFUSALS: Final = (
     )
 )
 """Why the rules refuse an action or a table (:mod:`coven.core.refusals`): a novice's move
-(:data:`~coven.games.commandments.notation.MOVE_REFUSALS`), the custom cards
+(:data:`~coven.games.commandments.notation.MOVE_REFUSALS`), a move's notation that cannot be read
+(:data:`~coven.games.commandments.notation.NOTATION_REFUSALS`), the custom cards
 (:data:`~coven.games.commandments.cards.CARD_REFUSALS`) and the High Priestess's decisions; cards by id,
 ``task`` what the phase asks of her."""
 
