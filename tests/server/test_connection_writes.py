@@ -45,11 +45,14 @@ class Transport:
         self.frames.append(message["text"])
 
 
-async def _started(send_queue: int = 8) -> tuple[Transport, Connection, FakeSocket, asyncio.Task[None]]:
+async def _started(
+    send_queue: int = 8, send_queue_chars: int = 1_048_576
+) -> tuple[Transport, Connection, FakeSocket, asyncio.Task[None]]:
     """A connection on a fresh transport, its writer started and parked, waiting for work."""
     transport = Transport()
     socket = FakeSocket(transport)
-    conn = Connection(socket, Settings(send_queue=send_queue))  # type: ignore[arg-type]
+    settings = Settings(send_queue=send_queue, send_queue_chars=send_queue_chars)
+    conn = Connection(socket, settings)  # type: ignore[arg-type]
     writer = asyncio.create_task(conn.writer())
     for _ in range(3):
         await asyncio.sleep(0)
@@ -101,6 +104,44 @@ def test_a_client_that_does_not_read_is_closed_after_its_queue() -> None:
         await asyncio.wait_for(writer, 1.0)  # the writer ends with the close
         assert transport.frames == ["0", "1", "2", "3"]  # the waiting send, then the queue's three
         assert socket.closed == (CloseCode.TOO_SLOW, "not reading")
+
+    asyncio.run(main())
+
+
+def test_a_client_that_does_not_read_is_closed_after_its_queues_characters() -> None:
+    # few frames, but long ones (a full sync of a long game is 33 KB): the queue is bounded in characters
+    # too, or a client asking for them and never reading held a gigabyte over its sockets
+    async def main() -> None:
+        transport, conn, socket, writer = await _started(send_queue=1000, send_queue_chars=10_000)
+        transport.paused.clear()
+        conn.send_text("w" * 50)  # the waiting send (in the transport, not queued)
+        for i in range(5):
+            conn.send_text(str(i) * 3_000)
+        assert conn.overflow
+        assert conn.queued_chars == 9_000  # three queued; the fourth would pass the budget
+        transport.paused.set()
+        await asyncio.wait_for(writer, 1.0)
+        assert [len(f) for f in transport.frames] == [50, 3_000, 3_000, 3_000]
+        assert socket.closed == (CloseCode.TOO_SLOW, "not reading")
+
+    asyncio.run(main())
+
+
+def test_the_queues_characters_are_counted_down_as_frames_go() -> None:
+    async def main() -> None:
+        transport, conn, socket, writer = await _started(send_queue=1000, send_queue_chars=10_000)
+        for _ in range(4):  # each time: a waiting send, then frames behind it that go once it is through
+            transport.paused.clear()
+            conn.send_text("w")
+            for i in range(3):
+                conn.send_text(str(i) * 3_000)
+            assert conn.queued_chars == 9_000
+            transport.paused.set()
+            for _ in range(10):
+                await asyncio.sleep(0)
+            assert conn.queued_chars == 0
+        assert not conn.overflow and socket.closed is None  # 36,000 characters in all, never 10,000 at once
+        writer.cancel()
 
     asyncio.run(main())
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -291,6 +292,35 @@ def test_rate_limit_then_close(make_client: Callable[..., TestClient]) -> None:
         codes = [ws.receive_json()["code"] for _ in range(2)]
         assert codes == ["rate_limited"] * 2
         refused_and_closed(ws, "rate_limited", 4029)  # the last strike
+
+
+def test_a_long_sync_costs_its_socket_messages_and_a_full_one_is_made_once(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A request of 30 bytes that brings back a whole game's log (33 KB at the end of a long one) costs
+    its socket one more message for every ``sync_chars_per_token`` characters; a full sync is made once per
+    seat and number, however often it is asked for (an attacker asked at the message rate on 100 sockets:
+    a gigabyte queued, and the loop every table shares busy making them)."""
+    client = make_client(rate_limit=0.001, rate_burst=10, sync_chars_per_token=100)
+    table_id, tokens = two_people(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with client.websocket_connect(ws_url(table_id)) as ws:
+        _, first = hello(ws, tokens[0])  # (the hello's own sync is not charged)
+        ws.send_json({"type": "sync", "last": first["number"]})  # a catch-up of nothing: 1 + 3 messages
+        caught_up = ws.receive_json()
+        assert caught_up["type"] == "sync" and caught_up["steps"] == []
+        table = service.tables[table_id]
+        made = table.sync_text(0, None, service.settings.legal_cap)
+        assert table.sync_text(0, None, service.settings.legal_cap) is made  # made once at this number
+        assert 300 <= len(made) < 400
+        ws.send_json({"type": "sync", "last": None})  # full: 1 + 3 messages (one per 100 characters)
+        full = ws.receive_json()
+        assert full["type"] == "sync" and full["full"] and json.loads(made) == full
+        ws.send_json({"type": "ping", "id": 1})  # the last of the 10 (uncharged, 5 would be left)
+        assert ws.receive_json() == {"type": "pong", "id": 1}
+        ws.send_json({"type": "ping", "id": 2})
+        limited = ws.receive_json()
+        assert limited["type"] == "error" and limited["code"] == "rate_limited"
 
 
 def test_one_address_holds_a_bounded_number_of_sockets(make_client: Callable[..., TestClient]) -> None:

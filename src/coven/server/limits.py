@@ -49,6 +49,12 @@ class RateLimiter:
             return True
         return False
 
+    def charge(self, tokens: float) -> None:
+        """Take ``tokens`` more for what was done (a costly answer), even below none: what follows waits
+        until they are refilled."""
+        self._refill()
+        self.tokens -= tokens
+
     def give_back(self) -> None:
         """Return a token taken for something that did not happen after all (up to the burst)."""
         self.tokens = min(self.burst, self.tokens + 1.0)

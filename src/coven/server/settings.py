@@ -165,7 +165,15 @@ class Settings:
     a step that finds the store idle for that long is committed at once (see
     :class:`coven.server.commits.GroupCommit`). 0: every transaction starts as soon as the last one ends."""
     send_queue: int = 1000
-    """Messages queued for a client that does not read before it is closed (4013)."""
+    """Messages queued for a client that does not read before it is closed (4013) ..."""
+    send_queue_chars: int = 1_048_576
+    """... or characters of them (JSON text; a frame several connections are sent counted for each): a
+    client that asked for the longest frames and never read them held 33 KB a frame, a gigabyte over its
+    sockets (found by an attacker's pass)."""
+    sync_chars_per_token: int = 2048
+    """A ``sync`` answer costs its connection one more message of ``rate_limit`` for every this many
+    characters it holds: a request of 30 bytes that brings back 33 KB is asked for at most about once a
+    second, where a catch-up of a step or two costs as any message."""
     games: GameSource | None = None
     """``None``: :data:`coven.games.REGISTRY`."""
     web_dir: Path | None = field(default=None)

@@ -591,7 +591,7 @@ class TableService:
         """``seat``'s ``sync`` message since ``last`` (see :meth:`Table.sync_message`) as JSON, its view
         derived first (see :meth:`derive_views`); the caller holds the table's lock."""
         await self.derive_views(table, (seat,))
-        return dumps(table.sync_message(seat, last, self.settings.legal_cap))
+        return table.sync_text(seat, last, self.settings.legal_cap)
 
     # --------------------------------------------------------------- actions
     async def submit(

@@ -88,6 +88,8 @@ class Connection:
         """Counted as one of the table's spectators (:attr:`TableService.spectators`), until it goes."""
         self.queue: deque[str | tuple[int, str]] = deque()
         """Frames waiting for the writer (a close: its code and reason, last)."""
+        self.queued_chars = 0
+        """The characters of the frames in :attr:`queue`."""
         self._waiting: asyncio.Future[None] | None = None
         """The writer's wait for work, while it has none."""
         self._suspended: tuple[Coroutine[Any, Any, None], Any] | None = None
@@ -122,11 +124,15 @@ class Connection:
         if self._waiting is not None and not self.queue:  # the writer is idle: write it now
             self._write_now(text)
             return
-        if len(self.queue) >= self.settings.send_queue:
+        if (
+            len(self.queue) >= self.settings.send_queue
+            or self.queued_chars + len(text) > self.settings.send_queue_chars
+        ):
             self.overflow = True
             self.queue.append((CloseCode.TOO_SLOW, "not reading"))
         else:
             self.queue.append(text)
+            self.queued_chars += len(text)
         self._wake()
 
     def _write_now(self, text: str) -> None:
@@ -145,6 +151,7 @@ class Connection:
         """A send failed: the client went away (its reader learns it from the disconnect); drop the rest."""
         self.gone = True
         self.queue.clear()
+        self.queued_chars = 0
 
     def close(self, code: int, reason: str) -> None:
         """Close after every message queued so far has gone out."""
@@ -167,7 +174,9 @@ class Connection:
                 continue
             else:
                 item = queue.popleft()
-                if isinstance(item, tuple):
+                if isinstance(item, str):
+                    self.queued_chars -= len(item)
+                else:
                     with contextlib.suppress(Exception):
                         await self.websocket.close(item[0], item[1])
                     return
@@ -385,7 +394,9 @@ async def _serve(conn: Connection, table: Table, service: TableService) -> None:
             conn.send_text(dumps({"type": "pong", "id": message.id}))
         elif isinstance(message, Sync):
             async with table.lock:
-                conn.send_text(await service.sync_text(table, conn.seat, message.last))
+                text = await service.sync_text(table, conn.seat, message.last)
+            conn.limiter.charge(len(text) // settings.sync_chars_per_token)
+            conn.send_text(text)
         elif isinstance(message, Chat):
             await _chat(conn, table, service, message)
         else:
