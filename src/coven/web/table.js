@@ -483,7 +483,9 @@ class TableClient {
     let text;
     if (this.status === "waiting") {
       const open = this.seats.filter((s) => s.kind === "human" && !s.claimed).map((s) => names[s.seat]);
-      text = t("turn.waiting_people", { names: listing(open) });
+      // a spectator has no invite links to send: only the players' page asks for them
+      const watching = this.role ? this.role !== "player" : !this.token;
+      text = watching ? t("turn.waiting_people_watch", { names: listing(open) }) : t("turn.waiting_people", { names: listing(open) });
     } else if (this.status === "over") {
       const winners = this.result ? this.result.winners.map((i) => names[i]) : [];
       text = winners.length ? (winners.length > 1 ? t("turn.over_share", { names: listing(winners) }) : t("turn.over_wins", { name: winners[0] })) : t("turn.over_nobody");

@@ -1,0 +1,55 @@
+"""What a new player notices: the labels say what they mean (the connection, a spectator's waiting line),
+the language switch shows its language, the pace's rules are said, the result can be reached from the top
+of a long phone page, The 3 Commandments' board lets a phone scroll and its artefacts can be tapped, the
+karma pad keeps its names and totals in sight, and the logs say moves in words, in French too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import watch_errors
+from tests.e2e.test_screens import SCREENS
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(**SCREENS["phone"])
+    ctx.set_default_timeout(15_000)
+    errors = watch_errors(ctx)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+def test_the_connection_pill_says_connected(server: Any, context: Any, fr: Any) -> None:
+    # "open" said nothing to a player: the pill says the page is connected, in either language
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}]
+    created = server.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
+    for ctx, word in ((context, "connected"), (fr, "connecté")):
+        page = ctx.new_page()
+        page.goto(created["invites"][0]["url"])
+        page.wait_for_selector("#conn.connected")
+        assert page.inner_text("#conn") == word
+
+
+def test_a_spectator_of_a_waiting_table_is_not_told_to_send_links(server: Any, context: Any) -> None:
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}]
+    created = server.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
+    watcher = context.new_page()
+    watcher.goto(created["spectator_url"])
+    watcher.wait_for_function("() => document.querySelector('main').dataset.status === 'waiting'")
+    watcher.wait_for_selector("#who:has-text('Watching')")
+    turn = watcher.inner_text("#turn")
+    assert "Ana" in turn and "Bea" in turn and "invite" not in turn, turn
+    assert "starts as soon as" in turn, turn
+    # the player still is told to send the links
+    player = context.new_page()
+    player.goto(created["invites"][0]["url"])
+    player.wait_for_selector("#turn:has-text('invite links')")
