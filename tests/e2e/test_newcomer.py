@@ -53,3 +53,39 @@ def test_a_spectator_of_a_waiting_table_is_not_told_to_send_links(server: Any, c
     player = context.new_page()
     player.goto(created["invites"][0]["url"])
     player.wait_for_selector("#turn:has-text('invite links')")
+
+
+def novice_table(server: Any, page: Any, bots: int = 2) -> dict[str, Any]:
+    """A table of The 3 Commandments where a bot is the first High Priestess and Ana (the last seat) a
+    novice: ``page`` opens her invite and waits for her first move."""
+    seats = [*({"kind": "bot", "bot": "random"} for _ in range(bots)), {"kind": "human", "name": "Ana"}]
+    created: dict[str, Any] = server.post(
+        "/api/tables", {"game": "commandments", "players": len(seats), "seats": seats}
+    )
+    page.goto(next(i["url"] for i in created["invites"] if i["seat"] == bots))
+    page.wait_for_selector("main[data-myturn=yes] #perf-words")
+    return created
+
+
+def test_the_option_s_name_is_not_said_twice(server: Any, context: Any, fr: Any) -> None:
+    for ctx, name in ((context, "expert variant"), (fr, "variante experte")):
+        page = ctx.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("#create-table")
+        page.select_option("#new-game", "commandments")
+        label = page.locator("fieldset.options .field", has=page.locator("#opt-expert")).inner_text()
+        assert label.lower().count(name) == 1, label
+        assert "total" in label, label
+
+
+def test_the_words_field_s_placeholder_fits_a_phone(server: Any, phone: Any) -> None:
+    page = phone.new_page()
+    novice_table(server, page)
+    room = page.evaluate(
+        """() => { const el = document.getElementById('perf-words'); const style = getComputedStyle(el);
+          const pen = document.createElement('canvas').getContext('2d');
+          pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+          return [pen.measureText(el.placeholder).width,
+                  el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)]; }"""
+    )
+    assert room[0] <= room[1], f"the placeholder needs {room[0]:.0f} px, the field has {room[1]:.0f}"

@@ -39,9 +39,10 @@ function choiceText(opt, value) {
   return textOr(`optchoice.${opt.key}.${value}`, value);
 }
 
-/** An option's description: the server's (English) one, or the catalogue's where the page is not in English. */
+/** An option's description, said after its name: the catalogue's (in either language: the server's English
+ * may repeat the name, "Expert variant — expert variant: …"), else the server's own. */
 function optionText(opt) {
-  return lang === "en" ? opt.description : textOr(`opt.${opt.key}`, opt.description);
+  return textOr(`opt.${opt.key}`, opt.description);
 }
 
 /** What a bot level plays like, in the page's language (every level the games offer; another name gets a

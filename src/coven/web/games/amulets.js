@@ -3,7 +3,7 @@
 // book with every answer, and — when the table enables it — the deduction assistant.
 // The server validates every placement; the page only builds it.
 import { h, listing } from "../util.js";
-import { t } from "../i18n.js";
+import { t, isOne } from "../i18n.js";
 
 const LETTERS = "ABCDE";
 const CODES = "RYGBK";
@@ -150,7 +150,7 @@ function assistant(v, ctx) {
     box.append(h("p", { class: "board-note assistant-late" }, t("amulets.assistant_late")));
     return box;
   }
-  box.append(h("p", { class: "board-note" }, t("amulets.worlds", { n: found.worlds })));
+  box.append(h("p", { class: "board-note" }, isOne(found.worlds) ? t("amulets.worlds.one", { n: found.worlds }) : t("amulets.worlds.other", { n: found.worlds })));
   for (const wizard of found.wizards) {
     const fields = new Map();
     for (const p of wizard.possible) fields.set(p.field, [...(fields.get(p.field) || []), p]);
@@ -166,9 +166,13 @@ function assistant(v, ctx) {
     }
     const amulets = [...new Set(wizard.possible.map((p) => p.amulet))].sort();
     box.append(h("div", { class: "assist-wizard" }, h("h4", {}, ctx.names[wizard.seat]), grid,
-      h("p", { class: "board-note" }, t("amulets.pairs", { n: wizard.possible.length, colours: amulets.map((a) => NAMES[a]).join(", ") || "—" }))));
+      h("p", { class: "board-note" }, pairsText(wizard.possible.length, amulets.map((a) => NAMES[a]).join(", ") || "—"))));
   }
   return box;
+}
+
+function pairsText(n, colours) {
+  return isOne(n) ? t("amulets.pairs.one", { n, colours }) : t("amulets.pairs.other", { n, colours });
 }
 
 export function describe(ev, ctx) {

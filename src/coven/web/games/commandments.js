@@ -5,7 +5,7 @@
 // and places the artefacts by dragging them. The server judges everything; the page only builds moves.
 import { h, s, listing } from "../util.js";
 import { deckBrowser, customCards } from "../deck.js";
-import { t, lang } from "../i18n.js";
+import { t, lang, isOne } from "../i18n.js";
 
 /** A card's text: French alone when the page is in French, else the English with the French beside it. */
 function cardWords(c) {
@@ -194,7 +194,11 @@ function variantLine(v) {
       : h("span", { class: "badge" }, t("cmd.variant.standard")),
     h("span", { class: "badge" }, o.judge === "priestess" ? t("cmd.variant.priestess") : t("cmd.variant.engine")),
     h("span", { class: "badge" }, o.reveal === "never" ? t("cmd.variant.never") : t("cmd.variant.revealed")),
-    customCards(o.custom_cards).length ? h("span", { class: "badge" }, t("cmd.variant.custom", { n: customCards(o.custom_cards).length })) : null);
+    customCards(o.custom_cards).length ? h("span", { class: "badge" }, customText(customCards(o.custom_cards).length)) : null);
+}
+
+function customText(n) {
+  return isOne(n) ? t("cmd.variant.custom.one", { n }) : t("cmd.variant.custom.other", { n });
 }
 
 function circle(v, ctx, board, { novice, placing }) {
