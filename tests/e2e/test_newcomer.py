@@ -89,3 +89,53 @@ def test_the_words_field_s_placeholder_fits_a_phone(server: Any, phone: Any) -> 
                   el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)]; }"""
     )
     assert room[0] <= room[1], f"the placeholder needs {room[0]:.0f} px, the field has {room[1]:.0f}"
+
+
+@pytest.mark.parametrize(("pace", "seconds"), [("move", 120), ("clock", 600)])
+def test_an_empty_pace_field_says_the_seconds_it_stands_for(
+    server: Any, context: Any, fr: Any, pace: str, seconds: int
+) -> None:
+    # choosing a pace and leaving the seconds empty makes the table at the server's default: the field and
+    # its hint say which before the table is made, and the table has it
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-table")
+    assert page.get_attribute("#new-pace-seconds", "placeholder") == "seconds"
+    page.select_option("#new-game", "namaste")
+    page.select_option("#new-pace", pace)
+    assert page.get_attribute("#new-pace-seconds", "placeholder") == f"{seconds} (default)"
+    assert f"left empty, {seconds}" in page.inner_text("#new-pace-hint")
+    page.click("#create-table")
+    page.wait_for_selector(".invite-link")
+    page.goto(page.eval_on_selector(".invite-link", "e => e.href"))
+    page.wait_for_selector("#pace")
+    minutes = f"{seconds // 60}:00"
+    assert minutes in page.inner_text("#pace"), page.inner_text("#pace")
+    french = fr.new_page()
+    french.goto(server.base + "/")
+    french.wait_for_selector("#create-table")
+    french.select_option("#new-pace", pace)
+    assert french.get_attribute("#new-pace-seconds", "placeholder") == f"{seconds} (par défaut)"
+
+
+def test_a_clock_says_a_move_always_has_its_last_seconds(server: Any, context: Any, fr: Any) -> None:
+    # an 8 s clock counts a move down from 15 s (the server's LAST_SECONDS): the lobby and the table say so
+    from coven.server.table import LAST_SECONDS
+
+    last = f"{int(LAST_SECONDS)} s"
+    for ctx, words in ((context, f"at least {last}"), (fr, f"au moins {last}")):
+        page = ctx.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("#create-table")
+        page.select_option("#new-game", "namaste")
+        page.select_option("#new-pace", "clock")
+        hint = page.inner_text("#new-pace-hint")
+        assert f"{int(LAST_SECONDS)}" in hint and ("at least" in hint or "au moins" in hint), hint
+        page.select_option("#seat-1-kind", "bot:random")
+        page.fill("#new-pace-seconds", "8")
+        page.click("#create-table")
+        page.wait_for_selector(".invite-link")
+        page.goto(page.eval_on_selector(".invite-link", "e => e.href"))
+        page.wait_for_selector("#pace")
+        line = page.inner_text("#pace")
+        assert "8 s" in line and words in line, line

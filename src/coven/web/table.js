@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { TableSocket, TIMEOUTS } from "./conn.js";
 import { boardFor, generic } from "./games/index.js";
-import { h, clear, button, listing, fmtScore } from "./util.js";
+import { h, clear, button, listing, fmtScore, LAST_SECONDS } from "./util.js";
 import { showResult } from "./result.js";
 import { keepSeat, spectatorUrl } from "./seats.js";
 import { t, errorText, errorTitle, gameTitle, seatName, botLevel } from "./i18n.js";
@@ -741,7 +741,9 @@ class TableClient {
         h("td", { class: "turn-mark" }, won ? t("scores.winner") : turn)));
     }
     const pace = this.pace && this.pace.kind !== "none"
-      ? (this.pace.kind === "move" ? t("pace.move", { time: fmtClock(this.pace.seconds) }) : t("pace.clock", { time: fmtClock(this.pace.seconds) }))
+      ? (this.pace.kind === "move" ? t("pace.move", { time: fmtClock(this.pace.seconds) })
+        // the turn line may count down more than the clock holds: a move always has LAST_SECONDS
+        : t("pace.clock", { time: fmtClock(this.pace.seconds), last: fmtClock(LAST_SECONDS) }))
       : null;
     if (pace) box.append(h("p", { class: "muted", id: "pace" }, t("pace.line", { pace })));
     box.append(h("table", { class: "score-table", id: "score-table" },
