@@ -139,3 +139,29 @@ def test_a_clock_says_a_move_always_has_its_last_seconds(server: Any, context: A
         page.wait_for_selector("#pace")
         line = page.inner_text("#pace")
         assert "8 s" in line and words in line, line
+
+
+def test_namaste_s_log_says_lines_and_choices_in_words(server: Any, fr: Any) -> None:
+    # the log named a completed line in the server's English ("column 6") and a choice in notation
+    # ("Vous avez choisi 8@a4"): the page's words say both, the notation stays in the tooltip
+    page = fr.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create-table")
+    rendered = page.evaluate(
+        """async () => {
+          const board = await import('/games/namaste.js');
+          const ctx = { names: ['Ana', 'Bea'] };
+          const line = board.describe({ kind: 'line', data: { seat: 0, line: 'column 6', points: 5, first: true } }, ctx);
+          const row = board.describe({ kind: 'line', data: { seat: 1, line: 'row b', points: 3, first: false } }, ctx);
+          const chose = board.describe({ kind: 'decided', data: { action: '8@a4' } }, ctx);
+          const wrote = board.describe({ kind: 'entries', data: { entries: { 0: '8@a4', 1: 'karma' } } }, ctx);
+          const text = (x) => (x instanceof Node ? x.textContent : x);
+          return [text(line), text(row), text(chose), chose.title, text(wrote), wrote.title];
+        }"""
+    )
+    line, row, chose, chose_title, wrote, wrote_title = rendered
+    assert "colonne 6" in line and "column" not in line, line
+    assert "ligne b" in row and "row" not in row, row
+    assert chose == "Vous avez choisi : 8 en a4" and chose_title == "8@a4", (chose, chose_title)
+    assert "Ana : 8 en a4" in wrote and "Bea : mauvais karma" in wrote and "@" not in wrote, wrote
+    assert "8@a4" in wrote_title, wrote_title
