@@ -165,3 +165,64 @@ def test_namaste_s_log_says_lines_and_choices_in_words(server: Any, fr: Any) -> 
     assert chose == "Vous avez choisi : 8 en a4" and chose_title == "8@a4", (chose, chose_title)
     assert "Ana : 8 en a4" in wrote and "Bea : mauvais karma" in wrote and "@" not in wrote, wrote
     assert "8@a4" in wrote_title, wrote_title
+
+
+LOG_LINES = """async () => {
+  const amulets = await import('/games/amulets.js');
+  const cmd = await import('/games/commandments.js');
+  const ctx = { names: ['Ana', 'Bea', 'Cy'] };
+  const text = (x) => (x instanceof Node ? x.textContent : x);
+  const asked = amulets.describe({ kind: 'question', data: { seat: 0, placement: 'RD4 YC3 GA2 BB3 KA3',
+    answers: [[1, '-'], [2, 'o']] } }, ctx);
+  const cast = amulets.describe({ kind: 'cast', data: { seat: 2, placement: 'RA1 YD4 GA2 BC4 KA4', success: true,
+    checks: [[0, 'y'], [1, 'y']] } }, ctx);
+  const moved = cmd.describe({ kind: 'move', data: { seat: 1, action: 'wh5>C>H2 +bow 4s', start: 'H1' } }, ctx);
+  return [text(asked), asked.title, text(cast), cast.title, text(moved), moved.title];
+}"""
+
+
+def test_the_logs_say_moves_in_words_with_their_notation_at_hand(server: Any, context: Any, fr: Any) -> None:
+    # "a demandé RD4 YC3…", "… y — réussi !", "a joué wh5>C>H2": a newcomer reads words, the notation
+    # stays in the line's tooltip
+    for ctx in (context, fr):
+        page = ctx.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("#create-table")
+        asked, asked_title, cast, cast_title, moved, moved_title = page.evaluate(LOG_LINES)
+        assert asked_title.startswith("RD4 YC3 GA2 BB3 KA3") and cast_title == "RA1 YD4 GA2 BC4 KA4"
+        assert moved_title == "wh5>C>H2 +bow 4s"
+        for line in (asked, cast, moved):
+            assert "RD4" not in line and "YC3" not in line and "wh5" not in line and ">" not in line, line
+        if ctx is context:
+            assert asked == (
+                "Ana asked red D4, yellow C3, green A2, blue B3, black A3: "
+                "Bea: none of these; Cy: another amulet is on my field"
+            ), asked
+            assert (
+                cast
+                == "Cy cast red A1, yellow D4, green A2, blue C4, black A4: Ana: yes; Bea: yes — it worked!"
+            ), cast
+            assert moved.startswith("Bea moved white 5 from H1 over C to H2 (bow; 4 s)"), moved
+        else:
+            assert asked.startswith("Ana a demandé rouge D4, jaune C3, vert A2, bleu B3, noir A3 : Bea : "), (
+                asked
+            )
+            assert "Ana : oui ; Bea : oui — réussi !" in cast, cast
+            assert moved.startswith("Bea a déplacé blanc 5 de H1 par C vers H2 ("), moved
+
+
+def test_amulets_in_french_shows_french_letters_and_words(server: Any, fr: Any) -> None:
+    # the pieces showed the English initials (Y, G, K) and a spell's checks "y"/"n": in French the pieces
+    # carry French initials (Rouge, Jaune, Vert, Bleu, Noir) and the checks say oui/non
+    seats = [
+        {"kind": "human", "name": "Ana"},
+        {"kind": "bot", "bot": "random"},
+        {"kind": "bot", "bot": "random"},
+    ]
+    created = server.post("/api/tables", {"game": "amulets", "players": 3, "seats": seats})
+    page = fr.new_page()
+    page.goto(created["invites"][0]["url"])
+    page.wait_for_selector("main[data-myturn=yes] .tray .amulet")
+    assert page.locator(".tray .amulet").all_inner_texts() == ["R", "J", "V", "B", "N"]
+    assert "oui/non" in page.inner_text(".book .legend")
+    assert page.locator(".secret .amulet").inner_text() in "RJVBN"

@@ -74,10 +74,26 @@ function newPerf() {
   return { gestures: new Set(), touches: new Set(), words: "" };
 }
 
-function moveText(m) {
+/** A move of this ritual's list in words, its notation in the tooltip. */
+function moveText(m, start) {
   if (!m) return t("cmd.pad_forfeit");
   const chain = [ART[m.artefact], ...m.path.map((a) => PATH[a]), PATH[m.to]].join(">");
-  return performedText(chain, m.gestures, m.touches, m.words, m.seconds);
+  const from = typeof start === "number" ? AREAS[start] : null;
+  return h("span", { title: chain }, performedText(chainWords(chain, from), m.gestures, m.touches, m.words, m.seconds));
+}
+
+/** An artefact's way in words: "white 5 from H1 over C to H2" ("wh5>C>H2"; `from`: where it stood); the
+ * chain as it is if it cannot be read or where it stood is not known. */
+function chainWords(chain, from) {
+  const parts = String(chain).split(">");
+  const a = ART.indexOf(parts[0]);
+  if (a < 0 || parts.length < 2) return chain;
+  const area = (x) => (x === "X" ? t("cmd.seen.out") : x);
+  const artefact = t("cmd.artefact_named", { colour: SHOWN_COLOURS[Math.floor(a / 5)], n: (a % 5) + 1 });
+  const to = area(parts[parts.length - 1]);
+  const path = parts.slice(1, -1).map(area).join(" → ");
+  if (!from) return parts.join(" → ");
+  return path ? t("cmd.chain_over", { artefact, from, path, to }) : t("cmd.chain", { artefact, from, to });
 }
 
 /** A move as the page names it: the artefact's way (C, H1…, as on the circle), then the performance in the
@@ -89,12 +105,13 @@ function performedText(chain, gestures, touches, words, seconds) {
   return details ? t("cmd.move_text", { chain, details }) : chain;
 }
 
-/** The same from a move's notation ("wh5>H2 +bow \"thank you\" 4s", the log's events); other text as it is. */
-function notationText(text) {
+/** The same from a move's notation ("wh5>H2 +bow \"thank you\" 4s", the log's events), in words (`from`: where
+ * the artefact stood); other text as it is. */
+function notationText(text, from = null) {
   const m = /^(\S+)((?:\s+[+@][\w-]+)*)(?:\s+"([^"]*)")?(?:\s+(\d+)s)?$/.exec(String(text || "").trim());
   if (!m || !m[1].includes(">")) return text;
   const marks = m[2].trim() ? m[2].trim().split(/\s+/) : [];
-  return performedText(m[1], marks.filter((x) => x[0] === "+").map((x) => x.slice(1)),
+  return performedText(chainWords(m[1], from), marks.filter((x) => x[0] === "+").map((x) => x.slice(1)),
     marks.filter((x) => x[0] === "@").map((x) => x.slice(1)), m[3] || "", m[4] === undefined ? null : Number(m[4]));
 }
 
@@ -571,7 +588,14 @@ function movesPanel(v, ctx, ritual) {
   if (!ritual || !ritual.moves.length) return null;
   return h("section", { class: "cmd-moves" }, h("h3", {}, t("cmd.moves")),
     h("ol", {}, ritual.moves.map((m) => h("li", { class: m.total > 0 ? "good" : "bad" },
-      t("cmd.move_line", { name: ctx.names[m.seat], move: moveText(m.move), verdict: verdict(m.total) }), m.marks.length ? ` (${markedText(m.marks, ritual.slots)})` : ""))));
+      ...moveLine(ctx.names[m.seat], moveText(m.move, m.start), verdict(m.total)), m.marks.length ? ` (${markedText(m.marks, ritual.slots)})` : ""))));
+}
+
+/** "{name}: {move} — {verdict}" with the move as a node (its notation in its tooltip). */
+function moveLine(name, move, said) {
+  const marker = "\u0000";
+  const [before, after] = t("cmd.move_line", { name, move: marker, verdict: said }).split(marker);
+  return after === undefined ? [before] : [before, move, after];
 }
 
 export function scores(view) {
@@ -588,7 +612,10 @@ export function describe(ev, ctx) {
     case "discarded": return t("cmd.ev.discarded", { card: d.card });
     case "placed": return t("cmd.ev.placed", { action: d.action });
     case "forfeit": return t("cmd.ev.forfeit", { name: n(d.seat), bonus: d.bonus });
-    case "move": return t("cmd.ev.move", { name: n(d.seat), action: notationText(d.action), start: d.start });
+    case "move": {
+      const from = typeof d.start === "number" ? AREAS[d.start] : d.start;
+      return h("span", { title: d.action }, t("cmd.ev.move", { name: n(d.seat), action: notationText(d.action, from) }));
+    }
     case "karma": return t("cmd.ev.karma", { name: n(d.seat), verdict: `${verdict(d.total)}${d.marks ? ` (${markedText(d.marks, null)})` : ""}`, flips: d.flips });
     case "disempowered": return t("cmd.ev.disempowered", { name: n(d.priestess), bonus: d.bonus });
     case "ritual_end": return t("cmd.ev.ritual_end", { name: n(d.priestess), gain: d.gain });
