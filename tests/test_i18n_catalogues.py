@@ -141,7 +141,9 @@ def test_a_count_the_page_says_agrees_with_its_number(lang: str) -> None:
     # ".other" form (i18n.js isOne picks one by the language's rule), never a plural written "(s)"; the
     # engine's refusals (refusal.*) are another matter
     texts = catalogue(lang)
-    hedged = sorted(k for k, v in texts.items() if re.search(r"\w\((?:s|es|x)\)", v) and not k.startswith("refusal."))
+    hedged = sorted(
+        k for k, v in texts.items() if re.search(r"\w\((?:s|es|x)\)", v) and not k.startswith("refusal.")
+    )
     assert not hedged, hedged
     for key in ("amulets.pairs", "amulets.worlds", "cmd.variant.custom"):
         assert key not in texts and f"{key}.one" in texts and f"{key}.other" in texts, key

@@ -151,10 +151,11 @@ def test_namaste_s_log_says_lines_and_choices_in_words(server: Any, fr: Any) -> 
         """async () => {
           const board = await import('/games/namaste.js');
           const ctx = { names: ['Ana', 'Bea'] };
-          const line = board.describe({ kind: 'line', data: { seat: 0, line: 'column 6', points: 5, first: true } }, ctx);
-          const row = board.describe({ kind: 'line', data: { seat: 1, line: 'row b', points: 3, first: false } }, ctx);
-          const chose = board.describe({ kind: 'decided', data: { action: '8@a4' } }, ctx);
-          const wrote = board.describe({ kind: 'entries', data: { entries: { 0: '8@a4', 1: 'karma' } } }, ctx);
+          const ev = (kind, data) => board.describe({ kind, data }, ctx);
+          const line = ev('line', { seat: 0, line: 'column 6', points: 5, first: true });
+          const row = ev('line', { seat: 1, line: 'row b', points: 3, first: false });
+          const chose = ev('decided', { action: '8@a4' });
+          const wrote = ev('entries', { entries: { 0: '8@a4', 1: 'karma' } });
           const text = (x) => (x instanceof Node ? x.textContent : x);
           return [text(line), text(row), text(chose), chose.title, text(wrote), wrote.title];
         }"""
@@ -174,9 +175,10 @@ LOG_LINES = """async () => {
   const text = (x) => (x instanceof Node ? x.textContent : x);
   const asked = amulets.describe({ kind: 'question', data: { seat: 0, placement: 'RD4 YC3 GA2 BB3 KA3',
     answers: [[1, '-'], [2, 'o']] } }, ctx);
-  const cast = amulets.describe({ kind: 'cast', data: { seat: 2, placement: 'RA1 YD4 GA2 BC4 KA4', success: true,
-    checks: [[0, 'y'], [1, 'y']] } }, ctx);
-  const moved = cmd.describe({ kind: 'move', data: { seat: 1, action: 'wh5>C>H2 +bow 4s', start: 'H1' } }, ctx);
+  const cast = amulets.describe({ kind: 'cast', data: { seat: 2, placement: 'RA1 YD4 GA2 BC4 KA4',
+    success: true, checks: [[0, 'y'], [1, 'y']] } }, ctx);
+  const moved = cmd.describe({ kind: 'move',
+    data: { seat: 1, action: 'wh5>C>H2 +bow 4s', start: 'H1' } }, ctx);
   return [text(asked), asked.title, text(cast), cast.title, text(moved), moved.title];
 }"""
 
