@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import watch_errors
-from tests.e2e.test_screens import SCREENS
+from tests.e2e.test_screens import SCREENS, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -228,3 +228,73 @@ def test_amulets_in_french_shows_french_letters_and_words(server: Any, fr: Any) 
     assert page.locator(".tray .amulet").all_inner_texts() == ["R", "J", "V", "B", "N"]
     assert "oui/non" in page.inner_text(".book .legend")
     assert page.locator(".secret .amulet").inner_text() in "RJVBN"
+
+
+def test_the_language_switch_shows_the_language_in_use(server: Any, phone: Any, fr: Any) -> None:
+    for ctx, shown in ((phone, "en"), (fr, "fr")):
+        page = ctx.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("header.site .lang-switch button")
+        looks = page.evaluate(
+            """() => [...document.querySelectorAll('header.site .lang-switch button')].map((b) => {
+                 const s = getComputedStyle(b); const r = b.getBoundingClientRect();
+                 return { code: b.lang, pressed: b.getAttribute('aria-pressed'), bg: s.backgroundColor,
+                          weight: Number(s.fontWeight), height: r.height, width: r.width }; })"""
+        )
+        on = [x for x in looks if x["pressed"] == "true"]
+        off = [x for x in looks if x["pressed"] != "true"]
+        assert [x["code"] for x in on] == [shown] and len(off) == 1, looks
+        assert on[0]["bg"] != off[0]["bg"] and on[0]["weight"] > off[0]["weight"], looks
+        if ctx is phone:
+            assert all(x["height"] >= 44 and x["width"] >= 44 for x in looks), looks
+
+
+def test_the_result_is_one_tap_away_on_a_phone(server: Any, phone: Any) -> None:
+    # a finished game's page is long on a phone: the "Game over" line links to the result
+    seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    created = server.post("/api/tables", {"game": "namaste", "players": 2, "seats": seats})
+    page = phone.new_page()
+    page.goto(created["spectator_url"])
+    page.wait_for_selector("#result[data-ready=yes]", timeout=60_000)
+    link = page.locator("#turn #to-result")
+    assert link.is_visible() and "result" in link.inner_text()
+    assert page.evaluate("() => document.getElementById('result').getBoundingClientRect().top") > 844
+    link.click()
+    page.wait_for_function(
+        "() => Math.abs(document.getElementById('result').getBoundingClientRect().top) < 40"
+    )
+    assert page.evaluate("() => document.activeElement.id") == "result"
+
+
+def test_the_karma_pad_keeps_names_and_totals_in_sight_on_a_phone(server: Any, phone: Any) -> None:
+    page = phone.new_page()
+    novice_table(server, page, bots=4)
+    page.wait_for_selector(".pad-scroll[data-scrolls=more]")
+    page.evaluate("() => { const pad = document.querySelector('.pad-scroll'); pad.scrollLeft = 60; }")
+    edges = page.evaluate(
+        """() => { const pad = document.querySelector('.pad-scroll').getBoundingClientRect();
+             const name = document.querySelector('#karma-pad tbody th').getBoundingClientRect();
+             const total = document.querySelector('#karma-pad td.pad-total').getBoundingClientRect();
+             return { pad: [pad.left, pad.right], name: [name.left, name.right],
+                      total: [total.left, total.right] }; }"""
+    )
+    assert abs(edges["name"][0] - edges["pad"][0]) <= 2, edges  # the names stay at the left edge
+    assert edges["total"][1] <= edges["pad"][1] + 1 and edges["total"][0] >= edges["pad"][0], edges
+    shoot(page, "commandments-pad-phone")
+
+
+def test_the_commandments_result_page_has_each_id_once(server: Any, context: Any) -> None:
+    # the replay draws the board again under the result: the live board keeps its ids, the replay's
+    # copies have none
+    seats = [{"kind": "bot", "bot": "random"} for _ in range(3)]
+    created = server.post("/api/tables", {"game": "commandments", "players": 3, "seats": seats})
+    page = context.new_page()
+    page.goto(created["spectator_url"])
+    page.wait_for_selector("#result[data-ready=yes] .replay-view .karma-table", timeout=120_000)
+    twice = page.evaluate(
+        """() => { const seen = {};
+             for (const el of document.querySelectorAll('[id]')) seen[el.id] = (seen[el.id] || 0) + 1;
+             return Object.entries(seen).filter(([, n]) => n > 1).map(([id]) => id); }"""
+    )
+    assert not twice, twice
+    assert page.locator("#board #karma-pad").count() == 1 and page.locator("#board #destiny").count() == 1

@@ -69,7 +69,7 @@ class TableClient {
       moves: h("section", { class: "moves", id: "moves" }),
       scores: h("section", { class: "scores panel", id: "scores", "aria-labelledby": "scores-h" }),
       log: h("ol", { class: "log", id: "log", "aria-live": "polite" }),
-      result: h("section", { class: "result", id: "result", hidden: true }),
+      result: h("section", { class: "result", id: "result", hidden: true, tabindex: "-1" }),
       chat: h("section", { class: "chat-panel panel", id: "chat", "aria-labelledby": "chat-h" }),
       chatLines: h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }),
     };
@@ -508,7 +508,17 @@ class TableClient {
     }
     const left = this.standsIn() ? null : this.timeLeft();
     if (left !== null) text += t("turn.left", { time: fmtClock(left) });
+    this.turnText = text;
     el.textContent = text;
+    if (this.status === "over" && this.result) {
+      // the result is far down a phone's page (below the board, the scores, the chat and the log): a way to it
+      el.append(" ", h("a", { href: "#result", class: "button small jump-result", id: "to-result",
+        onclick: (ev) => {
+          ev.preventDefault();
+          this.el.result.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth", block: "start" });
+          this.el.result.focus({ preventScroll: true });
+        } }, t("turn.see_result")));
+    }
     document.title = `${this.legal && this.legal.required && this.status === "playing" ? "● " : ""}Coven — ${this.info ? this.info.title : this.game}`;
   }
 
@@ -536,8 +546,7 @@ class TableClient {
     if (this.status === "connecting" || this.number === null) return;
     const names = this.names();
     let text;
-    if (this.status === "over") text = this.el.turn.textContent;
-    else if (this.status === "waiting") text = this.el.turn.textContent;
+    if (this.status === "over" || this.status === "waiting") text = this.turnText ?? this.el.turn.textContent;
     else if (this.legal && this.legal.required) {
       const hint = this.board.turnHint ? this.board.turnHint(this.ctx()) : "";
       text = hint ? t("turn.yours_hint", { hint }) : t("turn.yours");

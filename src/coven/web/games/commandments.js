@@ -159,7 +159,7 @@ export function render(el, ctx) {
 
   const board = placing ? work.placement.map((a) => AREAS.indexOf(a)) : v.board;
   el.append(h("div", { class: "commandments" },
-    h("div", { class: "circle-col" }, variantLine(v), circle(v, ctx, board, { novice, placing }), novice ? routeNote(ctx) : null),
+    h("div", { class: "circle-col" }, variantLine(v, ctx), circle(v, ctx, board, { novice, placing }), novice ? routeNote(ctx) : null),
     h("div", { class: "cmd-side" },
       ctx.readOnly ? null : forfeitBar(ctx, legal),
       // What the seat acts on comes first (she reads her cards above them before she ordains them).
@@ -203,9 +203,9 @@ function travel(el, v, ctx) {
 }
 
 /** The table's variant, named: expert or standard, who judges, when the cards are shown. */
-function variantLine(v) {
+function variantLine(v, ctx) {
   const o = v.options || {};
-  return h("p", { class: "cmd-variant", id: "cmd-variant" },
+  return h("p", { class: "cmd-variant", id: liveId(ctx, "cmd-variant") },
     o.expert
       ? h("span", { class: "badge expert" }, t("cmd.variant.expert"))
       : h("span", { class: "badge" }, t("cmd.variant.standard")),
@@ -350,6 +350,9 @@ function routeNote(ctx) {
 }
 
 // --------------------------------------------------------------------------------- panels
+/** An element's id on the live board only: the result's replay draws the board again (once or twice, read
+ * only), and an id is the page's once. */
+const liveId = (ctx, id) => (ctx.readOnly ? undefined : id);
 const ROLE = (i) => (i === 0 ? t("cmd.taboo") : t("cmd.commandment", { n: i }));
 const cardOf = (v, id) => (v.cards || []).find((c) => c.id === id) || null;
 
@@ -368,7 +371,7 @@ function ritualPanel(v, ctx, ritual) {
     h("h3", {}, t("cmd.ritual_head", { k: v.rituals.length, n: v.players, name: ctx.names[ritual.priestess] })),
     disempoweredBanner(v, ctx),
     slotCards(v, ctx, ritual),
-    destinyPanel(v, ritual),
+    destinyPanel(v, ctx, ritual),
     own && ritual.hand.length ? h("p", {}, ritual.discard ? t("cmd.hand_discarded", { cards: ritual.hand.join(", "), card: ritual.discard })
       : t("cmd.hand", { cards: ritual.hand.join(", ") })) : null,
     own ? cardTexts(v, ritual.hand) : null);
@@ -399,10 +402,10 @@ function slotCards(v, ctx, ritual) {
       : lastMarks ? h("p", { class: "board-note" }, t("cmd.markers_note", { name: ctx.names[last.seat] })) : null);
 }
 
-function destinyPanel(v, ritual) {
+function destinyPanel(v, ctx, ritual) {
   const n = v.flips;
   return h("div", { class: "destiny-row" },
-    h("span", { class: "destiny", id: "destiny", dataset: { flips: n }, role: "img", "aria-label": t("cmd.destiny_label", { n }) },
+    h("span", { class: "destiny", id: liveId(ctx, "destiny"), dataset: { flips: n }, role: "img", "aria-label": t("cmd.destiny_label", { n }) },
       [0, 1, 2, 3].map((k) => h("span", { class: `destiny-card ${k < n ? "flipped" : ""}` }, k < n ? "☹" : "☺"))),
     h("span", { class: `destiny-text ${n >= 3 ? "warn" : ""}` },
       ritual.disempowered ? t("cmd.disempowered") : n === 3 && v.phase !== "over" ? t("cmd.destiny_3") : t("cmd.destiny", { n })));
@@ -439,7 +442,7 @@ function karmaPad(v, ctx) {
     seats.map((k) => padCell(v.rituals[k], s, k === v.rituals.length - 1 && v.phase !== "over")),
     h("td", { class: "pad-total", dataset: { seat: s } }, String(v.karma[s]))));
   return h("section", { class: "karma-pad" }, h("h3", {}, t("cmd.pad")),
-    h("div", { class: "pad-scroll" }, h("table", { id: "karma-pad" }, h("thead", {}, head), h("tbody", {}, rows))),
+    h("div", { class: "pad-scroll" }, h("table", { class: "karma-table", id: liveId(ctx, "karma-pad") }, h("thead", {}, head), h("tbody", {}, rows))),
     h("p", { class: "board-note" }, t("cmd.pad_note")));
 }
 
