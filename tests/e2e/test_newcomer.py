@@ -298,3 +298,53 @@ def test_the_commandments_result_page_has_each_id_once(server: Any, context: Any
     )
     assert not twice, twice
     assert page.locator("#board #karma-pad").count() == 1 and page.locator("#board #destiny").count() == 1
+
+
+TOUCH = """() => {
+  const circle = document.querySelector('#board .holy-circle');
+  const held = [...circle.querySelectorAll('*')].filter((el) => getComputedStyle(el).touchAction === 'none');
+  const hits = [...circle.querySelectorAll('.token.draggable')].map((g) => {
+    const r = g.getBoundingClientRect(); return Math.min(r.width, r.height); });
+  return { circle: getComputedStyle(circle).touchAction, held: held.map((el) => el.tagName + '.' +
+    el.getAttribute('class')), hits };
+}"""
+
+
+def swipe_scrolls(page: Any, x: float, y: float) -> bool:
+    """Whether a finger's swipe up from (x, y) scrolls the page."""
+    before = page.evaluate("() => window.scrollY")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 11):
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 25 * k}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_timeout(300)
+    return bool(page.evaluate("() => window.scrollY") > before + 50)
+
+
+def test_the_holy_circle_lets_a_phone_scroll_and_its_artefacts_be_tapped(server: Any, phone: Any) -> None:
+    page = phone.new_page()
+    created = novice_table(server, page)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    # the novice's turn: each artefact is a finger's target, and only the artefacts keep a touch for dragging
+    mine = page.evaluate(TOUCH)
+    assert mine["circle"] == "auto", mine
+    assert len(mine["hits"]) == 15 and min(mine["hits"]) >= 24, mine["hits"]
+    assert mine["held"] and all(x.startswith("g.token") for x in mine["held"]), mine["held"]
+    box = page.locator("#board .holy-circle .area[data-area=R]").bounding_box()
+    assert box is not None
+    # a swipe from the ring's top (no artefact there) scrolls the page
+    top = page.evaluate(
+        "() => { const r = document.querySelector('#board .holy-circle').getBoundingClientRect();"
+        " return [r.left + r.width / 2, r.top + r.height * 0.06]; }"
+    )
+    assert swipe_scrolls(page, top[0], top[1]), "a swipe on the circle did not scroll the page"
+    shoot(page, "commandments-circle-phone")
+    # a spectator (nobody's turn to move on this page): nothing on the circle holds a touch
+    watcher = phone.new_page()
+    watcher.goto(created["spectator_url"])
+    watcher.wait_for_selector("#board .holy-circle .token")
+    theirs = watcher.evaluate(TOUCH)
+    assert theirs["circle"] == "auto" and not theirs["held"] and not theirs["hits"], theirs

@@ -35,6 +35,7 @@ const karmaText = (value) => (value === "?" ? t("cmd.per_unit") : t("cmd.karma_n
 
 // ---------------------------------------------------------------------------------- geometry
 const RAD = Math.PI / 180;
+const HIT_R = 19; // an artefact's touch target's radius: 38 of the circle's 540 units, 24 px on a 390 px phone
 const polar = (r, deg) => [r * Math.cos(deg * RAD), r * Math.sin(deg * RAD)];
 const HEX_ANGLE = (i) => -90 + 72 * i;
 const CENTRES = {};
@@ -258,6 +259,8 @@ function circle(v, ctx, board, { novice, placing }) {
         transform: `translate(${x},${y})`, "data-artefact": ART[a], "data-area": area,
         tabindex: draggable ? 0 : undefined, role: draggable ? "button" : undefined,
         "aria-label": t("cmd.token", { colour: SHOWN_COLOURS[colour], n: (a % 5) + 1, area }) },
+      // a finger's target (24 px and more on a phone) round the drawn artefact, invisible
+      draggable ? s("circle", { r: HIT_R, class: "hit", style: { fill: "transparent", stroke: "none" } }) : null,
       s("circle", { r: 10 }), s("text", { y: 4 }, String((a % 5) + 1)));
       if (draggable) attachDrag(g, svg, a, area, ctx, { placing });
       svg.append(g);
@@ -285,6 +288,9 @@ function areaAt(ev, token, svg) {
 
 function attachDrag(g, svg, a, start, ctx, { placing }) {
   let drag = null;
+  // A touch that starts on an artefact the person may move drags it; anywhere else the page scrolls as
+  // usual (the circle itself never stops a swipe; see style.css .token.draggable).
+  g.addEventListener("touchstart", (ev) => { if (ev.cancelable) ev.preventDefault(); }, { passive: false });
   g.addEventListener("pointerdown", (ev) => {
     if (ev.button !== 0) return;
     ev.preventDefault();
