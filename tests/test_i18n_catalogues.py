@@ -133,3 +133,19 @@ def test_the_check_for_hard_coded_texts_finds_them(tmp_path: Path, monkeypatch: 
     )
     monkeypatch.setattr(sys.modules[__name__], "WEB", tmp_path)
     assert hard_coded_texts() == ["games/x.js:1: Spell book"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_count_the_page_says_agrees_with_its_number(lang: str) -> None:
+    # "1 pairs possible", "1 custom card(s)": a text the page fills with a count has a ".one" and an
+    # ".other" form (i18n.js isOne picks one by the language's rule), never a plural written "(s)"; the
+    # engine's refusals (refusal.*) are another matter
+    texts = catalogue(lang)
+    hedged = sorted(
+        k for k, v in texts.items() if re.search(r"\w\((?:s|es|x)\)", v) and not k.startswith("refusal.")
+    )
+    assert not hedged, hedged
+    for key in ("amulets.pairs", "amulets.worlds", "cmd.variant.custom"):
+        assert key not in texts and f"{key}.one" in texts and f"{key}.other" in texts, key
+    assert texts["amulets.pairs.one"].startswith("{n} pair") and "pairs" not in texts["amulets.pairs.one"]
+    assert "paires" not in catalogue("fr")["amulets.pairs.one"]

@@ -164,11 +164,13 @@ def test_the_commandments_moves_are_named_in_french(server: Any, fr: Any) -> Non
     lines = [" ".join(li.split()) for li in page.locator(".cmd-moves li").all_inner_texts()]
     ana = [line for line in lines if line.startswith("Ana (vous)")]
     assert len(ana) >= 2, lines
-    performed = r"wh1>(C>)?H2 \(s'incliner, toucher un autre novice, “merci” ; \d+ s\)"
+    # the artefact's way in words (its notation, wh1>…>H2, in the tooltip)
+    performed = r"blanc 1 de \S+ (par C )?vers H2 \(s'incliner, toucher un autre novice, “merci” ; \d+ s\)"
     assert re.match(rf"Ana \(vous\) : {performed} — ", ana[-2]), ana
     assert ana[-1].startswith("Ana (vous) : renonce — "), ana
     log = page.inner_text("#log")
-    assert re.search(rf"Ana \(vous\) a joué {performed}", log), log
+    assert re.search(rf"Ana \(vous\) a déplacé {performed}", log), log
+    assert page.locator("#log [title^='wh1>']").count() >= 1
     for shown in (log, "\n".join(lines)):
         assert not re.search(r"(^|\s)[+@][a-z_]+\b|\bforfeit\b|\d+s\b", shown), shown
     shoot(page, "commandments-moves-fr-desktop")

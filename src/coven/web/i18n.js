@@ -80,6 +80,13 @@ export function setLang(code) {
   location.reload();
 }
 
+/** Whether the count `n` takes a key's ".one" form rather than its ".other" one, by the language's rule
+ * (French: 0 and 1 are singular). Each form is looked up by its whole key, so that the catalogue checks
+ * find both. */
+export function isOne(n) {
+  return lang === "fr" ? Math.abs(n) < 2 : n === 1;
+}
+
 /** The catalogue's text of `key` filled from `params`, null if the catalogue lacks the key or a key nested in
  * the params (no sentence half in one language, half in another): the messages of the engine
  * (coven.core.texts), an explanation's texts and a refusal's reason alike. A param is a number, a text, a
@@ -97,7 +104,7 @@ export function messageText(key, params = {}, seat = null) {
   const plain = t(key, values);
   if (plain !== `⟦${key}⟧`) return plain;
   if (typeof params.n !== "number") return null;
-  const form = `${key}.${(lang === "fr" ? Math.abs(params.n) < 2 : params.n === 1) ? "one" : "other"}`;
+  const form = `${key}.${isOne(params.n) ? "one" : "other"}`;
   const counted = t(form, values);
   return counted === `⟦${form}⟧` ? null : counted;
 }

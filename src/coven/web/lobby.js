@@ -1,7 +1,7 @@
 // The lobby: the games with their rules, a form to create a table, the links it hands out, the tables
 // this browser holds a seat at ("Your tables") and the server's recent tables.
 import { api, ApiError } from "./api.js";
-import { h, clear, button, listing } from "./util.js";
+import { h, clear, button, listing, PACE_DEFAULT_SECONDS, LAST_SECONDS } from "./util.js";
 import { keptSeats, forgetSeat, markEnded, seatUrl, spectatorUrl } from "./seats.js";
 import { deckBrowser } from "./deck.js";
 import { customCardsField } from "./games/commandments_cards.js";
@@ -39,9 +39,10 @@ function choiceText(opt, value) {
   return textOr(`optchoice.${opt.key}.${value}`, value);
 }
 
-/** An option's description: the server's (English) one, or the catalogue's where the page is not in English. */
+/** An option's description, said after its name: the catalogue's (in either language: the server's English
+ * may repeat the name, "Expert variant — expert variant: …"), else the server's own. */
 function optionText(opt) {
-  return lang === "en" ? opt.description : textOr(`opt.${opt.key}`, opt.description);
+  return textOr(`opt.${opt.key}`, opt.description);
 }
 
 /** What a bot level plays like, in the page's language (every level the games offer; another name gets a
@@ -193,6 +194,17 @@ function createForm(games, linksBox, onCreated) {
     h("option", { value: "clock" }, tr("lobby.pace.clock")));
   const paceSeconds = h("input", { type: "number", id: "new-pace-seconds", name: "pace_seconds", "aria-label": tr("lobby.pace.seconds_label"), min: 5, max: 86400, step: 1,
     placeholder: tr("lobby.pace.seconds_placeholder"), "aria-describedby": "new-pace-hint" });
+  // Which seconds an empty field means, and what a clock allows, said for the pace chosen.
+  const paceHint = h("p", { class: "muted field-hint", id: "new-pace-hint" });
+  const sayPace = () => {
+    const kind = paceSel.value;
+    const n = PACE_DEFAULT_SECONDS[kind];
+    paceSeconds.placeholder = n ? tr("lobby.pace.default", { n }) : tr("lobby.pace.seconds_placeholder");
+    paceHint.textContent = kind === "move" ? tr("lobby.pace.hint_move", { n })
+      : kind === "clock" ? tr("lobby.pace.hint_clock", { n, last: LAST_SECONDS }) : tr("lobby.pace.seconds_hint");
+  };
+  paceSel.addEventListener("change", sayPace);
+  sayPace();
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const submit = h("button", { type: "submit", class: "primary", id: "create-table" }, tr("lobby.create"));
 
@@ -319,7 +331,7 @@ function createForm(games, linksBox, onCreated) {
     h("div", { class: "field" }, h("label", { for: "new-players" }, tr("lobby.players")), playersSel),
     optionsBox, seatsBox,
     h("div", { class: "field" }, h("label", { for: "new-pace" }, tr("lobby.pace")),
-      paceSel, paceSeconds, h("p", { class: "muted field-hint", id: "new-pace-hint" }, tr("lobby.pace.seconds_hint"))),
+      paceSel, paceSeconds, paceHint),
     h("p", { class: "muted" }, tr("lobby.deal_note")),
     errorBox, h("div", { class: "actions-row" }, submit, again));
   return form;

@@ -218,7 +218,9 @@ class Replayer {
     // notation: the step's first public event about the actor (else its first public event).
     const open = st.action ? st.events.filter((ev) => !ev.audience) : [];
     const about = open.find((ev) => ev.data && ev.data.seat === st.actor) || open[0];
-    const did = about ? this.table.describe(about) : null;
+    // (a board may say a line in words with its notation in a tooltip: the caption takes the words)
+    const line = about ? this.table.describe(about) : null;
+    const did = line instanceof Node ? line.textContent : line;
     clear(this.head).append(h("p", { id: "replay-caption" }, t("replay.step_of", { n: st.number, last: steps[steps.length - 1].number, who }),
       st.actor !== null && st.actor !== undefined ? (did ? t("replay.did", { event: did }) : ` — ${names[st.actor]}`) : ""));
     clear(this.stage);

@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { TableSocket, TIMEOUTS } from "./conn.js";
 import { boardFor, generic } from "./games/index.js";
-import { h, clear, button, listing, fmtScore } from "./util.js";
+import { h, clear, button, listing, fmtScore, LAST_SECONDS } from "./util.js";
 import { showResult } from "./result.js";
 import { keepSeat, spectatorUrl } from "./seats.js";
 import { t, errorText, errorTitle, gameTitle, seatName, botLevel } from "./i18n.js";
@@ -69,7 +69,7 @@ class TableClient {
       moves: h("section", { class: "moves", id: "moves" }),
       scores: h("section", { class: "scores panel", id: "scores", "aria-labelledby": "scores-h" }),
       log: h("ol", { class: "log", id: "log", "aria-live": "polite" }),
-      result: h("section", { class: "result", id: "result", hidden: true }),
+      result: h("section", { class: "result", id: "result", hidden: true, tabindex: "-1" }),
       chat: h("section", { class: "chat-panel panel", id: "chat", "aria-labelledby": "chat-h" }),
       chatLines: h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }),
     };
@@ -483,7 +483,9 @@ class TableClient {
     let text;
     if (this.status === "waiting") {
       const open = this.seats.filter((s) => s.kind === "human" && !s.claimed).map((s) => names[s.seat]);
-      text = t("turn.waiting_people", { names: listing(open) });
+      // a spectator has no invite links to send: only the players' page asks for them
+      const watching = this.role ? this.role !== "player" : !this.token;
+      text = watching ? t("turn.waiting_people_watch", { names: listing(open) }) : t("turn.waiting_people", { names: listing(open) });
     } else if (this.status === "over") {
       const winners = this.result ? this.result.winners.map((i) => names[i]) : [];
       text = winners.length ? (winners.length > 1 ? t("turn.over_share", { names: listing(winners) }) : t("turn.over_wins", { name: winners[0] })) : t("turn.over_nobody");
@@ -506,7 +508,17 @@ class TableClient {
     }
     const left = this.standsIn() ? null : this.timeLeft();
     if (left !== null) text += t("turn.left", { time: fmtClock(left) });
+    this.turnText = text;
     el.textContent = text;
+    if (this.status === "over" && this.result) {
+      // the result is far down a phone's page (below the board, the scores, the chat and the log): a way to it
+      el.append(" ", h("a", { href: "#result", class: "button small jump-result", id: "to-result",
+        onclick: (ev) => {
+          ev.preventDefault();
+          this.el.result.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth", block: "start" });
+          this.el.result.focus({ preventScroll: true });
+        } }, t("turn.see_result")));
+    }
     document.title = `${this.legal && this.legal.required && this.status === "playing" ? "● " : ""}Coven — ${this.info ? this.info.title : this.game}`;
   }
 
@@ -534,8 +546,7 @@ class TableClient {
     if (this.status === "connecting" || this.number === null) return;
     const names = this.names();
     let text;
-    if (this.status === "over") text = this.el.turn.textContent;
-    else if (this.status === "waiting") text = this.el.turn.textContent;
+    if (this.status === "over" || this.status === "waiting") text = this.turnText ?? this.el.turn.textContent;
     else if (this.legal && this.legal.required) {
       const hint = this.board.turnHint ? this.board.turnHint(this.ctx()) : "";
       text = hint ? t("turn.yours_hint", { hint }) : t("turn.yours");
@@ -739,7 +750,9 @@ class TableClient {
         h("td", { class: "turn-mark" }, won ? t("scores.winner") : turn)));
     }
     const pace = this.pace && this.pace.kind !== "none"
-      ? (this.pace.kind === "move" ? t("pace.move", { time: fmtClock(this.pace.seconds) }) : t("pace.clock", { time: fmtClock(this.pace.seconds) }))
+      ? (this.pace.kind === "move" ? t("pace.move", { time: fmtClock(this.pace.seconds) })
+        // the turn line may count down more than the clock holds: a move always has LAST_SECONDS
+        : t("pace.clock", { time: fmtClock(this.pace.seconds), last: fmtClock(LAST_SECONDS) }))
       : null;
     if (pace) box.append(h("p", { class: "muted", id: "pace" }, t("pace.line", { pace })));
     box.append(h("table", { class: "score-table", id: "score-table" },

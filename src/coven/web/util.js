@@ -11,6 +11,12 @@ export function h(tag, attrs = {}, ...children) {
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** The server's pace rules, said to people (coven.server): a table's seconds when the lobby leaves them
+ * empty (app.py, by pace), and the least a move has on a player's clock however little is left on it
+ * (table.py LAST_SECONDS). The server applies them; the page only says them. */
+export const PACE_DEFAULT_SECONDS = { move: 120, clock: 600 };
+export const LAST_SECONDS = 15;
+
 /** The same for SVG elements. */
 export function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);

@@ -3,10 +3,13 @@
 // book with every answer, and — when the table enables it — the deduction assistant.
 // The server validates every placement; the page only builds it.
 import { h, listing } from "../util.js";
-import { t } from "../i18n.js";
+import { t, isOne } from "../i18n.js";
 
 const LETTERS = "ABCDE";
-const CODES = "RYGBK";
+const CODES = "RYGBK"; // the notation's letters (the server reads them)
+// The letters shown on the pieces, each language's initials of the colours (French: R J V B N); the
+// notation keeps CODES.
+const SHOWN = [...t("amulets.letters")].length === 5 ? [...t("amulets.letters")] : [...CODES];
 const NAMES = [t("amulets.red"), t("amulets.yellow"), t("amulets.green"), t("amulets.blue"), t("amulets.black")];
 // An amulet by its colour, whole, as each language writes it (French: "amulette verte", not "amulette vert").
 const AMULET = [t("amulets.amulet_red"), t("amulets.amulet_yellow"), t("amulets.amulet_green"), t("amulets.amulet_blue"),
@@ -27,18 +30,42 @@ const fieldName = (f) => `${LETTERS[Math.floor(f / 5)]}${(f % 5) + 1}`;
 let work = { key: null, fields: [null, null, null, null, null], picked: null };
 
 function token(a, attrs = {}) {
-  return h("span", { class: `amulet a-${CODES[a]}`, title: capital(AMULET[a]), ...attrs }, CODES[a]);
+  return h("span", { class: `amulet a-${CODES[a]}`, title: capital(AMULET[a]), ...attrs }, SHOWN[a]);
 }
 
 function placementText(fields) {
   return fields.map((f, a) => `${CODES[a]}${fieldName(f)}`).join(" ");
 }
 
+/** A placement as shown: the colours' letters in the page's language ("RD4 JC3 VA2 BB3 NA3" in French). */
+function placementShown(fields) {
+  return fields.map((f, a) => `${SHOWN[a]}${fieldName(f)}`).join(" ");
+}
+
+/** A placement in words: "Red D4, Yellow C3, …". */
+function placementWords(fields) {
+  return fields.map((f, a) => t("amulets.placed", { colour: NAMES[a].toLowerCase(), field: fieldName(f) })).join(", ");
+}
+
+/** A placement's notation ("RD4 YC3 GA2 BB3 KA3", as the server writes it) read back into fields. */
+function fieldsOf(placement) {
+  const fields = [null, null, null, null, null];
+  for (const part of String(placement || "").trim().split(/\s+/)) {
+    const m = /^([RYGBK])([A-E])([1-5])$/.exec(part);
+    if (!m) return null;
+    fields[CODES.indexOf(m[1])] = LETTERS.indexOf(m[2]) * 5 + Number(m[3]) - 1;
+  }
+  return fields.every((f) => f !== null) ? fields : null;
+}
+
+/** An answer or a check in words ("*" → "my amulet is on my field", "y" → "yes"). */
+const answerWords = (ch) => ANSWER_TEXT[ch] || ch;
+
 function miniAltar(fields, highlight = null) {
-  const grid = h("div", { class: "mini-altar", "aria-label": placementText(fields) });
+  const grid = h("div", { class: "mini-altar", "aria-label": placementWords(fields) });
   for (let f = 0; f < 25; f++) {
     const a = fields.indexOf(f);
-    grid.append(h("span", { class: `mf ${a >= 0 ? `a-${CODES[a]}` : ""} ${highlight === f ? "hl" : ""}` }, a >= 0 ? CODES[a] : ""));
+    grid.append(h("span", { class: `mf ${a >= 0 ? `a-${CODES[a]}` : ""} ${highlight === f ? "hl" : ""}` }, a >= 0 ? SHOWN[a] : ""));
   }
   return grid;
 }
@@ -121,7 +148,7 @@ function builder(ctx, canAsk, canCast) {
     canAsk ? h("button", { type: "button", class: "primary", id: "amulets-ask", disabled: !full || ctx.pending, onclick: () => send("ask") }, t("amulets.ask")) : null,
     canCast ? h("button", { type: "button", id: "amulets-cast", disabled: !full || ctx.pending, onclick: () => send("cast") }, t("amulets.cast")) : null,
     h("button", { type: "button", class: "small", onclick: () => { work.fields = [null, null, null, null, null]; work.picked = null; rerender(); } }, t("amulets.clear")),
-    h("span", { class: "board-note" }, full ? placementText(work.fields) : t("amulets.drag")));
+    h("span", { class: "board-note" }, full ? h("span", { title: placementText(work.fields) }, placementWords(work.fields)) : t("amulets.drag")));
   return h("section", { class: "builder" }, h("h3", {}, canAsk ? t("amulets.build_ask") : t("amulets.build_cast")), tray, altar, buttons,
     !canAsk && canCast ? h("p", { class: "board-note" }, t("amulets.may_cast")) : null);
 }
@@ -132,8 +159,10 @@ function spellBook(v, ctx) {
   const rows = v.book.map((e, i) => h("tr", { class: `entry ${e.kind} ${i === v.book.length - 1 && ctx.animate ? "fresh" : ""}` },
     h("td", {}, String(i + 1)),
     h("td", {}, e.kind === "ask" ? t("amulets.asked", { name: ctx.names[e.seat] }) : t("amulets.casted", { name: ctx.names[e.seat] })),
-    h("td", {}, miniAltar(e.fields), h("span", { class: "ptext" }, placementText(e.fields))),
-    [...e.answers].map((ch) => h("td", { class: `ans ans-${ch === "*" ? "star" : ch === "." ? "none" : ch === "+" ? "plus" : ch === "-" ? "minus" : ch}`, title: ANSWER_TEXT[ch] || "" }, ch === "." ? "" : ch))));
+    h("td", {}, miniAltar(e.fields), h("span", { class: "ptext", title: placementText(e.fields) }, placementShown(e.fields))),
+    // a spirit's check of a spell is said as a word (yes/no, oui/non); a question's answers keep their marks
+    [...e.answers].map((ch) => h("td", { class: `ans ans-${ch === "*" ? "star" : ch === "." ? "none" : ch === "+" ? "plus" : ch === "-" ? "minus" : ch}`, title: ANSWER_TEXT[ch] || "" },
+      ch === "." ? "" : ch === "y" || ch === "n" ? ANSWER_TEXT[ch] : ch))));
   return h("section", { class: "book" }, h("h3", {}, t("amulets.book")),
     h("p", { class: "legend board-note" }, t("amulets.legend")),
     v.book.length ? h("div", { class: "book-scroll" }, h("table", { class: "spell-book" }, h("thead", {}, head), h("tbody", {}, rows)))
@@ -150,7 +179,7 @@ function assistant(v, ctx) {
     box.append(h("p", { class: "board-note assistant-late" }, t("amulets.assistant_late")));
     return box;
   }
-  box.append(h("p", { class: "board-note" }, t("amulets.worlds", { n: found.worlds })));
+  box.append(h("p", { class: "board-note" }, isOne(found.worlds) ? t("amulets.worlds.one", { n: found.worlds }) : t("amulets.worlds.other", { n: found.worlds })));
   for (const wizard of found.wizards) {
     const fields = new Map();
     for (const p of wizard.possible) fields.set(p.field, [...(fields.get(p.field) || []), p]);
@@ -162,23 +191,41 @@ function assistant(v, ctx) {
       grid.append(h("span", {
         class: `mf ${ps.length ? "maybe" : "no"}`,
         title: ps.length ? t("amulets.maybe", { field: fieldName(f), colours: ps.map((p) => NAMES[p.amulet]).join(", "), share }) : t("amulets.impossible", { field: fieldName(f) }),
-      }, ps.length === 1 ? CODES[ps[0].amulet] : ps.length ? String(ps.length) : ""));
+      }, ps.length === 1 ? SHOWN[ps[0].amulet] : ps.length ? String(ps.length) : ""));
     }
     const amulets = [...new Set(wizard.possible.map((p) => p.amulet))].sort();
     box.append(h("div", { class: "assist-wizard" }, h("h4", {}, ctx.names[wizard.seat]), grid,
-      h("p", { class: "board-note" }, t("amulets.pairs", { n: wizard.possible.length, colours: amulets.map((a) => NAMES[a]).join(", ") || "—" }))));
+      h("p", { class: "board-note" }, pairsText(wizard.possible.length, amulets.map((a) => NAMES[a]).join(", ") || "—"))));
   }
   return box;
+}
+
+/** A placement's notation in words (as it is, if it cannot be read). */
+function placed(placement) {
+  const fields = fieldsOf(placement);
+  return fields ? placementWords(fields) : placement;
+}
+
+function inWords(text, notation) {
+  return h("span", { title: notation }, text);
+}
+
+function pairsText(n, colours) {
+  return isOne(n) ? t("amulets.pairs.one", { n, colours }) : t("amulets.pairs.other", { n, colours });
 }
 
 export function describe(ev, ctx) {
   const d = ev.data || {};
   const n = (s) => ctx.names[s] ?? t("table.seat_n", { n: s + 1 });
   switch (ev.kind) {
-    case "question": return t("amulets.ev.question", { name: n(d.seat), placement: d.placement, answers: (d.answers || []).map(([s, c]) => `${n(s)} ${c}`).join(", ") });
+    // in words, the notation in the line's tooltip: "Ana asked Red D4, …: Bea: none of these; …"
+    case "question": return inWords(t("amulets.ev.question", { name: n(d.seat), placement: placed(d.placement),
+      answers: (d.answers || []).map(([s, c]) => t("amulets.answer_by", { name: n(s), answer: answerWords(c) })).join(t("amulets.answer_sep")) }),
+    `${d.placement}: ${(d.answers || []).map(([s, c]) => `${n(s)} ${c}`).join(", ")}`);
     case "cast": {
-      const said = { name: n(d.seat), placement: d.placement, checks: (d.checks || []).map(([s, c]) => `${n(s)} ${c}`).join(", ") };
-      return d.success ? t("amulets.ev.cast_ok", said) : t("amulets.ev.cast_failed", said);
+      const said = { name: n(d.seat), placement: placed(d.placement),
+        checks: (d.checks || []).map(([s, c]) => t("amulets.answer_by", { name: n(s), answer: answerWords(c) })).join(t("amulets.answer_sep")) };
+      return inWords(d.success ? t("amulets.ev.cast_ok", said) : t("amulets.ev.cast_failed", said), d.placement);
     }
     case "turn": return t("amulets.ev.turn", { name: n(d.seat) });
     case "win": return t("amulets.ev.win", { name: n(d.seat) });

@@ -5,7 +5,7 @@
 // and places the artefacts by dragging them. The server judges everything; the page only builds moves.
 import { h, s, listing } from "../util.js";
 import { deckBrowser, customCards } from "../deck.js";
-import { t, lang } from "../i18n.js";
+import { t, lang, isOne } from "../i18n.js";
 
 /** A card's text: French alone when the page is in French, else the English with the French beside it. */
 function cardWords(c) {
@@ -35,6 +35,7 @@ const karmaText = (value) => (value === "?" ? t("cmd.per_unit") : t("cmd.karma_n
 
 // ---------------------------------------------------------------------------------- geometry
 const RAD = Math.PI / 180;
+const HIT_R = 19; // an artefact's touch target's radius: 38 of the circle's 540 units, 24 px on a 390 px phone
 const polar = (r, deg) => [r * Math.cos(deg * RAD), r * Math.sin(deg * RAD)];
 const HEX_ANGLE = (i) => -90 + 72 * i;
 const CENTRES = {};
@@ -74,10 +75,26 @@ function newPerf() {
   return { gestures: new Set(), touches: new Set(), words: "" };
 }
 
-function moveText(m) {
+/** A move of this ritual's list in words, its notation in the tooltip. */
+function moveText(m, start) {
   if (!m) return t("cmd.pad_forfeit");
   const chain = [ART[m.artefact], ...m.path.map((a) => PATH[a]), PATH[m.to]].join(">");
-  return performedText(chain, m.gestures, m.touches, m.words, m.seconds);
+  const from = typeof start === "number" ? AREAS[start] : null;
+  return h("span", { title: chain }, performedText(chainWords(chain, from), m.gestures, m.touches, m.words, m.seconds));
+}
+
+/** An artefact's way in words: "white 5 from H1 over C to H2" ("wh5>C>H2"; `from`: where it stood); the
+ * chain as it is if it cannot be read or where it stood is not known. */
+function chainWords(chain, from) {
+  const parts = String(chain).split(">");
+  const a = ART.indexOf(parts[0]);
+  if (a < 0 || parts.length < 2) return chain;
+  const area = (x) => (x === "X" ? t("cmd.seen.out") : x);
+  const artefact = t("cmd.artefact_named", { colour: SHOWN_COLOURS[Math.floor(a / 5)], n: (a % 5) + 1 });
+  const to = area(parts[parts.length - 1]);
+  const path = parts.slice(1, -1).map(area).join(" → ");
+  if (!from) return parts.join(" → ");
+  return path ? t("cmd.chain_over", { artefact, from, path, to }) : t("cmd.chain", { artefact, from, to });
 }
 
 /** A move as the page names it: the artefact's way (C, H1…, as on the circle), then the performance in the
@@ -89,12 +106,13 @@ function performedText(chain, gestures, touches, words, seconds) {
   return details ? t("cmd.move_text", { chain, details }) : chain;
 }
 
-/** The same from a move's notation ("wh5>H2 +bow \"thank you\" 4s", the log's events); other text as it is. */
-function notationText(text) {
+/** The same from a move's notation ("wh5>H2 +bow \"thank you\" 4s", the log's events), in words (`from`: where
+ * the artefact stood); other text as it is. */
+function notationText(text, from = null) {
   const m = /^(\S+)((?:\s+[+@][\w-]+)*)(?:\s+"([^"]*)")?(?:\s+(\d+)s)?$/.exec(String(text || "").trim());
   if (!m || !m[1].includes(">")) return text;
   const marks = m[2].trim() ? m[2].trim().split(/\s+/) : [];
-  return performedText(m[1], marks.filter((x) => x[0] === "+").map((x) => x.slice(1)),
+  return performedText(chainWords(m[1], from), marks.filter((x) => x[0] === "+").map((x) => x.slice(1)),
     marks.filter((x) => x[0] === "@").map((x) => x.slice(1)), m[3] || "", m[4] === undefined ? null : Number(m[4]));
 }
 
@@ -142,7 +160,7 @@ export function render(el, ctx) {
 
   const board = placing ? work.placement.map((a) => AREAS.indexOf(a)) : v.board;
   el.append(h("div", { class: "commandments" },
-    h("div", { class: "circle-col" }, variantLine(v), circle(v, ctx, board, { novice, placing }), novice ? routeNote(ctx) : null),
+    h("div", { class: "circle-col" }, variantLine(v, ctx), circle(v, ctx, board, { novice, placing }), novice ? routeNote(ctx) : null),
     h("div", { class: "cmd-side" },
       ctx.readOnly ? null : forfeitBar(ctx, legal),
       // What the seat acts on comes first (she reads her cards above them before she ordains them).
@@ -186,15 +204,19 @@ function travel(el, v, ctx) {
 }
 
 /** The table's variant, named: expert or standard, who judges, when the cards are shown. */
-function variantLine(v) {
+function variantLine(v, ctx) {
   const o = v.options || {};
-  return h("p", { class: "cmd-variant", id: "cmd-variant" },
+  return h("p", { class: "cmd-variant", id: liveId(ctx, "cmd-variant") },
     o.expert
       ? h("span", { class: "badge expert" }, t("cmd.variant.expert"))
       : h("span", { class: "badge" }, t("cmd.variant.standard")),
     h("span", { class: "badge" }, o.judge === "priestess" ? t("cmd.variant.priestess") : t("cmd.variant.engine")),
     h("span", { class: "badge" }, o.reveal === "never" ? t("cmd.variant.never") : t("cmd.variant.revealed")),
-    customCards(o.custom_cards).length ? h("span", { class: "badge" }, t("cmd.variant.custom", { n: customCards(o.custom_cards).length })) : null);
+    customCards(o.custom_cards).length ? h("span", { class: "badge" }, customText(customCards(o.custom_cards).length)) : null);
+}
+
+function customText(n) {
+  return isOne(n) ? t("cmd.variant.custom.one", { n }) : t("cmd.variant.custom.other", { n });
 }
 
 function circle(v, ctx, board, { novice, placing }) {
@@ -237,6 +259,8 @@ function circle(v, ctx, board, { novice, placing }) {
         transform: `translate(${x},${y})`, "data-artefact": ART[a], "data-area": area,
         tabindex: draggable ? 0 : undefined, role: draggable ? "button" : undefined,
         "aria-label": t("cmd.token", { colour: SHOWN_COLOURS[colour], n: (a % 5) + 1, area }) },
+      // a finger's target (24 px and more on a phone) round the drawn artefact, invisible
+      draggable ? s("circle", { r: HIT_R, class: "hit", style: { fill: "transparent", stroke: "none" } }) : null,
       s("circle", { r: 10 }), s("text", { y: 4 }, String((a % 5) + 1)));
       if (draggable) attachDrag(g, svg, a, area, ctx, { placing });
       svg.append(g);
@@ -264,6 +288,9 @@ function areaAt(ev, token, svg) {
 
 function attachDrag(g, svg, a, start, ctx, { placing }) {
   let drag = null;
+  // A touch that starts on an artefact the person may move drags it; anywhere else the page scrolls as
+  // usual (the circle itself never stops a swipe; see style.css .token.draggable).
+  g.addEventListener("touchstart", (ev) => { if (ev.cancelable) ev.preventDefault(); }, { passive: false });
   g.addEventListener("pointerdown", (ev) => {
     if (ev.button !== 0) return;
     ev.preventDefault();
@@ -329,6 +356,9 @@ function routeNote(ctx) {
 }
 
 // --------------------------------------------------------------------------------- panels
+/** An element's id on the live board only: the result's replay draws the board again (once or twice, read
+ * only), and an id is the page's once. */
+const liveId = (ctx, id) => (ctx.readOnly ? undefined : id);
 const ROLE = (i) => (i === 0 ? t("cmd.taboo") : t("cmd.commandment", { n: i }));
 const cardOf = (v, id) => (v.cards || []).find((c) => c.id === id) || null;
 
@@ -347,7 +377,7 @@ function ritualPanel(v, ctx, ritual) {
     h("h3", {}, t("cmd.ritual_head", { k: v.rituals.length, n: v.players, name: ctx.names[ritual.priestess] })),
     disempoweredBanner(v, ctx),
     slotCards(v, ctx, ritual),
-    destinyPanel(v, ritual),
+    destinyPanel(v, ctx, ritual),
     own && ritual.hand.length ? h("p", {}, ritual.discard ? t("cmd.hand_discarded", { cards: ritual.hand.join(", "), card: ritual.discard })
       : t("cmd.hand", { cards: ritual.hand.join(", ") })) : null,
     own ? cardTexts(v, ritual.hand) : null);
@@ -378,10 +408,10 @@ function slotCards(v, ctx, ritual) {
       : lastMarks ? h("p", { class: "board-note" }, t("cmd.markers_note", { name: ctx.names[last.seat] })) : null);
 }
 
-function destinyPanel(v, ritual) {
+function destinyPanel(v, ctx, ritual) {
   const n = v.flips;
   return h("div", { class: "destiny-row" },
-    h("span", { class: "destiny", id: "destiny", dataset: { flips: n }, role: "img", "aria-label": t("cmd.destiny_label", { n }) },
+    h("span", { class: "destiny", id: liveId(ctx, "destiny"), dataset: { flips: n }, role: "img", "aria-label": t("cmd.destiny_label", { n }) },
       [0, 1, 2, 3].map((k) => h("span", { class: `destiny-card ${k < n ? "flipped" : ""}` }, k < n ? "☹" : "☺"))),
     h("span", { class: `destiny-text ${n >= 3 ? "warn" : ""}` },
       ritual.disempowered ? t("cmd.disempowered") : n === 3 && v.phase !== "over" ? t("cmd.destiny_3") : t("cmd.destiny", { n })));
@@ -418,7 +448,7 @@ function karmaPad(v, ctx) {
     seats.map((k) => padCell(v.rituals[k], s, k === v.rituals.length - 1 && v.phase !== "over")),
     h("td", { class: "pad-total", dataset: { seat: s } }, String(v.karma[s]))));
   return h("section", { class: "karma-pad" }, h("h3", {}, t("cmd.pad")),
-    h("div", { class: "pad-scroll" }, h("table", { id: "karma-pad" }, h("thead", {}, head), h("tbody", {}, rows))),
+    h("div", { class: "pad-scroll" }, h("table", { class: "karma-table", id: liveId(ctx, "karma-pad") }, h("thead", {}, head), h("tbody", {}, rows))),
     h("p", { class: "board-note" }, t("cmd.pad_note")));
 }
 
@@ -567,7 +597,14 @@ function movesPanel(v, ctx, ritual) {
   if (!ritual || !ritual.moves.length) return null;
   return h("section", { class: "cmd-moves" }, h("h3", {}, t("cmd.moves")),
     h("ol", {}, ritual.moves.map((m) => h("li", { class: m.total > 0 ? "good" : "bad" },
-      t("cmd.move_line", { name: ctx.names[m.seat], move: moveText(m.move), verdict: verdict(m.total) }), m.marks.length ? ` (${markedText(m.marks, ritual.slots)})` : ""))));
+      ...moveLine(ctx.names[m.seat], moveText(m.move, m.start), verdict(m.total)), m.marks.length ? ` (${markedText(m.marks, ritual.slots)})` : ""))));
+}
+
+/** "{name}: {move} — {verdict}" with the move as a node (its notation in its tooltip). */
+function moveLine(name, move, said) {
+  const marker = "\u0000";
+  const [before, after] = t("cmd.move_line", { name, move: marker, verdict: said }).split(marker);
+  return after === undefined ? [before] : [before, move, after];
 }
 
 export function scores(view) {
@@ -584,7 +621,10 @@ export function describe(ev, ctx) {
     case "discarded": return t("cmd.ev.discarded", { card: d.card });
     case "placed": return t("cmd.ev.placed", { action: d.action });
     case "forfeit": return t("cmd.ev.forfeit", { name: n(d.seat), bonus: d.bonus });
-    case "move": return t("cmd.ev.move", { name: n(d.seat), action: notationText(d.action), start: d.start });
+    case "move": {
+      const from = typeof d.start === "number" ? AREAS[d.start] : d.start;
+      return h("span", { title: d.action }, t("cmd.ev.move", { name: n(d.seat), action: notationText(d.action, from) }));
+    }
     case "karma": return t("cmd.ev.karma", { name: n(d.seat), verdict: `${verdict(d.total)}${d.marks ? ` (${markedText(d.marks, null)})` : ""}`, flips: d.flips });
     case "disempowered": return t("cmd.ev.disempowered", { name: n(d.priestess), bonus: d.bonus });
     case "ritual_end": return t("cmd.ev.ritual_end", { name: n(d.priestess), gain: d.gain });

@@ -144,7 +144,7 @@ export function render(el, ctx) {
     }
   }
   if (controls.childNodes.length) el.append(controls);
-  if (view.my_choice) el.append(h("p", { class: "board-note mine-choice" }, t("namaste.my_choice", { choice: view.my_choice })));
+  if (view.my_choice) el.append(h("p", { class: "board-note mine-choice", title: view.my_choice }, t("namaste.my_choice", { choice: actionText(view.my_choice) })));
   if (view.phase === "decide" && view.to_decide.length) {
     el.append(h("p", { class: "board-note" }, t("namaste.still_deciding", { names: listing(view.to_decide.map((s) => ctx.names[s])) })));
   }
@@ -167,15 +167,43 @@ export function turnHint(ctx) {
   return me === ctx.view.active ? t("namaste.hint_active") : t("namaste.hint_other");
 }
 
+/** A symbol line as the server names it ("row b", "column 6"), in the page's words. */
+function lineText(line) {
+  const m = /^(row|column) (\w)$/.exec(String(line || ""));
+  if (!m) return line;
+  return m[1] === "row" ? t("namaste.row", { r: m[2] }) : t("namaste.column", { c: m[2] });
+}
+
+/** A decision in words ("8@a4": write 8 in a4; "karma"; "pass"); other text as it is. */
+function actionText(action) {
+  const m = /^(\d+)@([a-g]\d)$/.exec(String(action || ""));
+  if (m) return t("namaste.act.write", { value: m[1], cell: m[2] });
+  if (action === "karma") return t("namaste.act.karma");
+  if (action === "pass") return t("namaste.act.pass");
+  return action;
+}
+
+/** A log line in words, its notation in its tooltip. */
+function said(text, notation) {
+  return h("span", { title: notation }, text);
+}
+
 export function describe(ev, ctx) {
   const d = ev.data || {};
   const name = (s) => ctx.names[s] ?? t("table.seat_n", { n: Number(s) + 1 });
   switch (ev.kind) {
     case "roll": return t("namaste.ev.roll", { name: name(d.seat), dice: d.dice });
-    case "decided": return t("namaste.ev.decided", { action: d.action });
+    case "decided": return said(t("namaste.ev.decided", { action: actionText(d.action) }), d.action);
     case "waiting": return t("namaste.ev.waiting", { name: name(d.seat), names: listing((d.still || []).map(name)) });
-    case "entries": return t("namaste.ev.entries", { entries: Object.entries(d.entries || {}).map(([s, a]) => `${name(s)} ${a}`).join(", ") });
-    case "line": return d.first ? t("namaste.ev.line_first", { name: name(d.seat), line: d.line, points: d.points }) : t("namaste.ev.line_half", { name: name(d.seat), line: d.line, points: d.points });
+    case "entries": {
+      const entries = Object.entries(d.entries || {});
+      return said(t("namaste.ev.entries", { entries: entries.map(([s, a]) => t("namaste.entry", { name: name(s), action: actionText(a) })).join("; ") }),
+        entries.map(([s, a]) => `${name(s)} ${a}`).join(", "));
+    }
+    case "line": {
+      const line = lineText(d.line);
+      return d.first ? t("namaste.ev.line_first", { name: name(d.seat), line, points: d.points }) : t("namaste.ev.line_half", { name: name(d.seat), line, points: d.points });
+    }
     case "end_triggered": return t("namaste.ev.end", { name: name(d.seat) });
     case "game_over": return t("ev.game_over", { scores: (d.scores || []).map((x, i) => `${name(i)} ${x}`).join(", ") });
     default: return null;
