@@ -14,14 +14,21 @@ seat, by construction.
 
 from __future__ import annotations
 
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex, TypeAlias, TypeVar
 
 from coven.core.codec import Codec, TaggedCodec
-from coven.core.errors import GameOverError, IllegalActionError, NotYourTurnError, short_repr
+from coven.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidOptionError,
+    NotYourTurnError,
+    short_repr,
+)
 from coven.core.events import Event
 from coven.core.refusals import CORE
 from coven.core.spec import Bounds, GameSpec
@@ -63,6 +70,20 @@ def check_seat(seat: object, players: int, spectator: bool = True) -> None:
     elif type(seat) is int and 0 <= seat < players:
         return
     raise NotYourTurnError(CORE("refusal.core.not_a_seat", value=short_repr(seat)))
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as a whole number, or :class:`InvalidOptionError`: a seed is an ``int`` or a number that
+    is one (a numpy integer: :func:`operator.index` takes it), never a ``bool``, a text or a float (a
+    deal that ``"7"``, ``1.5`` or ``True`` silently stood for would not be the one asked for)."""
+    if type(seed) is int:
+        return seed
+    if not isinstance(seed, bool):
+        try:
+            return operator.index(seed)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise InvalidOptionError(CORE("refusal.core.seed", value=short_repr(seed)))
 
 
 def checked_seats(seats: Iterable[Seat | None], players: int) -> tuple[Seat | None, ...]:
@@ -109,12 +130,15 @@ class Game(ABC, Generic[S, A, V]):
         self.parts: Parts[S, V] = parts if parts is not None else Parts()
 
     # ------------------------------------------------------------------ setup
-    def new_game(self, players: int, options: Mapping[str, object] | None = None, seed: int = 0) -> S:
-        """A fresh state; validates the player count and options first."""
+    def new_game(
+        self, players: int, options: Mapping[str, object] | None = None, seed: SupportsIndex = 0
+    ) -> S:
+        """A fresh state; validates the player count, the options and the seed first (a whole number:
+        an ``int`` or a numpy integer, not a ``bool``; see :func:`check_seed`)."""
         self.spec.check_players(players)
         resolved = self.spec.resolve_options(options)
         self.validate_options(players, resolved)
-        return self.setup(players, resolved, seed)
+        return self.setup(players, resolved, check_seed(seed))
 
     def validate_options(self, players: int, options: Options) -> None:
         """Checks that need several options or the player count; raise InvalidOptionError."""

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from coven.core.game import check_seed
 from coven.games import get_game
 from coven.rl.encoding import Encoding, Mask, Observation
 from coven.rl.games import encoding_for
@@ -80,12 +81,16 @@ class CovenEnv(AECEnv[str, AgentObservation, int]):  # type: ignore[misc]
         return self._action_space
 
     # ------------------------------------------------------------------------------------ episodes
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new deal: from ``seed`` when given, else the next seed of the environment's own source
-        (itself seeded by the first ``reset(seed=...)``)."""
+    def reset(self, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new deal: from ``seed`` when given (a whole number: an ``int`` or a numpy integer, as
+        PettingZoo's tests and seeding helpers give; anything else raises
+        :class:`~coven.core.errors.InvalidOptionError`), else the next seed of the environment's own
+        source (itself seeded by the first ``reset(seed=...)``)."""
         if seed is not None:
-            self._seeds.seed(seed)
-        deal = seed if seed is not None else self._seeds.getrandbits(63)
+            deal = check_seed(seed)
+            self._seeds.seed(deal)
+        else:
+            deal = self._seeds.getrandbits(63)
         self.table = Table(self.encoding, seed=deal, reward=self.reward)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 
 from coven.core import Event, Move, Record, Seat
 from coven.core.driver import decisions
+from coven.core.game import check_seed
 from coven.rl.encoding import PASS, Encoding, Mask, Observation
 
 REWARDS = ("win", "score")
@@ -39,16 +40,16 @@ class Table:
     """A game in progress, driven one index at a time (the state is the engine's, never shown)."""
 
     def __init__(
-        self, encoding: Encoding, seed: int = 0, reward: str = "win", state: Any | None = None
+        self, encoding: Encoding, seed: SupportsIndex = 0, reward: str = "win", state: Any | None = None
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
         self.encoding = encoding
         self.game = encoding.game
-        self.seed = seed
+        self.seed = check_seed(seed)  # a record's seed is an int (a numpy one would not dump)
         self.reward = reward
         self.state = (
-            state if state is not None else self.game.new_game(encoding.players, encoding.options, seed)
+            state if state is not None else self.game.new_game(encoding.players, encoding.options, self.seed)
         )
         self.players = encoding.players
         self.last: Seat = self.players - 1
