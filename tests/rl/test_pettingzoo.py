@@ -3,9 +3,12 @@ same seed, and show an agent only its own view and its own mask."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
+from rich.text import Text
 
 from coven.core import InvalidOptionError
 from coven.rl import make_env, make_parallel_env
@@ -123,6 +126,10 @@ def test_render_shows_the_spectators_view() -> None:
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and text
+    assert "[bold]" not in text and "[/" not in text and "\x1b[" in text  # ANSI codes, not Rich's tags
+    game = env.unwrapped.table.game
+    markup = game.render(game.view(env.unwrapped.table.state, None))
+    assert re.sub(r"\x1b\[[0-9;]*m", "", text) == Text.from_markup(markup).plain
     assert make_env("namaste").render() is None
 
 

@@ -18,6 +18,7 @@ holds ``legal_moves`` (the agent's legal indices when it is to act) and, at the 
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Mapping
 from typing import Any, SupportsIndex
@@ -25,6 +26,7 @@ from typing import Any, SupportsIndex
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from rich.console import Console
 
 from coven.core.game import check_seed
 from coven.games import get_game
@@ -34,6 +36,14 @@ from coven.rl.table import Table
 
 CLIP = 4.0
 AgentObservation = dict[str, Observation | Mask]
+
+
+def ansi(markup: str) -> str:
+    """Rich ``markup`` as text with ANSI codes (the standard 16 colours, no line wrapped)."""
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, color_system="standard", highlight=False)
+    console.print(markup, soft_wrap=True, end="")
+    return out.getvalue()
 
 
 def agent_name(seat: int) -> str:
@@ -141,11 +151,12 @@ class CovenEnv(AECEnv[str, AgentObservation, int]):  # type: ignore[misc]
         return {"observation": observation, "action_mask": mask}
 
     def render(self) -> str | None:
-        """The spectator's picture of the table (``render_mode="ansi"``)."""
+        """The spectator's picture of the table (``render_mode="ansi"``): text with ANSI colour codes, as
+        a terminal shows it (the game's picture is Rich markup, rendered here; its tags never show)."""
         if self.render_mode is None:
             return None
         game = self.table.game
-        return game.render(game.view(self.table.state, None))
+        return ansi(game.render(game.view(self.table.state, None)))
 
     def close(self) -> None:
         pass
