@@ -28,6 +28,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from rich.console import Console
 
+from coven.core.errors import IllegalActionError
 from coven.core.game import check_seed
 from coven.games import get_game
 from coven.rl.encoding import Encoding, Mask, Observation
@@ -117,7 +118,7 @@ class CovenEnv(AECEnv[str, AgentObservation, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} must choose an index now")
+            raise IllegalActionError(f"{agent} must choose an index now")
         self._cumulative_rewards[agent] = 0.0
         self.table.step(int(action))
         self._clear_rewards()
