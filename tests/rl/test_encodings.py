@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from coven.core import Driver, RecordedLog
+from coven.core import Driver, GameOverError, IllegalActionError, RecordedLog
 from coven.games import get_game
 from coven.rl import PASS, Encoding, Table, encoding_for
 from coven.rl.amulets import ASK, CAST, PASS_INDEX
@@ -172,9 +172,23 @@ def test_a_bad_index_is_refused_and_changes_nothing() -> None:
     table = Table(encoding_for("brujas", 3), seed=0)
     illegal = next(i for i in range(table.encoding.num_actions) if i not in table.legal_indices())
     before = table.game.write_position(table.state)
-    with pytest.raises(ValueError, match="not legal"):
+    seat = table.current()
+    with pytest.raises(IllegalActionError, match=f"index {illegal} is not legal for seat {seat} now: choose"):
         table.step(illegal)
+    for odd in (-1, table.encoding.num_actions, 2.0, True, "3", None):
+        with pytest.raises(IllegalActionError, match=f"is not legal for seat {seat} now"):
+            table.step(odd)  # type: ignore[arg-type]
+    assert issubclass(IllegalActionError, ValueError)  # the documented ValueError still catches it
     assert table.game.write_position(table.state) == before
+    table.step(np.int64(table.legal_indices()[0]))  # type: ignore[arg-type]
+
+
+def test_an_index_after_the_end_is_a_game_over_error() -> None:
+    table = Table(encoding_for("namaste", 2), seed=0)
+    while not table.is_over():
+        table.step(table.legal_indices()[0])
+    with pytest.raises(GameOverError, match="the game is over"):
+        table.step(0)
 
 
 def test_rewards_pay_the_winners_or_the_scores() -> None:

@@ -3,10 +3,14 @@ same seed, and show an agent only its own view and its own mask."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
+from rich.text import Text
 
+from coven.core import InvalidOptionError
 from coven.rl import make_env, make_parallel_env
 from coven.rl.env import CovenEnv
 
@@ -122,4 +126,25 @@ def test_render_shows_the_spectators_view() -> None:
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and text
+    assert "[bold]" not in text and "[/" not in text and "\x1b[" in text  # ANSI codes, not Rich's tags
+    game = env.unwrapped.table.game
+    markup = game.render(game.view(env.unwrapped.table.state, None))
+    assert re.sub(r"\x1b\[[0-9;]*m", "", text) == Text.from_markup(markup).plain
     assert make_env("namaste").render() is None
+
+
+@pytest.mark.parametrize("seed", [np.int64(7), np.uint32(7)], ids=repr)
+def test_a_numpy_integer_seed_deals_as_its_int(seed: object) -> None:
+    env = make_env("namaste", players=2)
+    env.reset(seed=seed)  # type: ignore[arg-type]
+    assert env.unwrapped.table.seed == 7 and type(env.unwrapped.table.seed) is int
+    numpy_seeded = run(make_env("namaste"), seed=seed, choose=3)  # type: ignore[arg-type]
+    int_seeded = run(make_env("namaste"), seed=7, choose=3)
+    assert numpy_seeded[0] == int_seeded[0] and numpy_seeded[2] == int_seeded[2]
+    assert all(np.array_equal(a, b) for a, b in zip(numpy_seeded[1], int_seeded[1], strict=True))
+
+
+@pytest.mark.parametrize("seed", ["7", 1.5, True], ids=repr)
+def test_a_seed_that_is_no_whole_number_is_refused_at_reset(seed: object) -> None:
+    with pytest.raises(InvalidOptionError, match="a seed is a whole number"):
+        make_env("namaste", players=2).reset(seed=seed)  # type: ignore[arg-type]

@@ -22,7 +22,7 @@ from coven.core.bot import Bot
 from coven.core.driver import BotError, Driver
 from coven.core.errors import InvalidOptionError, UnknownBotError
 from coven.core.events import Event
-from coven.core.game import AnyGame
+from coven.core.game import AnyGame, check_seed
 from coven.core.types import JSONValue, Seat
 
 __all__ = [
@@ -43,7 +43,7 @@ def make_bot(game: AnyGame, name: str, seat: Seat, seed: int) -> Bot:
     if factory is None:
         known = ", ".join(sorted(factories))
         raise UnknownBotError(f"{game.spec.title} has no bot {name!r}; bots: {known}")
-    return factory(game, seat, seed)
+    return factory(game, seat, check_seed(seed))
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -150,6 +150,7 @@ def run_tournament(
 ) -> TournamentResult:
     """Play ``games`` games; entries of the result follow the order of ``bot_names``."""
     game.spec.check_players(players)
+    seed = check_seed(seed)
     names = list(bot_names)
     if len(names) == 1:
         names = names * players

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from coven.bots.arena import make_bot, play_game, seat_assignment
-from coven.core import AnyGame
+from coven.core import AnyGame, check_seed
 from coven.core.errors import InvalidOptionError
 from coven.core.types import JSONValue
 
@@ -108,6 +108,7 @@ def run_ladder(
 ) -> LadderResult:
     """Play ``games`` games between ``bots`` and rate them; raises InvalidOptionError, UnknownBotError."""
     game.spec.check_players(players)
+    seed = check_seed(seed)
     names = list(dict.fromkeys(bots))
     if len(names) < 2:
         raise InvalidOptionError("a ladder needs at least two different bots")

@@ -26,7 +26,16 @@ from coven.core.errors import (
     UnknownGameError,
 )
 from coven.core.events import Event, filter_events, private, public
-from coven.core.game import AnyGame, FixedActions, Game, Parts, check_seat, checked_seats, is_fixed
+from coven.core.game import (
+    AnyGame,
+    FixedActions,
+    Game,
+    Parts,
+    check_seat,
+    check_seed,
+    checked_seats,
+    is_fixed,
+)
 from coven.core.metrics import Metrics, NoMetrics
 from coven.core.record import Move, Record, Step, replay, replay_steps
 from coven.core.registry import Registry
@@ -73,6 +82,7 @@ __all__ = [
     "UnknownBotError",
     "UnknownGameError",
     "check_seat",
+    "check_seed",
     "checked_seats",
     "copy_rng",
     "filter_events",

@@ -162,7 +162,7 @@ class Driver:
                 refused(IllegalActionError(CORE("refusal.core.must_act")))
                 continue
             try:
-                events = game.apply(state, seat, action)
+                events = game.apply(state, seat, action, legal)  # a legal one as given: no form check
             except CovenError as exc:
                 if refused is None:
                     if isinstance(exc, IllegalActionError):

@@ -14,14 +14,23 @@ seat, by construction.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex, TypeAlias, TypeVar
 
 from coven.core.codec import Codec, TaggedCodec
-from coven.core.errors import GameOverError, IllegalActionError, NotYourTurnError, short_repr
+from coven.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidOptionError,
+    NotYourTurnError,
+    short_repr,
+)
 from coven.core.events import Event
 from coven.core.refusals import CORE
 from coven.core.spec import Bounds, GameSpec
@@ -63,6 +72,50 @@ def check_seat(seat: object, players: int, spectator: bool = True) -> None:
     elif type(seat) is int and 0 <= seat < players:
         return
     raise NotYourTurnError(CORE("refusal.core.not_a_seat", value=short_repr(seat)))
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as a whole number, or :class:`InvalidOptionError`: a seed is an ``int`` or a number that
+    is one (a numpy integer: :func:`operator.index` takes it), never a ``bool``, a text or a float (a
+    deal that ``"7"``, ``1.5`` or ``True`` silently stood for would not be the one asked for)."""
+    if type(seed) is int:
+        return seed
+    if not isinstance(seed, bool):
+        try:
+            return operator.index(seed)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise InvalidOptionError(CORE("refusal.core.seed", value=short_repr(seed)))
+
+
+def same_action(given: object, read: object) -> bool:
+    """Whether ``given`` is ``read`` field for field, each of the very same type: ``Roll(True)`` is not
+    ``Roll(1)``, nor ``Ask([0, 1])`` ``Ask((0, 1))``, though Python finds them equal."""
+    kind = type(given)
+    if kind is not type(read):
+        return False
+    if kind is str or kind is int:
+        return given == read
+    if kind is tuple:
+        assert isinstance(given, tuple) and isinstance(read, tuple)
+        return len(given) == len(read) and all(same_action(a, b) for a, b in zip(given, read, strict=True))
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ()
+        _FIELD_NAMES[kind] = names
+    if names:
+        return all(same_action(getattr(given, name), getattr(read, name)) for name in names)
+    return given == read
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""The field names of each dataclass :func:`same_action` met (``()``: not a dataclass)."""
+
+
+WELL_FORMED_KEPT = 1 << 14
+"""How many well-formed actions a game remembers (:meth:`Game.check_well_formed`): most games' actions
+are a few hundred values, met again and again; a game of more (Amulets' placements) forgets them all
+when it has this many."""
 
 
 def checked_seats(seats: Iterable[Seat | None], players: int) -> tuple[Seat | None, ...]:
@@ -107,14 +160,19 @@ class Game(ABC, Generic[S, A, V]):
         self._action_codec: TaggedCodec[A] = TaggedCodec(self.action_classes)
         self._view_codec: Codec[V] = Codec(self.view_class)
         self.parts: Parts[S, V] = parts if parts is not None else Parts()
+        self._well_formed: dict[object, object] = {}
+        """Action objects :meth:`check_well_formed` found well formed, each its own value (see there)."""
 
     # ------------------------------------------------------------------ setup
-    def new_game(self, players: int, options: Mapping[str, object] | None = None, seed: int = 0) -> S:
-        """A fresh state; validates the player count and options first."""
+    def new_game(
+        self, players: int, options: Mapping[str, object] | None = None, seed: SupportsIndex = 0
+    ) -> S:
+        """A fresh state; validates the player count, the options and the seed first (a whole number:
+        an ``int`` or a numpy integer, not a ``bool``; see :func:`check_seed`)."""
         self.spec.check_players(players)
         resolved = self.spec.resolve_options(options)
         self.validate_options(players, resolved)
-        return self.setup(players, resolved, seed)
+        return self.setup(players, resolved, check_seed(seed))
 
     def validate_options(self, players: int, options: Options) -> None:
         """Checks that need several options or the player count; raise InvalidOptionError."""
@@ -192,8 +250,12 @@ class Game(ABC, Generic[S, A, V]):
             return None
         return CORE("refusal.core.not_legal", action=self.format_action(action))
 
-    def check(self, state: S, seat: Seat, action: object) -> None:
-        """Raise the typed error that applying ``action`` would raise; change nothing."""
+    def check(self, state: S, seat: Seat, action: object, offered: Sequence[Hashable] | None = None) -> None:
+        """Raise the typed error that applying ``action`` would raise; change nothing.
+
+        ``offered``: the legal actions (:meth:`legal_actions`, a tuple or a list) the caller chose
+        ``action`` from, as a bot does: if ``action`` is the very object of one of them, the game made it
+        and its form is not checked again (:meth:`check_well_formed`); its legality still is."""
         if self.is_over(state):
             raise GameOverError(CORE("refusal.core.game_over"))
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -203,13 +265,67 @@ class Game(ABC, Generic[S, A, V]):
         if not isinstance(action, self.action_classes):
             refused = CORE("refusal.core.not_an_action", value=short_repr(action), game=self.spec.title)
             raise IllegalActionError(refused)
-        reason = self.illegal_reason(state, seat, action)  # type: ignore[arg-type]
+        if (type(offered) is tuple or type(offered) is list) and any(
+            map(operator.is_, offered, itertools.repeat(action))
+        ):
+            reason = self.illegal_reason(state, seat, action)  # type: ignore[arg-type]
+        else:
+            reason = self.check_well_formed(state, seat, action)
         if reason is not None:
             raise IllegalActionError(reason)
 
-    def apply(self, state: S, seat: Seat, action: A) -> list[Event]:
-        """Apply a checked action: returns its events, or raises and leaves ``state`` untouched."""
-        self.check(state, seat, action)
+    def check_well_formed(self, state: S, seat: Seat, action: object) -> str | None:
+        """Raise :class:`IllegalActionError` unless ``action`` (of one of :attr:`action_classes`) is exactly
+        what its notation says: written (:meth:`format_action`) and read back (:meth:`parse_action`), it
+        must give the same action, field for field and of the same types (:func:`same_action`). Otherwise
+        return why the rules refuse it (:meth:`illegal_reason`), or None if they take it.
+
+        An action made outside the engine may hold fields of another type than the rules' (``Roll("2")``,
+        ``Play(3)``, a list for a tuple), which the rules (compiled: see setup.py) would meet with a bare
+        TypeError, or take and record in a notation nothing reads back (``Roll(True)``, ``roll True``).
+        An action its notation does not write as itself (a card of no deck; ``Judge((2,))``, written
+        ``judge yes``) is still the rules' to refuse, with their own reason, if they have one for it; if
+        they would take it, or fail on it, it is refused as ill formed.
+
+        Written and read once per value: the action is kept (at most :data:`WELL_FORMED_KEPT` of them), and
+        an action equal to a kept one is well formed if its fields are of the same types (Python finds
+        ``Roll(True)`` equal to ``Roll(1)``): the actions a game gives again and again (those a bot or the
+        driver passes on) cost a dictionary look-up more, and a comparison of their fields. The unchecked
+        paths (:meth:`apply_unchecked`, :meth:`advance`) skip it all."""
+        kept = self._well_formed
+        try:
+            known = kept.get(action)
+            hashable = True
+        except TypeError:  # a field that is a list, a dict: no action holds one
+            known, hashable = None, False
+        if known is action or (known is not None and same_action(action, known)):
+            return self.illegal_reason(state, seat, action)  # type: ignore[arg-type]
+        try:
+            read: object = self.parse_action(self.format_action(action))  # type: ignore[arg-type]
+        except Exception:  # whatever writing or reading an ill-formed action raises
+            read = None
+        if read is not None and same_action(action, read):
+            if hashable:
+                if len(kept) >= WELL_FORMED_KEPT:
+                    kept.clear()
+                kept[action] = action
+            return self.illegal_reason(state, seat, action)  # type: ignore[arg-type]
+        try:  # not its notation's: the rules may still say why they refuse it (a card of no deck)
+            reason = self.illegal_reason(state, seat, action)  # type: ignore[arg-type]
+        except Exception:  # compiled rules meeting a field of another type
+            reason = None
+        if reason is not None:
+            return reason
+        raise IllegalActionError(
+            CORE("refusal.core.ill_formed", value=short_repr(action), game=self.spec.title)
+        )
+
+    def apply(
+        self, state: S, seat: Seat, action: A, offered: Sequence[Hashable] | None = None
+    ) -> list[Event]:
+        """Apply a checked action: returns its events, or raises and leaves ``state`` untouched.
+        ``offered``: the legal actions ``action`` was chosen from, if it was (see :meth:`check`)."""
+        self.check(state, seat, action, offered)
         return self.apply_unchecked(state, seat, action)
 
     @abstractmethod

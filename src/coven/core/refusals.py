@@ -31,7 +31,12 @@ CORE: Final = Texts(
         "refusal.core.not_your_turn": "seat {seat} may not act now",
         "refusal.core.not_an_action": "{value} is not an action of {game}",
         "refusal.core.not_legal": "{action} is not a legal action now",
+        "refusal.core.ill_formed": (
+            "{value} is not a well-formed action of {game} (a field of the wrong type, or a move its "
+            "notation cannot write)"
+        ),
         "refusal.core.must_act": "you must act now",
+        "refusal.core.seed": "a seed is a whole number, not {value}",
         # GameSpec: the player count and the options
         "refusal.players.number": "the number of players must be a whole number, not {value}",
         "refusal.players.range": "{game} takes {min} to {max} players, not {value}",

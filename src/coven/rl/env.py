@@ -18,14 +18,18 @@ holds ``legal_moves`` (the agent's legal indices when it is to act) and, at the 
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from rich.console import Console
 
+from coven.core.errors import IllegalActionError
+from coven.core.game import check_seed
 from coven.games import get_game
 from coven.rl.encoding import Encoding, Mask, Observation
 from coven.rl.games import encoding_for
@@ -33,6 +37,14 @@ from coven.rl.table import Table
 
 CLIP = 4.0
 AgentObservation = dict[str, Observation | Mask]
+
+
+def ansi(markup: str) -> str:
+    """Rich ``markup`` as text with ANSI codes (the standard 16 colours, no line wrapped)."""
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, color_system="standard", highlight=False)
+    console.print(markup, soft_wrap=True, end="")
+    return out.getvalue()
 
 
 def agent_name(seat: int) -> str:
@@ -80,12 +92,16 @@ class CovenEnv(AECEnv[str, AgentObservation, int]):  # type: ignore[misc]
         return self._action_space
 
     # ------------------------------------------------------------------------------------ episodes
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new deal: from ``seed`` when given, else the next seed of the environment's own source
-        (itself seeded by the first ``reset(seed=...)``)."""
+    def reset(self, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new deal: from ``seed`` when given (a whole number: an ``int`` or a numpy integer, as
+        PettingZoo's tests and seeding helpers give; anything else raises
+        :class:`~coven.core.errors.InvalidOptionError`), else the next seed of the environment's own
+        source (itself seeded by the first ``reset(seed=...)``)."""
         if seed is not None:
-            self._seeds.seed(seed)
-        deal = seed if seed is not None else self._seeds.getrandbits(63)
+            deal = check_seed(seed)
+            self._seeds.seed(deal)
+        else:
+            deal = self._seeds.getrandbits(63)
         self.table = Table(self.encoding, seed=deal, reward=self.reward)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -102,7 +118,7 @@ class CovenEnv(AECEnv[str, AgentObservation, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} must choose an index now")
+            raise IllegalActionError(f"{agent} must choose an index now")
         self._cumulative_rewards[agent] = 0.0
         self.table.step(int(action))
         self._clear_rewards()
@@ -136,11 +152,12 @@ class CovenEnv(AECEnv[str, AgentObservation, int]):  # type: ignore[misc]
         return {"observation": observation, "action_mask": mask}
 
     def render(self) -> str | None:
-        """The spectator's picture of the table (``render_mode="ansi"``)."""
+        """The spectator's picture of the table (``render_mode="ansi"``): text with ANSI colour codes, as
+        a terminal shows it (the game's picture is Rich markup, rendered here; its tags never show)."""
         if self.render_mode is None:
             return None
         game = self.table.game
-        return game.render(game.view(self.table.state, None))
+        return ansi(game.render(game.view(self.table.state, None)))
 
     def close(self) -> None:
         pass

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 
 from coven.core import Event, Move, Record, Seat
 from coven.core.driver import decisions
+from coven.core.errors import GameOverError, IllegalActionError, short_repr
+from coven.core.game import check_seed
 from coven.rl.encoding import PASS, Encoding, Mask, Observation
 
 REWARDS = ("win", "score")
@@ -39,16 +41,16 @@ class Table:
     """A game in progress, driven one index at a time (the state is the engine's, never shown)."""
 
     def __init__(
-        self, encoding: Encoding, seed: int = 0, reward: str = "win", state: Any | None = None
+        self, encoding: Encoding, seed: SupportsIndex = 0, reward: str = "win", state: Any | None = None
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
         self.encoding = encoding
         self.game = encoding.game
-        self.seed = seed
+        self.seed = check_seed(seed)  # a record's seed is an int (a numpy one would not dump)
         self.reward = reward
         self.state = (
-            state if state is not None else self.game.new_game(encoding.players, encoding.options, seed)
+            state if state is not None else self.game.new_game(encoding.players, encoding.options, self.seed)
         )
         self.players = encoding.players
         self.last: Seat = self.players - 1
@@ -121,13 +123,20 @@ class Table:
         return mask
 
     def step(self, index: int) -> list[Event]:
-        """Take ``index`` for the seat to move; raises ValueError if it is not legal now."""
+        """Take ``index`` for the seat to move; raises :class:`~coven.core.errors.IllegalActionError` if
+        it is not legal now (:class:`~coven.core.errors.GameOverError` once the game is over: both are
+        ValueErrors too), the game unchanged."""
         decision = self.decision()
         if decision is None:
-            raise ValueError("the game is over")
+            raise GameOverError(f"the game is over: no index is legal (index {short_repr(index)} given)")
         seat, required = decision
-        if index not in self.encoding.legal_indices(self.state, seat, required, self.prefix):
-            raise ValueError(f"index {index} is not legal for seat {seat} now")
+        legal = self.encoding.legal_indices(self.state, seat, required, self.prefix)
+        if isinstance(index, bool) or not isinstance(index, int | np.integer) or index not in legal:
+            raise IllegalActionError(
+                f"index {short_repr(index)} is not legal for seat {seat} now: choose one of the "
+                f"{len(legal)} indices its action mask marks"
+            )
+        index = int(index)
         self.steps += 1
         prefix = (*self.prefix, index)
         resolved = self.encoding.resolve(self.state, seat, prefix)

@@ -30,7 +30,7 @@ import numpy as np
 import pyspiel
 
 from coven.core import OptionValue
-from coven.core.game import AnyGame
+from coven.core.game import AnyGame, check_seed
 from coven.games import get_game
 from coven.rl.encoding import Encoding
 from coven.rl.games import ENCODINGS, encoding_for
@@ -78,7 +78,7 @@ class CovenSpielGame(pyspiel.Game):  # type: ignore[misc]
         game = get_game(game_id)
         given = dict(params or {})
         players = int(given.pop("players", game.spec.min_players))
-        seed = int(given.pop("rng_seed", 0))
+        seed = check_seed(given.pop("rng_seed", 0))
         self.reward = str(given.pop("reward", REWARDS[0]))
         if self.reward not in REWARDS:
             raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {self.reward!r}")

@@ -69,6 +69,7 @@ from coven.core import (
     Parts,
     Seat,
     check_seat,
+    check_seed,
     checked_seats,
 )
 from coven.core.chance import Chance
@@ -382,17 +383,18 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
 
     # ------------------------------------------------------------------ setup
     def new_game(
-        self, players: object, options: Mapping[str, object] | None = None, seed: int = 0
+        self, players: object, options: Mapping[str, object] | None = None, seed: object = 0
     ) -> AmuletsState:
-        # ``players`` is ``object``: compiled (see setup.py), a method refuses an argument of another type
-        # than it declares with a TypeError, and a count that is no whole number gets an InvalidOptionError
-        if options is None and type(players) is int and players in self._player_counts:
+        # ``players`` and ``seed`` are ``object``: compiled (see setup.py), a method refuses an argument of
+        # another type than it declares with a TypeError, and a count or a seed that is no whole number gets
+        # an InvalidOptionError (a numpy integer seed is taken: check_seed)
+        if options is None and type(players) is int and players in self._player_counts and type(seed) is int:
             # the default options, resolved once: playouts start many games. The states share that dict
             # as clones share their options (nothing changes a state's options)
             return self._shuffled(players, self._defaults, self._default_limit, seed)
         self.spec.check_players(players)  # as the base does first: what is no whole number is refused
         assert isinstance(players, int)
-        return super().new_game(players, options, seed)  # checks players and options
+        return super().new_game(players, options, check_seed(seed))  # checks players and options
 
     def setup(self, players: int, options: Options, seed: int) -> AmuletsState:
         return self._shuffled(players, options, question_limit(options), seed)

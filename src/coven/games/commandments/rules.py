@@ -95,6 +95,7 @@ from coven.core import (
     Options,
     Seat,
     check_seat,
+    check_seed,
     checked_seats,
     public,
 )
@@ -630,17 +631,18 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
 
     # ------------------------------------------------------------------------------------- setup
     def new_game(
-        self, players: object, options: Mapping[str, object] | None = None, seed: int = 0
+        self, players: object, options: Mapping[str, object] | None = None, seed: object = 0
     ) -> CommandmentsState:
         """As :meth:`Game.new_game`; without options, the defaults (resolved and valid for every player
         count) are not resolved again."""
-        if options is None and type(players) is int and 3 <= players <= 7:
+        if options is None and type(players) is int and 3 <= players <= 7 and type(seed) is int:
             return self.setup(players, _DEFAULTS, seed)
-        # ``players`` is ``object``: compiled, a method refuses an argument of another type than it declares
-        # with a TypeError; a count that is no whole number gets an InvalidOptionError
+        # ``players`` and ``seed`` are ``object``: compiled, a method refuses an argument of another type
+        # than it declares with a TypeError; a count or a seed that is no whole number gets an
+        # InvalidOptionError (a numpy integer seed is taken: check_seed)
         self.spec.check_players(players)
         assert isinstance(players, int)
-        return super().new_game(players, options, seed)
+        return super().new_game(players, options, check_seed(seed))
 
     def validate_options(self, players: int, options: Options) -> None:
         deck_for(str(options["custom_cards"]))  # raises InvalidOptionError

@@ -74,6 +74,7 @@ from coven.core import (
     Options,
     Seat,
     check_seat,
+    check_seed,
 )
 from coven.core.chance import Chance
 from coven.core.codec import through_notation
@@ -809,16 +810,17 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
 
     # ------------------------------------------------------------------------------------ setup
     def new_game(
-        self, players: object, options: Mapping[str, object] | None = None, seed: int = 0
+        self, players: object, options: Mapping[str, object] | None = None, seed: object = 0
     ) -> NamasteState:
         """As :meth:`Game.new_game`; without options (Namaste has none), none are resolved or checked."""
-        if options is None and type(players) is int and 2 <= players <= 4:
+        if options is None and type(players) is int and 2 <= players <= 4 and type(seed) is int:
             return self.setup(players, {}, seed)
-        # ``players`` is ``object``: compiled, a method refuses an argument of another type than it declares
-        # with a TypeError; a count that is no whole number gets an InvalidOptionError
+        # ``players`` and ``seed`` are ``object``: compiled, a method refuses an argument of another type
+        # than it declares with a TypeError; a count or a seed that is no whole number gets an
+        # InvalidOptionError (a numpy integer seed is taken: check_seed)
         self.spec.check_players(players)
         assert isinstance(players, int)
-        return super().new_game(players, options, seed)
+        return super().new_game(players, options, check_seed(seed))
 
     def setup(self, players: int, options: Options, seed: int) -> NamasteState:
         return NamasteState(
@@ -968,7 +970,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
         claimed: Sequence[str] = (),
         active: Seat = 0,
         dice: str = "",
-        seed: int = 0,
+        seed: object = 0,
     ) -> NamasteState:
         """A state from notation, for tests and puzzles: one sheet per seat (see
         :func:`coven.games.namaste.sheet.parse_sheet`), bad karma per seat, the names of lines already
@@ -1002,7 +1004,7 @@ class NamasteGame(Game[NamasteState, Action, NamasteView]):
             active=active,
             phase=DECIDE if dice else CHOOSE,
             dice=parse_dice(dice) if dice else None,
-            chance=Chance(seed),
+            chance=Chance(check_seed(seed)),
         )
 
     # ------------------------------------------------------------------------------------ turns
