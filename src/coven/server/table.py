@@ -295,7 +295,9 @@ class Table:
                 took = max(0.0, time.monotonic() - self.changed_at - animation_ms / 1000)
                 action = game.stamp_time(action, took)
             state = game.clone(self.state)
-            events = game.apply(state, seat, action)
+            # an action read from its notation (or listed) is the game's own making: its form is not
+            # checked again (Game.check's ``offered``); one sent as JSON is
+            events = game.apply(state, seat, action, (action,) if text is not None else None)
         except GameError as exc:
             raise ProtocolError(exc.code, str(exc), reason=reason_json(exc)) from None
         status = "over" if game.is_over(state) else "playing"
@@ -307,7 +309,8 @@ class Table:
         or :meth:`advance`. Raises GameError if the game cannot read or apply it."""
         game = self.game
         state = game.clone(self.state)  # never mutate a state a thinking bot may still be reading
-        events = game.apply(state, seat, game.parse_action(notation))
+        action = game.parse_action(notation)
+        events = game.apply(state, seat, action, (action,))  # (read from its notation: see take)
         status = "over" if game.is_over(state) else "playing"
         return Taken(seat, self.number + 1, notation, status, state, events, None)
 
