@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -142,9 +143,11 @@ def watch_errors(ctx: Any) -> list[str]:
     return errors
 
 
-@pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+@contextmanager
+def watched_context(browser: Any, **options: Any) -> Iterator[Any]:
+    """A browser context (``options``: Playwright's) with a 15 s default timeout, closed at the end, which
+    then fails the test if any of its pages raised a script error."""
+    ctx = browser.new_context(**options)
     ctx.set_default_timeout(15_000)
     errors = watch_errors(ctx)
     try:
@@ -152,6 +155,12 @@ def context(browser: Any) -> Iterator[Any]:
     finally:
         ctx.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    with watched_context(browser, viewport={"width": 1280, "height": 900}) as ctx:
+        yield ctx
 
 
 @pytest.fixture

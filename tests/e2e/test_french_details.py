@@ -30,10 +30,10 @@ UNREADABLE = {
 }
 
 
-@pytest.mark.parametrize("game", list(UNREADABLE))
-def test_a_move_that_cannot_be_read_is_said_once_in_french(server: Any, fr: Any, game: str) -> None:
-    bots, text, hint = UNREADABLE[game]
-    page = fr.new_page()
+def typed_at_my_turn(server: Any, ctx: Any, game: str, bots: list[str], text: str) -> tuple[Any, str]:
+    """A page seated at a new table of ``game`` beside ``bots`` that, at its turn, types ``text`` as a move:
+    the page, and the refusal it shows."""
+    page = ctx.new_page()
     seated(server, page, game, bots)
     page.wait_for_selector("main[data-myturn=yes], main[data-mayact=yes]")
     if not page.locator("#all-moves").evaluate("el => el.open"):
@@ -42,7 +42,13 @@ def test_a_move_that_cannot_be_read_is_said_once_in_french(server: Any, fr: Any,
     page.click("#notation-play")
     error = page.locator("#move-error")
     error.wait_for(state="visible")
-    shown = said(error)
+    return page, said(error)
+
+
+@pytest.mark.parametrize("game", list(UNREADABLE))
+def test_a_move_that_cannot_be_read_is_said_once_in_french(server: Any, fr: Any, game: str) -> None:
+    bots, text, hint = UNREADABLE[game]
+    page, shown = typed_at_my_turn(server, fr, game, bots, text)
     assert shown.startswith("Ce coup ne peut pas être lu : Un coup s'écrit"), shown
     assert shown.count("ne peut pas être lu") == 1, shown
     assert hint in shown, shown
@@ -87,16 +93,7 @@ PRECISE = {
 def test_a_move_that_reads_wrong_says_precisely_why_in_french(server: Any, fr: Any, game: str) -> None:
     # the notation's own refusal (a card, a field, an area that is none), in the page's words
     bots, text, expected = PRECISE[game]
-    page = fr.new_page()
-    seated(server, page, game, bots)
-    page.wait_for_selector("main[data-myturn=yes], main[data-mayact=yes]")
-    if not page.locator("#all-moves").evaluate("el => el.open"):
-        page.click("#all-moves summary")
-    page.fill("#notation", text)
-    page.click("#notation-play")
-    error = page.locator("#move-error")
-    error.wait_for(state="visible")
-    shown = said(error)
+    _, shown = typed_at_my_turn(server, fr, game, bots, text)
     assert expected in shown, shown
     assert not ENGLISH.search(shown), shown
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Server, watch_errors
+from tests.e2e.conftest import Server, watched_context
 from tests.e2e.helpers import table_id
 from tests.e2e.test_screens import FITS, SCREENS, TABLES, seats_cut, shoot
 
@@ -119,14 +119,8 @@ BOARD_TEXTS = {
 
 @contextmanager
 def french(browser: Any, kind: str) -> Iterator[Any]:
-    ctx = browser.new_context(locale="fr-FR", **SCREENS[kind])
-    ctx.set_default_timeout(15_000)
-    errors = watch_errors(ctx)
-    try:
+    with watched_context(browser, locale="fr-FR", **SCREENS[kind]) as ctx:
         yield ctx
-    finally:
-        ctx.close()
-    assert not errors, f"script errors in the page: {errors}"
 
 
 @pytest.fixture(params=list(SCREENS))
@@ -321,10 +315,8 @@ def test_a_table_that_does_not_exist_says_so_with_a_way_back(
 ) -> None:
     # A mistyped or forgotten table link: a page saying there is no such table, in the page's language, with
     # a link back to the lobby, and none of a table's (empty) panels.
-    ctx = browser.new_context(locale="fr-FR" if lang == "fr" else "en-US", **SCREENS[kind])
-    ctx.set_default_timeout(15_000)
-    errors = watch_errors(ctx)
-    try:
+    locale = "fr-FR" if lang == "fr" else "en-US"
+    with watched_context(browser, locale=locale, **SCREENS[kind]) as ctx:
         page = ctx.new_page()
         page.goto(server.base + "/t/doesnotexist")
         page.wait_for_selector("#table-missing")
@@ -344,9 +336,6 @@ def test_a_table_that_does_not_exist_says_so_with_a_way_back(
         link.click()
         page.wait_for_selector("#game-brujas")
         assert page.url == server.base + "/"
-    finally:
-        ctx.close()
-    assert not errors, f"script errors in the page: {errors}"
 
 
 def test_a_french_table_on_desktop_and_phone(server: Any, fr_screen: tuple[str, Any]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import watch_errors
+from tests.e2e.conftest import watched_context
 from tests.e2e.test_screens import SCREENS, shoot
 
 pytestmark = pytest.mark.browser
@@ -18,14 +18,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(**SCREENS["phone"])
-    ctx.set_default_timeout(15_000)
-    errors = watch_errors(ctx)
-    try:
+    with watched_context(browser, **SCREENS["phone"]) as ctx:
         yield ctx
-    finally:
-        ctx.close()
-    assert not errors, f"script errors in the page: {errors}"
 
 
 def test_the_connection_pill_says_connected(server: Any, context: Any, fr: Any) -> None:
