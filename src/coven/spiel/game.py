@@ -9,7 +9,16 @@ game come one after another from this seed), ``reward`` (``win`` or ``score``, s
   optional actors (Amulets' casts) get a turn with a ``pass`` action; simultaneous decisions
   (Namaste) are taken one seat after another, each seat seeing only its view.
 - Chance: ``SAMPLED_STOCHASTIC``: dice and deals come from the state's own seeded chance source, as
-  in the engine; a state and its clone go on identically.
+  in the engine; a state and its clone go on identically. The game's own chance is the source of its
+  deals (``get_rng_state`` / ``set_rng_state``: the text of that source's position).
+- Pickling: a game pickles as its parameters and the position of its deals (a restored game deals
+  the next games the original would have), a state as its game and its serialization (the engine's
+  position, future chance included: it goes on exactly as the original does), so both cross process
+  boundaries (``multiprocessing``) and go into checkpoints. OpenSpiel's own C++ serialization of a
+  game (``game.serialize()``, ``pyspiel.serialize_game_and_state``, ``random_sim_test`` with
+  ``serialize=True``) cannot reach them: pyspiel 2.0.2 does not forward ``GetRNGState`` to a Python
+  game, so for any sampled-stochastic Python game it fails with ``GetRNGState unimplemented``. Pickle
+  instead; ``state.serialize()`` and ``game.deserialize_state`` work too (the latter draws a deal).
 - Actions: the game's action index (:mod:`coven.rl`): every action of Brujas and Namaste, the legal
   order capped for The 3 Commandments, a decision of six indices for Amulets.
 - Information: the information state string is the acting seat's view (its JSON, keys sorted) and
@@ -22,6 +31,7 @@ game come one after another from this seed), ``reward`` (``win`` or ``score``, s
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -102,6 +112,25 @@ class CovenSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         self.deals = random.Random(seed)
 
+    def get_rng_state(self) -> str:
+        """The position of the game's deals as text (what OpenSpiel's ``GetRNGState`` stands for)."""
+        version, internal, gauss = self.deals.getstate()
+        return json.dumps([version, list(internal), gauss], separators=(",", ":"))
+
+    def set_rng_state(self, rng_state: str) -> None:
+        """Puts the game's deals at ``rng_state`` (from :meth:`get_rng_state`): the next games dealt are
+        those that followed it."""
+        try:
+            version, internal, gauss = json.loads(rng_state)
+            self.deals.setstate((version, tuple(internal), gauss))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"not the RNG state of a Coven OpenSpiel game: {rng_state[:40]!r}") from error
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel's own pickling of a game (Game::Serialize) asks the C++ game for GetRNGState, which
+        # pyspiel does not forward to a Python game: a game pickles as its parameters and its deals
+        return restore_game, (self.get_type().short_name, self.get_parameters(), self.get_rng_state())
+
     def new_initial_state(self) -> CovenSpielState:
         """A new deal, the next from the game's ``rng_seed``."""
         return CovenSpielState(self, Table(self.encoding, self.deals.getrandbits(SEED_BITS), self.reward))
@@ -155,6 +184,11 @@ class CovenSpielState(pyspiel.State):  # type: ignore[misc]
         world.moves = []
         return CovenSpielState(self.get_game(), world)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel's own pickling of a state serializes its game first (GetRNGState, see the game's);
+        # the state's serialization keeps the table (the engine's position, future chance included)
+        return restore_state, (self.get_game(), self.serialize())
+
     def __deepcopy__(self, memo: dict[int, Any]) -> CovenSpielState:
         return CovenSpielState(self.get_game(), self.table.clone())
 
@@ -183,6 +217,23 @@ class CovenObserver:
 
     def string_from(self, state: CovenSpielState, player: int) -> str:
         return state.table.information(player)
+
+
+def restore_game(name: str, params: Mapping[str, Any], rng_state: str) -> CovenSpielGame:
+    """The game a pickle holds: loaded from its parameters, its deals put where the original's were."""
+    register()
+    game: CovenSpielGame = pyspiel.load_game(name, dict(params))
+    game.set_rng_state(rng_state)
+    return game
+
+
+def restore_state(game: CovenSpielGame, serialized: str) -> CovenSpielState:
+    """The state a pickle holds, in ``game``. OpenSpiel deserializes a Python state into a new initial
+    state, whose deal is drawn from the game and then dropped: the game's deals are put back."""
+    rng_state = game.deals.getstate()
+    state: CovenSpielState = game.deserialize_state(serialized)
+    game.deals.setstate(rng_state)
+    return state
 
 
 def game_class(game_id: str) -> type[CovenSpielGame]:
