@@ -194,7 +194,7 @@ def refused(game: Any, state: Any, seat: int, text: str) -> Message:
 
 def test_brujas_refusals_name_the_cards() -> None:
     game: Any = REGISTRY.get("brujas")
-    state = game.read_position("RBYG B1/G4Y3R2/B2/B3 -/-/-/- 0 G3 play")
+    state = game.read_position("RBYG B1B5/R2Y3G4/R4B2Y5/B3Y1G1 -/-/-/- 0 G3 play")
     why = refused(game, state, 1, "R2")
     assert flat(why) == {"key": "refusal.brujas.match_first", "params": {"first": "G3"}}
     assert french(why) == "vous devez fournir la couleur ou le nombre de la première carte, G3"
@@ -208,7 +208,7 @@ def test_brujas_refusals_name_the_cards() -> None:
     }
     assert str(why) == "no card is picked now: it is time to play a card"
     assert french(why) == "aucune carte ne se prend maintenant : c'est le moment de jouer une carte"
-    lead = game.read_position("RBYG B2/R1/G5B1Y4/B3 -/-/-/- 0 G3G4 play")
+    lead = game.read_position("RBYG R3B2/R1R5/B1Y4G5/B3B4Y2 -/-/-/- 0 G3G4 play")
     why = refused(game, lead, 2, "Y4")
     assert flat(why) == {"key": "refusal.brujas.follow_colour", "params": {"first": "G3"}}
     assert french(why) == "vous devez suivre le meneur (la couleur de G3)"

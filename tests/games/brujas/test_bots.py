@@ -89,8 +89,9 @@ def _greedy(state: BrujasState) -> str:
 
 
 def test_greedy_picks_for_its_best_colour_and_numbers() -> None:
-    # Seat 0 won and picks first: it holds reds beside the top witch, so it takes the red card.
-    state = parse_position("RBYG R1/B1/Y1/G1 R2R3/B2/Y2/G2 0 R4B4Y4G4 take/0/down/-")
+    # Seat 3 won with Green 4 (green stood at the top, then moved down) and picked it; seat 0 picks next:
+    # it holds reds beside the top witch, so it takes the red card.
+    state = parse_position("RGBY R1/B1/Y1/G1 R2R3/B2/Y2/G2G4 0 R4B4Y4G4 take/3/down/G4")
     assert _greedy(state) == "xR4"
     assert GAME.format_action(quick_take(state, 0, GAME.legal_actions(state, 0))) == "xR4"
 

@@ -141,7 +141,7 @@ def test_sampled_worlds_respect_revealed_voids(options: dict[str, object]) -> No
 
 def test_true_voids_of_a_hidden_face_down_card_constrain_it() -> None:
     # Seat 1 could not match Green 3 and played face down: in every world its card is neither green nor a 3.
-    state = parse_position("RBYG R1/B1B2B4/R2R4/Y1Y2 -/-/-/- 0 G3 play", {"silent": True})
+    state = parse_position("RBYG R1/B1B4/R2R4/Y1Y2 -/-/-/- 0 G3 play", {"silent": True})
     GAME.apply(state, 1, GAME.parse_action("B4"))
     view = GAME.view(state, 0)
     assert view.trick == ("G3", "?")
@@ -153,8 +153,8 @@ def test_true_voids_of_a_hidden_face_down_card_constrain_it() -> None:
 
 
 def test_the_exact_deal_holds_under_tight_voids() -> None:
-    # A hand-made position (no history): 39 unseen physical cards, three hands of two, the rest out.
-    state = parse_position("RBYG R1/B1B2/Y1Y2/G1G2 -/-/-/- 0 - play")
+    # A hand-made position (no history): 38 unseen physical cards, four hands of two, the rest out.
+    state = parse_position("RBYG R1R2/B1B2/Y1Y2/G1G2 -/-/-/- 0 - play")
     view = GAME.view(state, 0)
     sampler = Sampler(view)
     dealt = sampler.deal(random.Random(3))

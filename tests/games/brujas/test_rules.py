@@ -7,6 +7,7 @@ scoring and both variants. Positions are written in the compact form of ``coven.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -50,18 +51,18 @@ def pile(*names: str) -> int:
 def test_example_second_player_matches_colour_or_number() -> None:
     # "Green 3 is the first card. In the hand of second player, Green 4 or Yellow 3 can be played,
     # but Red 2 can't."
-    state = pos("RBYG B1/G4Y3R2/B2/B3 -/-/-/- 0 G3 play")
+    state = pos("RBYG B1B5/R2Y3G4/R4B2Y5/B3Y1G1 -/-/-/- 0 G3 play")
     assert turn(state) == 1
     assert legal(state) == "Y3 G4"
     with pytest.raises(IllegalActionError, match="colour or the number of the first card G3"):
         act(state, "R2")
-    assert format_position(state) == "RBYG B1/R2Y3G4/B2/B3 -/-/-/- 0 G3 play"
+    assert format_position(state) == "RBYG B1B5/R2Y3G4/R4B2Y5/B3Y1G1 -/-/-/- 0 G3 play"
 
 
 def test_example_lead_green_and_the_third_players_options() -> None:
     # "Green 3 and Green 4 are played. The Lead is then Green. In the third player's hand, only Green 5
     # can be played, Blue 1 and Yellow 4 can't."
-    state = pos("RBYG B2/R1/G5B1Y4/B3 -/-/-/- 0 G3G4 play")
+    state = pos("RBYG R3B2/R1R5/B1Y4G5/B3B4Y2 -/-/-/- 0 G3G4 play")
     assert GAME.view(state, 2).lead == "colour"
     assert legal(state) == "G5"
     with pytest.raises(IllegalActionError, match="follow the Lead"):
@@ -108,14 +109,14 @@ def test_scores_add_witch_and_devil_and_ties_share_the_win() -> None:
 
 # ------------------------------------------------------------------------------------------ the Lead
 def test_identical_second_card_leaves_the_lead_open() -> None:
-    state = pos("RBYG -/G3/R3G1B2/B4 -/-/-/- 0 G3 play")
+    state = pos("RBYG B5Y5/B1Y1G3/R3B2G1/R5B4Y2 -/-/-/- 0 G3 play")
     act(state, "G3")
     assert GAME.view(state, 2).lead == ""
     assert legal(state) == "R3 G1"  # the third player now decides, still matching Green 3
 
 
 def test_a_card_matching_neither_passes_the_decision_on() -> None:
-    state = pos("RBYG -/R1R2/Y3B4/B1 -/-/-/- 0 G3 play")
+    state = pos("RBYG B5/R1R2/B4Y3/R4B1 -/-/-/- 0 G3 play")
     assert legal(state) == "R1 R2"  # cannot match: any card
     act(state, "R1")
     assert GAME.view(state, 2).lead == ""
@@ -125,7 +126,7 @@ def test_a_card_matching_neither_passes_the_decision_on() -> None:
 
 
 def test_a_card_that_does_not_follow_never_wins() -> None:
-    state = pos("RBYG -/-/-/R5B1 -/-/-/- 0 G1G2Y3 play")
+    state = pos("RBYG B2/B3/R2/R5B1 -/-/-/- 0 G1G2Y3 play")
     assert legal(state) == "R5 B1"
     act(state, "R5")
     assert turn(state) == 1  # Green 2 wins the colour Lead; Red 5 and Yellow 3 did not follow
@@ -199,7 +200,7 @@ def test_collecting_from_the_winner_clockwise_then_the_winner_leads() -> None:
 
 
 def test_the_game_ends_when_the_last_trick_is_collected() -> None:
-    state = pos("RBYG -/-/- R1R2G3/B1B2/Y1Y2G5 0 G3G4G5 take/2/up/G5G3")
+    state = pos("RBYG -/-/- R1R2G3/B1B2/Y1Y2G5 0 G3G4G5 take/2/down/G5G3")
     assert turn(state) == 1
     act(state, "xG4")
     assert GAME.is_over(state)
@@ -209,7 +210,7 @@ def test_the_game_ends_when_the_last_trick_is_collected() -> None:
 
 
 def test_out_of_turn_and_wrong_phase_are_refused() -> None:
-    state = pos("RBYG B1/G4Y3R2/B2/B3 -/-/-/- 0 G3 play")
+    state = pos("RBYG B1B5/R2Y3G4/R4B2Y5/B3Y1G1 -/-/-/- 0 G3 play")
     with pytest.raises(NotYourTurnError):
         GAME.apply(state, 2, GAME.parse_action("B2"))
     with pytest.raises(IllegalActionError, match="time to play a card"):
@@ -317,7 +318,7 @@ def test_devils_in_conflict_half_of_the_bottom_witch_is_still_one() -> None:
 
 
 def test_witches_refrain_from_speaking_face_down_card_hidden_until_collecting() -> None:
-    state = pos("RBYG -/G4/R1R5/B2 -/-/-/- 0 G3 play silent")
+    state = pos("RBYG Y5/Y4G4/R1R5/B2B5 -/-/-/- 0 G3 play silent")
     act(state, "G4")
     events = GAME.apply(state, 2, GAME.parse_action("R5"))  # cannot follow green: face down
     public = [e for e in events if e.audience is None]
@@ -330,7 +331,7 @@ def test_witches_refrain_from_speaking_face_down_card_hidden_until_collecting() 
         view = GAME.view(state, seat)
         assert view.trick == ("G3", "G4", "?")
         assert "R5" not in str(GAME.view_to_json(view))
-    assert format_position(state) == "RBYG -/-/R1/B2 -/-/-/- 0 G3G4r5 play silent"
+    assert format_position(state) == "RBYG Y5/Y4/R1/B2B5 -/-/-/- 0 G3G4r5 play silent"
     act(state, "B2")
     assert turn(state) == 1  # Green 4 wins; the face-down card never does
     assert GAME.view(state, 0).trick[2] == "?"  # still hidden while the witch moves
@@ -341,7 +342,7 @@ def test_witches_refrain_from_speaking_face_down_card_hidden_until_collecting() 
 
 
 def test_a_face_down_card_never_sets_the_lead() -> None:
-    state = pos("RBYG -/R1/Y3B4/B1 -/-/-/- 0 G3 play silent")
+    state = pos("RBYG R5/R1R2/B4Y3/B1B2 -/-/-/- 0 G3 play silent")
     act(state, "R1")
     assert GAME.view(state, 0).trick == ("G3", "?")
     assert GAME.view(state, 0).lead == ""
@@ -349,7 +350,7 @@ def test_a_face_down_card_never_sets_the_lead() -> None:
 
 
 def test_without_the_variant_nothing_is_face_down() -> None:
-    state = pos("RBYG -/G4/R1R5/B2 -/-/-/- 0 G3 play")
+    state = pos("RBYG Y5/Y4G4/R1R5/B2B5 -/-/-/- 0 G3 play")
     act(state, "G4", "R5")
     assert GAME.view(state, 0).trick == ("G3", "G4", "R5")
 
@@ -385,3 +386,150 @@ def test_action_notation_accepts_variants_and_refuses_junk() -> None:
 def test_bad_positions_are_refused(text: str) -> None:
     with pytest.raises(NotationError):
         parse_position(text)
+
+
+# ------------------------------------------------------------------- positions no game could reach
+# What write_position writes always holds together; a text that could come from no game is refused (a
+# state read from it could deadlock: a seat to act with no card while others still hold some).
+IMPOSSIBLE = [
+    pytest.param(
+        # found by fuzzing: hands of 9, 8, 10 and 10 cards; after 82 random moves seat 1 had to act with
+        # no legal action while the game was not over
+        "RBYG R2R5B1B1Y1G1G4G4G5/B2B4B5Y3Y5Y5G2G2/R1R3R3R4R4B3Y1Y4Y4G5/R1R5B2B3B4B5Y2Y2Y3G1 -/-/-/- 0 G3G3 "
+        "play",
+        "seat 1 holds 8 cards, not 9: seat 2, next to play, holds 10",
+        id="hands-against-the-trick",
+    ),
+    pytest.param(
+        "RBYG B1Y4G5/R2R3/B2B3/Y1Y2 -/-/-/- 3 G3G4 play",
+        "seat 3 holds 2 cards, not 1: seat 1, next to play, holds 2, and the 2 seats from the leader "
+        r"\(seat 3\) on have played into the trick",
+        id="hands-against-the-leader",
+    ),
+    pytest.param(
+        "RBYG -/-/R1/- -/-/-/- 0 G3 play",
+        "seat 1 is to play into the trick but holds no card",
+        id="to-play-empty",
+    ),
+    pytest.param(
+        "RBYG R1/B1B2/Y1Y2/G1G2 -/-/-/- 0 - play",
+        "between tricks every hand holds as many cards, not 1/2/2/2",
+        id="between-tricks",
+    ),
+    pytest.param(
+        "RBYG R1/-/-/- -/-/-/- 0 G3G4G5G1 witch",
+        "once the trick is full every hand holds as many cards, not 1/0/0/0",
+        id="full-trick",
+    ),
+    pytest.param(
+        "RBYG R1/B1/Y1 -/-/- 0 - over",
+        "the game is over only once every hand is empty, but seat 0 holds 1 card",
+        id="over-with-cards",
+    ),
+    pytest.param(
+        "RBYG -/-/- R1/B1/Y1 0 - play",
+        r"every hand is empty: the game is over \(phase over\), not in play",
+        id="play-with-no-cards",
+    ),
+    pytest.param(
+        "RBYG B1B4/Y3G4/B2B3Y5/Y1Y2G1 -/-/-/- 0 G3R2 play",
+        "seat 1 played R2 into the trick though it held Y3, which follows",
+        id="trick-card-that-could-have-matched",
+    ),
+    pytest.param(
+        "RBYG Y5/Y4/R1/B2B5 -/-/-/- 0 G3G4R5 play silent",
+        r"R5 did not follow: it lies face down \(r5\) in the silent variant",
+        id="silent-face-up",
+    ),
+    pytest.param(
+        "RBYG -/-/R1/B2 -/-/-/- 0 G3g4 play silent",
+        r"G4 followed: it lies face up \(G4\) in the silent variant",
+        id="silent-face-down",
+    ),
+    pytest.param(
+        "RBYG -/-/-/- -/G4/-/- 0 G3G4r5B2 take/1/down/G4 silent",
+        "face-down cards are turned face up before collecting",
+        id="face-down-while-collecting",
+    ),
+    pytest.param(
+        "RBYG -/-/- -/-/- 0 G3G4G5 take/1/down/-",
+        "G5 of seat 2 won the trick, not seat 1's G4",
+        id="take-winner",
+    ),
+    pytest.param(
+        "RBYG -/-/- -/-/- 0 G3G4G5 take/2/up/-",
+        "the G witch, now bottom, cannot have moved up after the trick",
+        id="take-witch-move",
+    ),
+    pytest.param(
+        "RBYG -/-/- -/-/- 0 G3G4G5 take/2/down/G5",
+        "seat 2 picked G5 from the trick but its pile lacks it",
+        id="take-pick-not-in-pile",
+    ),
+    pytest.param(
+        "BRYG B4/B1/Y2/G2 R3/R5/R5/Y1 2 - play past=2/R3R5Y1R5/1/down/R5R5Y1R3",
+        "seat 1 won past trick 1, so it led the trick after it, not seat 2",
+        id="past-leader",
+    ),
+    pytest.param(
+        "BRYG B4/B1/Y2/G2 Y1/R5/R3/R5 2 - play past=2/R3R5Y1R5/2/down/R3R5Y1R5",
+        "R5 of seat 1 won past trick 1, not seat 2's R3",
+        id="past-winner",
+    ),
+    pytest.param(
+        "BRYG R2/B1/Y2/G2 R3/R5/R5/Y1 1 - play past=2/R3R5Y1R5/1/down/R5R5Y1R3",
+        "seat 0 played Y1 into past trick 1 though it held R2, which follows",
+        id="past-card-that-could-have-followed",
+    ),
+    pytest.param(
+        "RBYG B4/B1/Y2/G2 R3/R5/R5/Y1 1 - play past=2/R3R5Y1R5/1/down/R5R5Y1R3",
+        "the R witch, now top, cannot have moved down after past trick 1",
+        id="past-witch-move",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "why"), IMPOSSIBLE)
+def test_positions_no_game_could_reach_are_refused(text: str, why: str) -> None:
+    with pytest.raises(NotationError, match=why):
+        parse_position(text)
+
+
+def test_the_refused_positions_neighbours_are_accepted() -> None:
+    # The same positions made coherent read back: the checks refuse the fault, not the shape.
+    for text in (
+        "RBYG B1Y4/R2R3G5/B2B3Y5/Y1Y2 -/-/-/- 3 G3G4 play",
+        "RBYG -/-/R1/B2 -/-/-/- 0 G3G4 play",
+        "RBYG R1R2/B1B2/Y1Y2/G1G2 -/-/-/- 0 - play",
+        "RBYG -/-/- R1/B1/Y1 0 - over",
+        "RBYG B1B4/B5G4/B2B3Y5/Y1Y2G1 -/-/-/- 0 G3Y3 play",
+        "RBYG Y5/Y4/R1/B2B5 -/-/-/- 0 G3G4r5 play silent",
+        "RBYG -/-/-/- -/G4/-/- 0 G3G4R5B2 take/1/down/G4 silent",
+        "RBYG -/-/- -/-/G5 0 G3G4G5 take/2/down/G5",
+        "BRYG B4/B1/Y2/G2 R3/R5/R5/Y1 1 - play past=2/R3R5Y1R5/1/down/R5R5Y1R3",
+    ):
+        assert GAME.write_position(pos(text)) == text
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("options", [{}, {"silent": True}, {"conflict": True, "silent": True}])
+def test_every_written_position_reads_back_and_leaves_no_seat_stuck(
+    players: int, options: dict[str, object]
+) -> None:
+    # The checks refuse nothing write_position writes: every step of many random games reads back, and
+    # every seat to act has a legal action (nobody to act only once the game is over).
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.new_game(players, options, seed)
+        while True:
+            text = GAME.write_position(state)
+            again = pos(text)
+            assert GAME.write_position(again) == text
+            assert GAME.to_act(again) == GAME.to_act(state)
+            if not GAME.to_act(again):
+                assert GAME.is_over(again)
+                break
+            (seat,) = GAME.to_act(again)
+            legal = GAME.legal_actions(again, seat)
+            assert legal
+            GAME.apply(state, seat, legal[rng.randrange(len(legal))])

@@ -27,12 +27,25 @@ A position is one line, the whole state (:meth:`BrujasGame.write_position` / ``r
   one) must be in its score pile; a hand-made pile may hold more (cards collected before the history
   starts).
 
+A position holds together as a game's always does, or it is refused (a NotationError: it could come from
+no game, and a state read from it could leave a seat to act with nothing to do): every hand holds as many
+cards between tricks and once a trick is full, and while a trick is played the seats from the leader on
+that have played into it hold one card fewer than the seats still to play (so the seat to play holds a
+card); a finished game (``over``) has no card in hand, and with every hand empty the game is over, not in
+``play``; every card of the trick and of the past tricks was legal given the hand it came from (the hand
+now plus the cards that seat played since): a card matching the first card (or following the Lead) was
+played if held; in the silent variant a card of the trick lies face down exactly when it did not follow,
+and every card is face up once collecting starts; each winner is the trick's under the witch column of its
+time (the witch moves undone, newest first), each move possible from where that witch stood; each trick
+is led by the winner of the one before; every card picked (past tricks and the current one) is in the
+picker's pile.
+
 There is no chance after the deal (hands, the witch column and the first leader are drawn by ``setup``),
 so the deal *is* the future chance: a position fixes it whole, and a test that writes the hands by hand
 fixes every card anyone will play. Hand-made positions may hold fewer than the 40 cards (the rest are out
 of the game); no position holds more than two copies of a card.
 
-Example: ``RBYG B1Y4G5/R2R3/B2B3/Y1Y2 -/-/-/- 3 G3G4 play`` -- seat 3 led Green 3, seat 0 played Green 4,
+Example: ``RBYG B1Y4/R2R3G5/B2B3Y5/Y1Y2 -/-/-/- 3 G3G4 play`` -- seat 3 led Green 3, seat 0 played Green 4,
 and seat 1 is to play. A hand-made four-player position in the silent variant after one trick, where seat
 1 led Red 2, seat 3 could not follow (its Green 1 lay face down until the witch moved), seat 0's Red 5
 won, the red witch went down and the cards were picked from seat 0 clockwise:
@@ -48,11 +61,18 @@ from dataclasses import dataclass
 from coven.core import InvalidOptionError, NotationError, Options
 from coven.core.errors import short_repr
 from coven.games.brujas.cards import (
+    BIT,
+    COLOUR,
+    COLOUR_MASK,
     COLOURS,
     KIND,
     KINDS,
+    LOW,
+    MATCH,
     NAME,
     NOTATION_REFUSALS,
+    NUMBER,
+    NUMBER_MASK,
     add,
     cards_text,
     count,
@@ -62,8 +82,11 @@ from coven.games.brujas.cards import (
     remove,
 )
 from coven.games.brujas.state import (
+    COLOUR_LEAD,
     HAND_SIZE,
+    NO_LEAD,
     NOBODY,
+    NUMBER_LEAD,
     OVER,
     PLAY,
     SPEC,
@@ -269,8 +292,6 @@ def parse_position(text: object, options: Mapping[str, object] | None = None) ->
             raise NotationError("a full trick is not in the play phase")
         s.phase = PLAY
         s.turn = (s.leader + len(trick)) % n
-        if not any(hands) and not trick:
-            s.phase, s.turn = OVER, NOBODY
     elif phase == "witch":
         if len(trick) != n:
             raise NotationError("the witch moves only after a full trick")
@@ -281,6 +302,10 @@ def parse_position(text: object, options: Mapping[str, object] | None = None) ->
         if len(trick) != n or len(fields) != 3 or fields[1] not in MOVES:
             raise NotationError(
                 f"collecting is take/<winner>/<up|down>/<picked> after a full trick: {short_repr(phase_text)}"
+            )
+        if s.down:
+            raise NotationError(
+                "face-down cards are turned face up before collecting: write them in capitals"
             )
         s.phase = TAKE
         s.winner = _seat(fields[0], n, "the trick's winner")
@@ -311,16 +336,19 @@ def parse_position(text: object, options: Mapping[str, object] | None = None) ->
         s.aside = parse_card(aside_text)
     if past_text is not None:
         s.history = _past(past_text, n)
-        collected = [0] * n
-        for _, _, winner, _, picks in s.history:
-            for i, k in enumerate(picks):
-                collected[(winner + i) % n] = add(collected[(winner + i) % n], k)
-        for i, k in enumerate(s.picks):
-            collected[(s.winner + i) % n] = add(collected[(s.winner + i) % n], k)
-        for seat, pile in enumerate(piles):
-            for k in range(KINDS):
-                if count(collected[seat], k) > count(pile, k):
-                    raise NotationError(f"seat {seat} picked {NAME[k]} in a past trick but its pile lacks it")
+    collected = [0] * n
+    for _, _, winner, _, picks in s.history:
+        for i, k in enumerate(picks):
+            collected[(winner + i) % n] = add(collected[(winner + i) % n], k)
+    for seat, pile in enumerate(piles):
+        for k in range(KINDS):
+            if count(collected[seat], k) > count(pile, k):
+                raise NotationError(f"seat {seat} picked {NAME[k]} in a past trick but its pile lacks it")
+    for i, k in enumerate(s.picks):
+        seat = (s.winner + i) % n
+        if count(piles[seat], k) <= count(collected[seat], k):
+            raise NotationError(f"seat {seat} picked {NAME[k]} from the trick but its pile lacks it")
+        collected[seat] = add(collected[seat], k)
     counts = [0] * KINDS
     for cards in (*hands, *piles):
         for k in range(KINDS):
@@ -334,4 +362,158 @@ def parse_position(text: object, options: Mapping[str, object] | None = None) ->
     for k, c in enumerate(counts):
         if c > 2:
             raise NotationError(f"the position holds {c} copies of {NAME[k]}")
+    _check_hands(s)
+    _check_play(s)
     return s
+
+
+# ------------------------------------------------------------------------------- a position's coherence
+# What write_position writes always holds together: the hands against the trick, every card played
+# against the hand it came from, every winner against the witch column of its time, the leaders against
+# the winners before them. A text that breaks one of these could come from no game, and a state read from
+# it could deadlock (a seat to act with no card while others still hold some): it is refused.
+
+
+def _cards(number: int) -> str:
+    return f"{number} card" if number == 1 else f"{number} cards"
+
+
+def _check_hands(s: BrujasState) -> None:
+    """The hand sizes fit the phase and the trick: between tricks and once a trick is full every hand
+    holds as many cards; while a trick is played, each seat that has played into it holds one card fewer
+    than each seat still to play; a finished game has no card in hand."""
+    n = s.n
+    sizes = [h.bit_count() for h in s.hands]
+    if s.phase == OVER:
+        for seat, size in enumerate(sizes):
+            if size:
+                raise NotationError(
+                    f"the game is over only once every hand is empty, but seat {seat} holds {_cards(size)}"
+                )
+        return
+    played = len(s.trick) if s.phase == PLAY else n
+    if played in (0, n):
+        if len(set(sizes)) > 1:
+            when = "between tricks" if played == 0 else "once the trick is full"
+            raise NotationError(
+                f"{when} every hand holds as many cards, not {'/'.join(map(str, sizes))} (seat 0 first)"
+            )
+        if not sizes[0] and s.phase == PLAY:
+            raise NotationError("every hand is empty: the game is over (phase over), not in play")
+        return
+    m = sizes[s.turn]
+    if not m:
+        raise NotationError(f"seat {s.turn} is to play into the trick but holds no card")
+    for i in range(n):
+        seat = (s.leader + i) % n
+        want = m - 1 if i < played else m
+        if sizes[seat] != want:
+            raise NotationError(
+                f"seat {seat} holds {_cards(sizes[seat])}, not {want}: seat {s.turn}, next to play, "
+                f"holds {m}, and the {played} seats from the leader (seat {s.leader}) on have played into "
+                "the trick, so hold one card fewer"
+            )
+
+
+def _follow_masks(trick: list[int] | tuple[int, ...]) -> list[int]:
+    """Before each card of ``trick``, the kinds that followed (as :func:`trick_status` tracks them):
+    anything for the first card, then the first card's matches until a Lead is set, then the Lead."""
+    masks = [LOW]
+    if not trick:
+        return masks
+    f = trick[0]
+    lead, follow = NO_LEAD, MATCH[f]
+    for k in trick[1:]:
+        masks.append(follow)
+        if lead == NO_LEAD and BIT[k] & follow and k != f:
+            if COLOUR[k] == COLOUR[f]:
+                lead, follow = COLOUR_LEAD, COLOUR_MASK[COLOUR[f]]
+            else:
+                lead, follow = NUMBER_LEAD, NUMBER_MASK[NUMBER[f]]
+    return masks
+
+
+def _check_trick(
+    cards: list[int] | tuple[int, ...], leader: int, hands: list[int], n: int, where: str
+) -> list[int]:
+    """Every card of a trick was legal: a card that does not follow was played by a seat that held
+    nothing that follows (``hands``: each seat's hand when it played). The follow masks."""
+    masks = _follow_masks(cards)
+    for i, k in enumerate(cards):
+        seat = (leader + i) % n
+        could = hands[seat] & LOW & masks[i]
+        if not BIT[k] & masks[i] and could:
+            other = NAME[(could & -could).bit_length() - 1]
+            raise NotationError(
+                f"seat {seat} played {NAME[k]} into {where} though it held {other}, which follows: a card "
+                "that matches the first card (or follows the Lead) must be played if held"
+            )
+    return masks
+
+
+def _undo_move(rank: list[int], colour: int, move: int, where: str) -> list[int]:
+    """The witch column's ranks before ``colour``'s witch moved (``move`` 0 up, 1 down)."""
+    now = rank[colour]
+    was = now + 1 if move == 0 else now - 1
+    if not 0 <= was < 4:
+        raise NotationError(
+            f"the {COLOURS[colour]} witch, now {'top' if now == 0 else 'bottom'}, cannot have moved "
+            f"{MOVES[move]} after {where}"
+        )
+    before = rank[:]
+    other = rank.index(was)
+    before[colour], before[other] = was, now
+    return before
+
+
+def _check_winner(
+    cards: list[int] | tuple[int, ...], leader: int, winner: int, rank: list[int], n: int, where: str
+) -> None:
+    best = trick_status(cards, rank)[2]
+    if (leader + best) % n != winner:
+        raise NotationError(
+            f"{NAME[cards[best]]} of seat {(leader + best) % n} won {where}, not seat {winner}'s "
+            f"{NAME[cards[(winner - leader) % n]]}"
+        )
+
+
+def _check_play(s: BrujasState) -> None:
+    """The trick on the table and the past tricks could have been played: each card legal given the
+    hand it came from (the hand now plus the cards the seat played since), face down in the silent
+    variant exactly when it did not follow, each winner the trick's under the witch column of its time
+    (the witch moves undone, newest first), each trick led by the winner of the one before."""
+    n = s.n
+    held = s.hands[:]
+    trick = s.trick
+    if trick:
+        where = "the trick"
+        masks = _check_trick(trick, s.leader, held, n, where)
+        if s.silent and s.phase != TAKE:
+            for i, k in enumerate(trick):
+                follows = bool(BIT[k] & masks[i])
+                if follows == bool(s.down >> i & 1):
+                    how = f"followed: it lies face up ({NAME[k]})"
+                    if not follows:
+                        how = f"did not follow: it lies face down ({NAME[k].lower()})"
+                    raise NotationError(f"{NAME[k]} {how} in the silent variant")
+        for i, k in enumerate(trick):
+            held[(s.leader + i) % n] = add(held[(s.leader + i) % n], k)
+    rank = s.rank[:]
+    if s.phase == TAKE:
+        colour = COLOUR[trick[s.win_index]]
+        rank = _undo_move(rank, colour, s.moved, "the trick")
+        _check_winner(trick, s.leader, s.winner, rank, n, "the trick")
+    following = s.leader
+    for j in range(len(s.history) - 1, -1, -1):
+        leader, cards, winner, move, _ = s.history[j]
+        where = f"past trick {j + 1}"
+        if winner != following:
+            raise NotationError(
+                f"seat {winner} won {where}, so it led the trick after it, not seat {following}"
+            )
+        for i, k in enumerate(cards):
+            held[(leader + i) % n] = add(held[(leader + i) % n], k)
+        _check_trick(cards, leader, held, n, where)
+        rank = _undo_move(rank, COLOUR[cards[(winner - leader) % n]], move, where)
+        _check_winner(cards, leader, winner, rank, n, where)
+        following = leader
