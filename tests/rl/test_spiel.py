@@ -88,6 +88,25 @@ def test_resampled_worlds_keep_the_information_state(game_id: str) -> None:
     assert True in worlds, "the hidden parts or the future chance of a world should be redrawn"
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_clones_and_deserialized_states_deal_nothing(game_id: str) -> None:
+    # OpenSpiel makes a Python state's clone (and a state it deserializes) from a new initial state, then
+    # gives it the original's table: that deal goes back to the game, so the games dealt after rng_seed
+    # do not depend on how often a search cloned
+    searched, untouched = load(game_id, rng_seed=7), load(game_id, rng_seed=7)
+    state = searched.new_initial_state()
+    untouched.new_initial_state()
+    for _ in range(3):
+        clone = state.clone()
+        assert clone.table.seed == state.table.seed
+        clone.apply_action(clone.legal_actions()[0])
+        clone.clone()
+    restored = searched.deserialize_state(state.serialize())
+    assert restored.table.seed == state.table.seed
+    assert searched.new_initial_state().table.seed == untouched.new_initial_state().table.seed
+    assert searched.get_rng_state() == untouched.get_rng_state()
+
+
 def test_a_clone_goes_on_alone() -> None:
     state = load("namaste").new_initial_state()
     state.apply_action(state.legal_actions()[0])

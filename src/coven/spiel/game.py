@@ -111,6 +111,9 @@ class CovenSpielGame(pyspiel.Game):  # type: ignore[misc]
             {"players": players, "rng_seed": seed, "reward": self.reward, **self.encoding.options},
         )
         self.deals = random.Random(seed)
+        self._fresh: tuple[int, tuple[Any, ...]] | None = None
+        """The state of the last deal, while it is fresh, and the deals as they were before it (see
+        :meth:`give_back_deal`)."""
 
     def get_rng_state(self) -> str:
         """The position of the game's deals as text (what OpenSpiel's ``GetRNGState`` stands for)."""
@@ -133,7 +136,20 @@ class CovenSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self) -> CovenSpielState:
         """A new deal, the next from the game's ``rng_seed``."""
-        return CovenSpielState(self, Table(self.encoding, self.deals.getrandbits(SEED_BITS), self.reward))
+        before = self.deals.getstate()
+        state = CovenSpielState(self, Table(self.encoding, self.deals.getrandbits(SEED_BITS), self.reward))
+        self._fresh = (id(state), before)
+        return state
+
+    def give_back_deal(self, state: CovenSpielState) -> None:
+        """If ``state`` holds the last deal and is about to be given another's table, the deal goes back
+        to the game. OpenSpiel makes a Python state's clone, and a state it deserializes, from a new
+        initial state whose table it then replaces: without this, each clone used up one of the game's
+        deals, and the games dealt after ``rng_seed`` depended on how often a search had cloned."""
+        fresh = self._fresh
+        if fresh is not None and fresh[0] == id(state):
+            self.deals.setstate(fresh[1])
+            self._fresh = None
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CovenObserver:
         if params:
@@ -145,9 +161,18 @@ class CovenSpielGame(pyspiel.Game):  # type: ignore[misc]
 class CovenSpielState(pyspiel.State):  # type: ignore[misc]
     """A Coven game in progress (the engine's state, behind a :class:`~coven.rl.table.Table`)."""
 
+    table: Table
+
     def __init__(self, game: CovenSpielGame, table: Table) -> None:
         super().__init__(game)
-        self.table = table
+        self.__dict__["table"] = table  # (not through __setattr__: a state's own table)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "table":  # another table replaces this one's (OpenSpiel's clone, its deserialization)
+            game = self.get_game()
+            if isinstance(game, CovenSpielGame):
+                game.give_back_deal(self)
+        super().__setattr__(name, value)
 
     def current_player(self) -> int:
         if self.table.is_over():
@@ -228,11 +253,9 @@ def restore_game(name: str, params: Mapping[str, Any], rng_state: str) -> CovenS
 
 
 def restore_state(game: CovenSpielGame, serialized: str) -> CovenSpielState:
-    """The state a pickle holds, in ``game``. OpenSpiel deserializes a Python state into a new initial
-    state, whose deal is drawn from the game and then dropped: the game's deals are put back."""
-    rng_state = game.deals.getstate()
+    """The state a pickle holds, in ``game`` (OpenSpiel deserializes a Python state into a new initial
+    state, whose deal goes back to the game: see :meth:`CovenSpielGame.give_back_deal`)."""
     state: CovenSpielState = game.deserialize_state(serialized)
-    game.deals.setstate(rng_state)
     return state
 
 
