@@ -18,7 +18,7 @@ game come one after another from this seed), ``reward`` (``win`` or ``score``, s
   game (``game.serialize()``, ``pyspiel.serialize_game_and_state``, ``random_sim_test`` with
   ``serialize=True``) cannot reach them: pyspiel 2.0.2 does not forward ``GetRNGState`` to a Python
   game, so for any sampled-stochastic Python game it fails with ``GetRNGState unimplemented``. Pickle
-  instead; ``state.serialize()`` and ``game.deserialize_state`` work too (the latter draws a deal).
+  instead; ``state.serialize()`` and ``game.deserialize_state`` work too (neither uses up a deal).
 - Actions: the game's action index (:mod:`coven.rl`): every action of Brujas and Namaste, the legal
   order capped for The 3 Commandments, a decision of six indices for Amulets.
 - Information: the information state string is the acting seat's view (its JSON, keys sorted) and

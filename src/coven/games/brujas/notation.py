@@ -63,16 +63,12 @@ from coven.core.errors import short_repr
 from coven.games.brujas.cards import (
     BIT,
     COLOUR,
-    COLOUR_MASK,
     COLOURS,
     KIND,
     KINDS,
     LOW,
-    MATCH,
     NAME,
     NOTATION_REFUSALS,
-    NUMBER,
-    NUMBER_MASK,
     add,
     cards_text,
     count,
@@ -82,11 +78,8 @@ from coven.games.brujas.cards import (
     remove,
 )
 from coven.games.brujas.state import (
-    COLOUR_LEAD,
     HAND_SIZE,
-    NO_LEAD,
     NOBODY,
-    NUMBER_LEAD,
     OVER,
     PLAY,
     SPEC,
@@ -416,21 +409,13 @@ def _check_hands(s: BrujasState) -> None:
 
 
 def _follow_masks(trick: list[int] | tuple[int, ...]) -> list[int]:
-    """Before each card of ``trick``, the kinds that followed (as :func:`trick_status` tracks them):
-    anything for the first card, then the first card's matches until a Lead is set, then the Lead."""
-    masks = [LOW]
-    if not trick:
-        return masks
-    f = trick[0]
-    lead, follow = NO_LEAD, MATCH[f]
-    for k in trick[1:]:
-        masks.append(follow)
-        if lead == NO_LEAD and BIT[k] & follow and k != f:
-            if COLOUR[k] == COLOUR[f]:
-                lead, follow = COLOUR_LEAD, COLOUR_MASK[COLOUR[f]]
-            else:
-                lead, follow = NUMBER_LEAD, NUMBER_MASK[NUMBER[f]]
-    return masks
+    """Before each card of ``trick``, the kinds that followed: anything for the first card, then the follow
+    mask :func:`trick_status` gives after the cards before it (the witch column does not change it)."""
+    return [LOW, *(trick_status(trick[:i], _ANY_RANK)[1] for i in range(1, len(trick)))]
+
+
+_ANY_RANK = (0, 1, 2, 3)
+"""A witch column for :func:`trick_status` where only the follow mask is wanted."""
 
 
 def _check_trick(
