@@ -358,9 +358,15 @@ UNREADABLE: list[tuple[str, str, str, str]] = [
     ),
     (
         "brujas",
+        "xyzzy",
+        "refusal.brujas.notation.unknown",
+        "an action is a card to play (R3), a pick (xR3) or a witch move (up, down), not 'xyzzy'",
+    ),
+    (
+        "brujas",
         "take Q1",
         "refusal.brujas.notation.card",
-        "a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not ' Q1'",
+        "a card is a colour R, B, Y or G and a number 1-5 (e.g. R3), not 'Q1'",
     ),
     (
         "amulets",

@@ -132,6 +132,10 @@ def format_action(action: Action) -> str:
     return action.direction
 
 
+_CARD_SHAPED = re.compile(r"[A-Za-z][0-9]+")
+"""What a pick's card looks like when it is written wrong (``xZ9``: a letter and a number)."""
+
+
 def parse_action(text: object) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is text, not {short_repr(text)}")
@@ -139,13 +143,14 @@ def parse_action(text: object) -> Action:
     low = t.lower()
     if low in MOVES:
         return UP if low == "up" else DOWN
-    if low.startswith("take"):
-        return TAKE_ACTION[parse_card(t[4:])]
-    if low.startswith("x"):
-        return TAKE_ACTION[parse_card(t[1:])]
+    picked = t[4:] if low.startswith("take") else t[1:] if low.startswith("x") else None
+    if picked is not None and _CARD_SHAPED.fullmatch(picked.strip()):
+        return TAKE_ACTION[parse_card(picked.strip())]  # (a pick of no card says what a card is)
     try:
+        if picked is not None:
+            return TAKE_ACTION[parse_card(picked)]
         return PLAY_ACTION[parse_card(t)]
-    except NotationError:
+    except NotationError:  # the whole text quoted: "xyzzy" is no pick of "yzzy"
         raise NotationError(
             NOTATION_REFUSALS("refusal.brujas.notation.unknown", text=short_repr(text))
         ) from None
