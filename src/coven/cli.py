@@ -59,7 +59,7 @@ def refusal_catalogue(lang: str | None) -> dict[str, str]:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}")
+    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long
     return typer.Exit(code)
 
 
@@ -786,6 +786,7 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the lobby, the tables and the browser client (every option can come from the environment)."""
+    from coven.server.commands import StartupError
     from coven.server.commands import serve as run_server
     from coven.server.settings import bus_prefix_for
 
@@ -819,15 +820,18 @@ def serve(
     }
     if "lease_seconds" in tuning:
         tuning["heartbeat_seconds"] = tuning["lease_seconds"] / 3
-    run_server(
-        host=host,
-        port=port,
-        database=database,
-        bus=bus,
-        bus_namespace=bus_namespace or None,
-        forwarded_allow_ips=forwarded_allow_ips,
-        **tuning,
-    )
+    try:
+        run_server(
+            host=host,
+            port=port,
+            database=database,
+            bus=bus,
+            bus_namespace=bus_namespace or None,
+            forwarded_allow_ips=forwarded_allow_ips,
+            **tuning,
+        )
+    except StartupError as exc:
+        raise _fail(str(exc), 1) from None
 
 
 def port_problem(host: str, port: int) -> str | None:
