@@ -134,10 +134,14 @@ class OneLineLogs(logging.Filter):
     what a client sends can never fill the server's log with tracebacks (uvicorn, for one, logs a text
     frame that is not UTF-8 with its traceback)."""
 
+    TRACEBACK = "Traceback (most recent call last):"
+
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()
         if record.exc_info is None and record.stack_info is None and "\n" not in text:
             return True
+        if self.TRACEBACK in text:  # a traceback as text (uvicorn's "lifespan.startup.failed" message)
+            text = self._exception_of(text)
         exc = record.exc_info[1] if record.exc_info else None
         if exc is not None:
             text = f"{text} ({type(exc).__name__}: {exc})"
@@ -148,6 +152,19 @@ class OneLineLogs(logging.Filter):
         record.exc_text = None
         record.stack_info = None
         return True
+
+    @classmethod
+    def _exception_of(cls, text: str) -> str:
+        """A traceback given as text, as what came before it and its last exception's own lines (the
+        frames left out): the first 500 characters of a traceback are frames, and never said what
+        failed."""
+        before, _, rest = text.partition(cls.TRACEBACK)
+        last = rest.rsplit(cls.TRACEBACK, maxsplit=1)[-1]  # a chained one: the exception raised last
+        lines = last.splitlines()
+        start = next((i for i, line in enumerate(lines) if line and not line[0].isspace()), len(lines))
+        said = " ".join(line.strip() for line in lines[start:] if line.strip())
+        before = before.strip()
+        return f"{before} ({said})" if before and said else before or said
 
 
 def log_config(log_level: str) -> dict[str, Any]:
