@@ -351,6 +351,35 @@ def test_an_unknown_api_path_is_404_in_the_apis_shape(client: TestClient, path: 
 
 
 # ------------------------------------------------------------------- the last resort
+def test_a_database_out_of_reach_is_a_503_to_try_again(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PostgreSQL not accepting connections made every API request a 500 ``internal``, as if the server
+    had a bug, with nothing to say it passes: a 503 ``unavailable`` with ``Retry-After``, the driver's words
+    (the database's address and name) in the log line only."""
+    from sqlalchemy.exc import OperationalError
+
+    said = 'connection to server at "10.1.2.3", port 5432 failed: database "coven_prod" is not accepting'
+
+    async def away(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("SELECT 1", {}, ConnectionRefusedError(said))
+
+    service = client.app.state.service
+    monkeypatch.setattr(service, "list_tables", away)
+    monkeypatch.setattr(service, "create", away)
+    for response in (
+        client.get("/api/tables"),
+        client.post("/api/tables", json={"game": "toy", "players": 2}),
+    ):
+        message = refused(response, 503, "unavailable")
+        assert response.headers["retry-after"] == "5"
+        assert "database" in message and "10.1.2.3" not in message and "coven_prod" not in message
+    failures = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(failures) == 2 and all("10.1.2.3" in line for line in failures)
+    monkeypatch.undo()
+    assert client.get("/api/tables").status_code == 200  # back with the database
+
+
 def test_an_unforeseen_failure_is_a_500_with_one_log_line(
     client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
