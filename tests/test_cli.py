@@ -349,3 +349,36 @@ def test_serve_reads_its_settings_from_the_environment(served: list[dict[str, ob
             "heartbeat_seconds": 3.0,
         }
     ]
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "COVEN_LEASE_SECONDS=inf",
+        "COVEN_LEASE_SECONDS=1e300",
+        "COVEN_LEASE_SECONDS=3601",
+        "COVEN_EXPIRE_DAYS=inf",
+        "COVEN_EXPIRE_DAYS=1e300",
+        "COVEN_REST_SECONDS=inf",
+    ],
+)
+def test_serve_refuses_a_duration_past_any_date(setting: str, served: list[dict[str, object]]) -> None:
+    """An infinite lease made the first table created fail with a 500, an infinite expiry every heartbeat:
+    both are refused before anything starts, naming the variable."""
+    name, _, value = setting.partition("=")
+    result = runner.invoke(app, ["serve", "--port", "8000"], env={name: value})
+    assert result.exit_code == 2
+    assert name in " ".join(result.output.replace("│", " ").split())
+    assert served == []
+
+
+def test_serve_takes_the_longest_durations_it_allows(served: list[dict[str, object]]) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {"COVEN_LEASE_SECONDS": "3600", "COVEN_EXPIRE_DAYS": "36500", "COVEN_REST_SECONDS": "31536000"}
+    result = runner.invoke(app, ["serve", "--port", str(port)], env=env)
+    assert result.exit_code == 0, result.output
+    assert served[0]["lease_seconds"] == 3600.0 and served[0]["expire_days"] == 36500.0

@@ -59,7 +59,7 @@ def refusal_catalogue(lang: str | None) -> dict[str, str]:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}")
+    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long
     return typer.Exit(code)
 
 
@@ -622,6 +622,16 @@ def _ratio_parts_table(parts: dict[str, float], ratio: float) -> Table:
     return table
 
 
+MAX_LEASE_SECONDS = 3600.0
+"""``--lease-seconds`` at most (an hour). Without a bound, ``inf`` (or ``1e300``) was taken, and the first
+table created failed with a 500 (a lease's end past any date)."""
+MAX_REST_SECONDS = 365 * 86400.0
+"""``--rest-seconds`` at most (a year; 0 is never)."""
+MAX_EXPIRE_DAYS = 36500.0
+"""``--expire-days`` at most (a hundred years; 0 is never). Without a bound, ``inf`` failed every
+heartbeat (an expiry date before any date)."""
+
+
 @app.command()
 def serve(
     host: Annotated[
@@ -667,7 +677,8 @@ def serve(
             "--lease-seconds",
             envvar="COVEN_LEASE_SECONDS",
             min=1.0,
-            help="How soon another process adopts a dead one's tables (default 6).",
+            max=MAX_LEASE_SECONDS,
+            help="How soon another process adopts a dead one's tables (default 6; at most an hour).",
         ),
     ] = None,
     route_seconds: Annotated[
@@ -706,8 +717,9 @@ def serve(
             "--rest-seconds",
             envvar="COVEN_REST_SECONDS",
             min=0.0,
+            max=MAX_REST_SECONDS,
             help="A live table nobody has watched for this long, waiting on nobody the server moves for, "
-            "leaves memory until it is opened again (default 600; 0: never).",
+            "leaves memory until it is opened again (default 600, at most a year; 0: never).",
         ),
     ] = None,
     expire_days: Annotated[
@@ -716,8 +728,9 @@ def serve(
             "--expire-days",
             envvar="COVEN_EXPIRE_DAYS",
             min=0.0,
+            max=MAX_EXPIRE_DAYS,
             help="A table nobody has joined this many days after it was made is deleted "
-            "(default 30; 0: never).",
+            "(default 30, at most 36500; 0: never).",
         ),
     ] = None,
     http_limit: Annotated[
@@ -786,6 +799,7 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the lobby, the tables and the browser client (every option can come from the environment)."""
+    from coven.server.commands import StartupError
     from coven.server.commands import serve as run_server
     from coven.server.settings import bus_prefix_for
 
@@ -819,15 +833,18 @@ def serve(
     }
     if "lease_seconds" in tuning:
         tuning["heartbeat_seconds"] = tuning["lease_seconds"] / 3
-    run_server(
-        host=host,
-        port=port,
-        database=database,
-        bus=bus,
-        bus_namespace=bus_namespace or None,
-        forwarded_allow_ips=forwarded_allow_ips,
-        **tuning,
-    )
+    try:
+        run_server(
+            host=host,
+            port=port,
+            database=database,
+            bus=bus,
+            bus_namespace=bus_namespace or None,
+            forwarded_allow_ips=forwarded_allow_ips,
+            **tuning,
+        )
+    except StartupError as exc:
+        raise _fail(str(exc), 1) from None
 
 
 def port_problem(host: str, port: int) -> str | None:

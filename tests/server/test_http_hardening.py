@@ -351,6 +351,35 @@ def test_an_unknown_api_path_is_404_in_the_apis_shape(client: TestClient, path: 
 
 
 # ------------------------------------------------------------------- the last resort
+def test_a_database_out_of_reach_is_a_503_to_try_again(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PostgreSQL not accepting connections made every API request a 500 ``internal``, as if the server
+    had a bug, with nothing to say it passes: a 503 ``unavailable`` with ``Retry-After``, the driver's words
+    (the database's address and name) in the log line only."""
+    from sqlalchemy.exc import OperationalError
+
+    said = 'connection to server at "10.1.2.3", port 5432 failed: database "coven_prod" is not accepting'
+
+    async def away(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("SELECT 1", {}, ConnectionRefusedError(said))
+
+    service = client.app.state.service
+    monkeypatch.setattr(service, "list_tables", away)
+    monkeypatch.setattr(service, "create", away)
+    for response in (
+        client.get("/api/tables"),
+        client.post("/api/tables", json={"game": "toy", "players": 2}),
+    ):
+        message = refused(response, 503, "unavailable")
+        assert response.headers["retry-after"] == "5"
+        assert "database" in message and "10.1.2.3" not in message and "coven_prod" not in message
+    failures = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(failures) == 2 and all("10.1.2.3" in line for line in failures)
+    monkeypatch.undo()
+    assert client.get("/api/tables").status_code == 200  # back with the database
+
+
 def test_an_unforeseen_failure_is_a_500_with_one_log_line(
     client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -504,3 +533,54 @@ def test_one_address_asking_in_a_loop_is_slowed_and_others_are_not(
     other = TestClient(client.app, client=("203.0.113.7", 50000))  # type: ignore[arg-type]
     assert other.post("/api/tables", json={"game": "toy", "players": 2}).status_code == 201
     assert len(other.get("/api/tables").json()) == 1  # the refused request created nothing
+
+
+def test_an_application_that_fails_to_start_says_why_in_its_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """uvicorn logs a failed start with the application's traceback as the message's text: squeezed and
+    cut at 500 characters from its start, the line held frames and never what failed."""
+    import asyncio
+    from contextlib import asynccontextmanager
+
+    from starlette.applications import Starlette
+    from uvicorn import Config
+    from uvicorn.lifespan.on import LifespanOn
+
+    from coven.server.commands import OneLineLogs
+
+    def deep(depth: int) -> None:
+        if depth:
+            deep(depth - 1)
+        try:
+            raise ConnectionRefusedError("the store said no")
+        except ConnectionRefusedError as exc:
+            raise RuntimeError("could not open the store at postgresql://db/coven") from exc
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        deep(12)
+        yield
+
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(self.format(record))
+
+    handler = Keep()
+    handler.addFilter(OneLineLogs())
+    logger = logging.getLogger("uvicorn.error")
+    monkeypatch.setattr(logger, "handlers", [handler])
+    monkeypatch.setattr(logger, "propagate", False)
+    monkeypatch.setattr(logger, "level", logging.INFO)
+    starting = LifespanOn(Config(Starlette(lifespan=lifespan), lifespan="on", log_config=None))
+    asyncio.run(starting.startup())
+    assert starting.should_exit
+    failed = [
+        line for line in lines if "Startup failed" not in line and "Application startup failed" not in line
+    ]
+    assert any(
+        "RuntimeError: could not open the store at postgresql://db/coven" in line for line in failed
+    ), lines
+    assert all("\n" not in line and 'File "' not in line for line in lines), lines

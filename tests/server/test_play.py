@@ -375,3 +375,39 @@ def test_a_finished_table_leaves_memory_when_its_last_connection_closes(
         time.sleep(0.01)
     assert table_id not in service.tables
     assert client.get(f"/api/tables/{table_id}").json()["status"] == "over"  # the store serves it
+
+
+def test_a_move_the_store_could_not_keep_is_refused_without_the_stores_words(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the database away, a move was refused with the driver's own error: the database's host, port
+    and name, sent to every player who moved. Its words stay in the server's log; the move is not played,
+    and is taken once the store is back."""
+    created = create(client, players=2, seats=humans(2), seed=5)
+    table_id = created["table"]["id"]
+    tokens = [invite["token"] for invite in created["invites"]]
+    service = client.app.state.service  # type: ignore[attr-defined]
+
+    async def away(*args: object, **kwargs: object) -> None:
+        raise OSError('connection to server at "10.1.2.3", port 5432 failed: database "coven_prod"')
+
+    with (
+        client.websocket_connect(ws_url(table_id)) as mover,
+        client.websocket_connect(ws_url(table_id)) as other,
+    ):
+        hello(mover, tokens[0])
+        hello(other, tokens[1])
+        start = latest(drain(mover))  # the table's start: seat 0 plays first
+        drain(other)
+        action = start["legal"]["actions"][0]["notation"]
+        monkeypatch.setattr(service.commits, "append", away)
+        mover.send_json({"type": "act", "number": 0, "action": action, "id": "m1"})
+        [error] = [m for m in drain(mover) if m["type"] == "error"]
+        assert (error["code"], error["id"], error["number"]) == ("internal", "m1", 0), error
+        assert "10.1.2.3" not in error["message"] and "coven_prod" not in error["message"]
+        assert "not played" in error["message"]
+        assert [m for m in drain(other) if m["type"] == "update"] == []  # nothing happened
+        monkeypatch.undo()
+        mover.send_json({"type": "act", "number": 0, "action": action, "id": "m2"})
+        update = wait_for(mover, lambda m: m["type"] == "update")[-1]
+        assert update["ack"]["id"] == "m2" and update["number"] == 1

@@ -544,3 +544,57 @@ def test_a_batch_of_steps_moves_each_table_on_whatever_its_row_says(store: Store
     assert _owned_rows(store, "a") == {"g2"}  # the finished table is nobody's
     assert store.append_actions([PendingStep("g2", 2, 1, "w", "playing")]) == [True]
     assert store.append_actions([PendingStep("g2", 2, 1, "w", "playing")]) == [False]  # taken
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    from tests.store.backends import postgres_schema_url
+
+    yield from postgres_schema_url()
+
+
+@pytest.mark.postgres
+def test_processes_starting_together_upgrade_the_schema_one_after_another(postgres_url: str) -> None:
+    """docs/deploy.md starts its processes together on a new database: a second process's upgrade, begun
+    while the first's is between its first table and its commit, waits for it and then finds the schema
+    at the head (it created the same tables again and failed to start). A process, not a thread: Alembic
+    keeps its running migration in module globals."""
+    import subprocess
+    import sys
+    import threading
+    import uuid
+
+    name = f"coven-second-{uuid.uuid4().hex[:8]}"
+    first, watcher = Store(postgres_url), Store(postgres_url)
+    started: list[subprocess.Popen[str]] = []
+    script = "import sys; from coven.store import Store; Store(sys.argv[1]).migrate()"
+
+    def second_waits() -> bool:
+        with watcher.engine.connect() as conn:
+            query = text("SELECT wait_event_type FROM pg_stat_activity WHERE application_name = :name")
+            return conn.execute(query, {"name": name}).scalar() == "Lock"
+
+    def hold_the_first(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        if started or not statement.lstrip().upper().startswith("CREATE TABLE"):
+            return
+        url = f"{postgres_url}&application_name={name}"
+        started.append(
+            subprocess.Popen([sys.executable, "-c", script, url], stderr=subprocess.PIPE, text=True)
+        )
+        for _ in range(6000):  # until the second waits behind the first's transaction
+            if second_waits() or started[0].poll() is not None:
+                return
+            threading.Event().wait(0.01)
+
+    event.listen(first.engine, "after_cursor_execute", hold_the_first)
+    try:
+        first.migrate()
+        assert started, "the first upgrade made no table"
+        _, errors = started[0].communicate(timeout=120)
+        assert started[0].returncode == 0, [line for line in errors.splitlines() if "Error" in line][-1:]
+        assert first.revision() is not None
+    finally:
+        for process in started:
+            process.kill()
+        first.dispose()
+        watcher.dispose()

@@ -222,8 +222,26 @@ class HttpEdge:
             method = str(scope.get("method", ""))
             log.error("%s %s failed: %s", method, shorten(str(scope.get("path", "")), 80), describe(exc))
             if not started:
-                failed = _error(500, ErrorCode.INTERNAL, "the server failed on this request")
+                if _store_away(exc):  # for a while: the client (or the proxy) may try again
+                    message = "the server cannot reach its database just now: try again in a moment"
+                    failed = _error(503, ErrorCode.UNAVAILABLE, message, {"Retry-After": STORE_RETRY_AFTER})
+                else:
+                    failed = _error(500, ErrorCode.INTERNAL, "the server failed on this request")
                 await failed(scope, receive, send)
+
+
+STORE_RETRY_AFTER = "5"
+"""Seconds a client is told to wait when the database cannot be reached (503 ``unavailable``)."""
+
+
+def _store_away(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached or dropped the connection (its server down,
+    not accepting connections, restarting; SQLite's file locked): not a bug of this server, and it passes."""
+    from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
+
+    if isinstance(exc, OperationalError | DisconnectionError):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
 def _content_length(scope: Scope) -> int | None:

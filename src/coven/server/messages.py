@@ -90,6 +90,7 @@ class ErrorCode:
     UNKNOWN_TABLE = "unknown_table"
     BAD_REQUEST = "bad_request"
     BUSY = "busy"
+    UNAVAILABLE = "unavailable"
 
 
 class ProtocolError(Exception):

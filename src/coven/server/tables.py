@@ -728,9 +728,10 @@ class TableService:
             except ConflictError:
                 await self._catch_up_locked(table)
                 raise ProtocolError(ErrorCode.CONFLICT, "another process committed this step first") from None
-            except Exception as exc:
+            except Exception:  # the store's own words (its host, port, database) stay in the log
                 log.exception("commit failed on table %s", table.id)
-                raise ProtocolError(ErrorCode.INTERNAL, f"could not commit the action: {exc}") from None
+                failed = "the server could not keep the move: it was not played; play it again"
+                raise ProtocolError(ErrorCode.INTERNAL, failed) from None
             if table.derives():
                 await self._advance_derived(table, taken, ack)
             else:  # (no coroutine on the way: a move of every other table comes through here)

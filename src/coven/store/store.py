@@ -42,6 +42,9 @@ from sqlalchemy.sql.elements import ClauseElement
 from coven.store.models import ActionRow, ChatRow, SeatRow, TableRow
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK: Final = 0x636F76656E  # "coven"
+"""The PostgreSQL advisory lock a schema upgrade holds for its transaction (:meth:`Store.migrate`)."""
+_MIGRATION_LOCK = select(func.pg_advisory_xact_lock(MIGRATION_LOCK))
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,13 +425,20 @@ class Store:
         return self.engine.dialect.name
 
     def migrate(self) -> None:
-        """Bring the schema to the newest revision (Alembic, programmatically)."""
+        """Bring the schema to the newest revision (Alembic, programmatically).
+
+        On PostgreSQL the upgrade holds an advisory lock (:data:`MIGRATION_LOCK`) for its transaction, so
+        that processes starting together on one database upgrade it one after another, each reading the
+        revision the one before it left: without it, all read an empty database, all created the tables,
+        and all but one failed to start (a duplicate key in PostgreSQL's catalogue)."""
         from alembic import command  # here: a third of the import of this module, for one call a run
         from alembic.config import Config
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(_MIGRATION_LOCK)
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 

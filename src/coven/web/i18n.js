@@ -138,6 +138,7 @@ function knownErrors() {
     seed_not_allowed: t("err.seed_not_allowed"),
     secret: t("err.secret"),
     busy: t("err.busy"),
+    unavailable: t("err.unavailable"),
     bad_token: t("err.bad_token"),
     offline: t("err.offline"),
     unconfirmed: t("err.unconfirmed"),
