@@ -139,7 +139,8 @@ class HttpEdge:
     ``Settings.http_limit``; the page's own files are not counted) gets 429 ``rate_limited`` with
     ``Retry-After`` (a socket: refused before its upgrade, 403), before anything else is done for it; a
     request body over ``max_body_bytes`` gets 413 ``too_large`` — at once from its ``Content-Length``,
-    else as soon as the bytes read exceed it (a body is never buffered beyond the limit); any exception
+    else as soon as the bytes read exceed it (a body is never buffered beyond the limit; a GET's or a
+    HEAD's, which no route reads, is dropped past it instead: a page's file may be on its way); any exception
     escaping the app gets a 500 ``internal`` with the API's error shape and one log line without
     traceback. Websocket: the same catch-all (the socket handler has its own; this one closes with 1011).
     Lifespan passes through."""
@@ -197,6 +198,7 @@ class HttpEdge:
             return
         received = 0
         started = False
+        unread = scope.get("method") in ("GET", "HEAD")  # no route reads its body: past the limit, dropped
 
         async def limited_receive() -> Message:
             nonlocal received
@@ -204,6 +206,10 @@ class HttpEdge:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
+                    if unread:
+                        # no route reads it, and a page's file answers while it listens (for a disconnect)
+                        # to what comes: raised there, the refusal cut the page short (headers, no page)
+                        return {**message, "body": b""}
                     raise _BodyTooLargeError
             return message
 
