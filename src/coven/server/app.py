@@ -128,6 +128,22 @@ def _short_error(
     return _error(status, code, shorten(message, MAX_HTTP_ERROR_TEXT), headers, reason)
 
 
+JSON_MEDIA = "application/json"
+"""The media type of every request body the API reads (a parameter such as ``charset`` may follow)."""
+
+
+def _require_json(request: Request) -> None:
+    """Refuse (415 ``unsupported_media_type``) a request whose body does not say it is JSON: a body sent
+    as a form or as plain text is what a page of another site can make a browser send (a "simple"
+    request, without asking the server first), so read as JSON it let any page create tables in the name
+    of whoever visited it (using up their address's creation allowance)."""
+    given = request.headers.get("content-type", "")
+    if given.partition(";")[0].strip().lower() != JSON_MEDIA:
+        shown = repr(given) if given else "none"
+        message = f"the body is JSON: send it with Content-Type: {JSON_MEDIA} (not {shorten(shown, 60)})"
+        raise ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, message)
+
+
 class _BodyTooLargeError(Exception):
     """Raised into the app by the body reader of :class:`HttpEdge` past the limit."""
 
@@ -456,6 +472,7 @@ class Lobby:
             raise
 
     async def _create_table(self, request: Request, host: str | None) -> Response:
+        _require_json(request)
         try:
             body = schemas.CreateTableIn.model_validate_json(await request.body())
         except ValidationError as exc:
@@ -557,6 +574,7 @@ class Lobby:
         self.service.games.get("commandments")
         from coven.server.commandments_cards import CardPreviewError, preview
 
+        _require_json(request)
         body = schemas.CardPreviewIn.model_validate_json(await request.body())
         try:
             return _json(preview(body.card))
