@@ -189,7 +189,7 @@ def test_create_table_refusals(client: TestClient) -> None:
     assert refused({"game": "toy", "players": 2, "seats": [{"kind": "alien"}] * 2}) == (422, "bad_request")
     assert refused({"game": "toy"}) == (422, "bad_request")
     assert refused({"game": "toy", "players": 2, "admin": True}) == (422, "bad_request")
-    response = client.post("/api/tables", content=b"{not json")
+    response = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
     assert (response.status_code, response.json()["error"]["code"]) == (422, "bad_request")
 
 

@@ -47,6 +47,56 @@ def no_tracebacks(caplog: pytest.LogCaptureFixture) -> Any:
         assert "Traceback" not in record.getMessage()
 
 
+# ----------------------------------------------------------------------------- media type
+@pytest.mark.parametrize(
+    "media",
+    [
+        None,
+        "text/plain",
+        "text/plain; charset=utf-8",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/jsonx",
+        "text/json",
+        "",
+    ],
+)
+def test_a_body_not_sent_as_json_is_415_and_makes_nothing(
+    make_client: Callable[..., TestClient], media: str | None
+) -> None:
+    """A form or plain text is what another site's page can make a browser send without asking the
+    server first: read as JSON, it let any page create tables in its visitor's name (and use up their
+    address's creation allowance). Refused before the body is read, it counts for nothing."""
+    client = make_client(create_limit=1, create_burst=1)
+    headers = {} if media is None else {"content-type": media}
+    body = json.dumps({"game": "toy", "players": 2}).encode()
+    message = refused(
+        client.post("/api/tables", content=body, headers=headers), 415, "unsupported_media_type"
+    )
+    assert "application/json" in message
+    assert client.get("/api/tables").json() == []
+    made = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert made.status_code == 201  # the refused one did not count against the limit of one
+
+
+@pytest.mark.parametrize(
+    "media", ["application/json", "Application/JSON; charset=utf-8", " application/json ;x=1"]
+)
+def test_json_under_any_spelling_of_its_type_is_read(client: TestClient, media: str) -> None:
+    body = json.dumps({"game": "toy", "players": 2}).encode()
+    assert client.post("/api/tables", content=body, headers={"content-type": media}).status_code == 201
+
+
+def test_a_card_not_sent_as_json_is_415(make_client: Callable[..., TestClient]) -> None:
+    real = make_client(games=REGISTRY)
+    body = json.dumps({"card": {"type": "action", "value": 1, "en": "x", "expr": "silent"}}).encode()
+    path = "/api/games/commandments/cards/preview"
+    refused(
+        real.post(path, content=body, headers={"content-type": "text/plain"}), 415, "unsupported_media_type"
+    )
+    assert real.post(path, content=body, headers={"content-type": "application/json"}).status_code == 200
+
+
 # ----------------------------------------------------------------------------- body size
 def test_a_body_over_the_limit_is_413(client: TestClient, settings: Settings) -> None:
     limit = settings.max_body_bytes
@@ -55,7 +105,11 @@ def test_a_body_over_the_limit_is_413(client: TestClient, settings: Settings) ->
     assert str(limit) in refused(response, 413, "too_large")
     # without a Content-Length (chunked), it is counted while read
     chunks = (b"x" * 4096 for _ in range(limit // 4096 + 2))
-    refused(client.post("/api/tables", content=chunks), 413, "too_large")
+    refused(
+        client.post("/api/tables", content=chunks, headers={"content-type": "application/json"}),
+        413,
+        "too_large",
+    )
     assert client.get("/api/tables").json() == []  # nothing was created
 
 
@@ -95,6 +149,21 @@ def test_the_body_is_never_read_past_the_limit() -> None:
     assert pulled == 11
     assert sent[0]["status"] == 413
     assert json.loads(sent[1]["body"])["error"]["code"] == "too_large"
+
+
+@pytest.mark.parametrize("path", ["/", "/index.html", "/t/abc"])
+def test_a_page_asked_with_a_body_over_the_limit_is_served_whole(
+    make_client: Callable[..., TestClient], settings: Settings, path: str
+) -> None:
+    """A page's file answers before the body is read (Starlette's FileResponse only listens for a
+    disconnect while it sends): a chunked body past the limit, arriving meanwhile, used to be raised into
+    the answer, which went out as its headers and no page (and uvicorn logged an error)."""
+    client = make_client(max_body_bytes=1_000)
+    page = (settings.resolved_web_dir() / "index.html").read_text(encoding="utf-8")
+    chunks = (b"x" * 600 for _ in range(5))
+    response = client.request("GET", path, content=chunks)
+    assert response.status_code == 200
+    assert response.text == page
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import pytest
 
 from coven.core import Registry, Seat, is_fixed, private, public
 from coven.games import REGISTRY
-from coven.server.messages import ProtocolError
+from coven.server.messages import MAX_ACTION_CHARS, ProtocolError
 from coven.server.table import LoggedStep, _Listing
 from coven.server.tables import SeatRequest, checked_text_action
 from tests.core.toygame import Play, ToyGame, ToyState
@@ -217,6 +217,22 @@ def test_a_kept_listing_reads_a_listed_notation_once_and_only_as_the_game_reads_
     assert _Listing(actions, [{"notation": "one"}]).read(game, "one") is None and game.read[-1] == "one"
     aliasing = Shifted(shift=1)
     assert _Listing(actions, [{"notation": "1"}]).read(aliasing, "1") is None  # read as Play(2): not used
+
+
+def test_a_kept_listing_remembers_no_text_it_does_not_list() -> None:
+    """A kept listing lasts from move to move and table to table (up to ``FIXED_LISTINGS_BOUND`` of
+    them), so what it remembers must not grow with what clients send: a seat to act may send any number
+    of distinct texts of up to ``MAX_ACTION_CHARS`` (each then refused as ``bad_notation``). It used to
+    remember every one: 1,024 texts of 4 KB in each of 1,024 listings, gigabytes on one process."""
+    game = Shifted()
+    actions = (Play(1), Play(2), Play(3))
+    listing = _Listing(actions, [{"notation": game.format_action(a)} for a in actions])
+    for i in range(2_000):
+        assert listing.read(game, f"{i:04d}" + "x" * MAX_ACTION_CHARS) is None
+    assert listing.read(game, "2") is actions[1] and listing.read(game, "9") is None
+    assert game.read == ["2"]  # (an unlisted text is never read here: the usual path reads it)
+    remembered = listing._read or {}
+    assert set(remembered) <= {"1", "2", "3"}, f"{len(remembered)} texts remembered"
 
 
 def test_an_action_found_in_a_kept_listing_is_the_step_the_text_would_make(tmp_path: Path) -> None:

@@ -128,6 +128,22 @@ def _short_error(
     return _error(status, code, shorten(message, MAX_HTTP_ERROR_TEXT), headers, reason)
 
 
+JSON_MEDIA = "application/json"
+"""The media type of every request body the API reads (a parameter such as ``charset`` may follow)."""
+
+
+def _require_json(request: Request) -> None:
+    """Refuse (415 ``unsupported_media_type``) a request whose body does not say it is JSON: a body sent
+    as a form or as plain text is what a page of another site can make a browser send (a "simple"
+    request, without asking the server first), so read as JSON it let any page create tables in the name
+    of whoever visited it (using up their address's creation allowance)."""
+    given = request.headers.get("content-type", "")
+    if given.partition(";")[0].strip().lower() != JSON_MEDIA:
+        shown = repr(given) if given else "none"
+        message = f"the body is JSON: send it with Content-Type: {JSON_MEDIA} (not {shorten(shown, 60)})"
+        raise ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, message)
+
+
 class _BodyTooLargeError(Exception):
     """Raised into the app by the body reader of :class:`HttpEdge` past the limit."""
 
@@ -139,7 +155,8 @@ class HttpEdge:
     ``Settings.http_limit``; the page's own files are not counted) gets 429 ``rate_limited`` with
     ``Retry-After`` (a socket: refused before its upgrade, 403), before anything else is done for it; a
     request body over ``max_body_bytes`` gets 413 ``too_large`` — at once from its ``Content-Length``,
-    else as soon as the bytes read exceed it (a body is never buffered beyond the limit); any exception
+    else as soon as the bytes read exceed it (a body is never buffered beyond the limit; a GET's or a
+    HEAD's, which no route reads, is dropped past it instead: a page's file may be on its way); any exception
     escaping the app gets a 500 ``internal`` with the API's error shape and one log line without
     traceback. Websocket: the same catch-all (the socket handler has its own; this one closes with 1011).
     Lifespan passes through."""
@@ -197,6 +214,7 @@ class HttpEdge:
             return
         received = 0
         started = False
+        unread = scope.get("method") in ("GET", "HEAD")  # no route reads its body: past the limit, dropped
 
         async def limited_receive() -> Message:
             nonlocal received
@@ -204,6 +222,10 @@ class HttpEdge:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
+                    if unread:
+                        # no route reads it, and a page's file answers while it listens (for a disconnect)
+                        # to what comes: raised there, the refusal cut the page short (headers, no page)
+                        return {**message, "body": b""}
                     raise _BodyTooLargeError
             return message
 
@@ -468,6 +490,7 @@ class Lobby:
             raise
 
     async def _create_table(self, request: Request, host: str | None) -> Response:
+        _require_json(request)
         try:
             body = schemas.CreateTableIn.model_validate_json(await request.body())
         except ValidationError as exc:
@@ -569,6 +592,7 @@ class Lobby:
         self.service.games.get("commandments")
         from coven.server.commandments_cards import CardPreviewError, preview
 
+        _require_json(request)
         body = schemas.CardPreviewIn.model_validate_json(await request.body())
         try:
             return _json(preview(body.card))

@@ -89,6 +89,7 @@ class ErrorCode:
     INTERNAL = "internal"
     UNKNOWN_TABLE = "unknown_table"
     BAD_REQUEST = "bad_request"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     BUSY = "busy"
     UNAVAILABLE = "unavailable"
 

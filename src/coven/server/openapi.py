@@ -90,7 +90,10 @@ def openapi_document() -> dict[str, Any]:
                 "description": "One client address may create `create_limit` tables a minute (10 by default) "
                 "after a burst of `create_burst` (30); past it the answer is 429 `rate_limited` with a "
                 "`Retry-After` header in seconds.",
-                "responses": {"201": _response("created", _ref("TableCreatedOut")), **_errors(404, 422, 429)},
+                "responses": {
+                    "201": _response("created", _ref("TableCreatedOut")),
+                    **_errors(404, 415, 422, 429),
+                },
             },
             "get": {
                 "summary": "Recent tables (public facts only)",
@@ -166,7 +169,7 @@ def openapi_document() -> dict[str, Any]:
                 },
                 "responses": {
                     "200": _response("the judgements", _ref("CardPreviewOut")),
-                    **_errors(404, 422),
+                    **_errors(404, 415, 422),
                 },
             }
         },

@@ -100,7 +100,8 @@ class _Listing:
     actions: Sequence[Hashable]
     entries: list[dict[str, Any]]
     _read: dict[str, Hashable] | None = None
-    """Notations read back, each once, to the listed action the game reads from it."""
+    """Listed notations read back, each once, to the listed action the game reads from it (None: the game
+    reads it otherwise); never a text the listing does not hold."""
     _written: dict[bool, msgspec.Raw] | None = None
     """The ``legal`` member as JSON, by whether the seat must act (see :meth:`written`)."""
 
@@ -133,20 +134,24 @@ class _Listing:
         """The listed action written ``text``, if the game reads ``text`` as that very action (None: not
         listed, or not read so). A person mostly sends an action their page was offered: a listing kept
         from move to move and table to table finds it without reading the text, once the game has read
-        it once (the action applied must be the one a replay of the log will read)."""
+        it once (the action applied must be the one a replay of the log will read).
+
+        Only listed notations are remembered (at most one per entry): a listing lasts from move to move
+        and table to table, and a client may send any number of other texts (refused, each, by the
+        usual path), which remembered would grow the server without bound."""
         known = self._read
         if known is None:
             known = self._read = {}
         action = known.get(text)
         if action is not None or text in known:
             return action
-        if len(known) >= FIXED_LISTINGS_BOUND:
-            known.clear()
         listed = next(
             (a for e, a in zip(self.entries, self.actions, strict=False) if e["notation"] == text), None
         )
+        if listed is None:
+            return None
         try:
-            read_so = listed is not None and game.parse_action(text) == listed
+            read_so = game.parse_action(text) == listed
         except Exception:  # the generic path reads it again, and says why it cannot
             read_so = False
         known[text] = listed if read_so else None

@@ -151,6 +151,7 @@ function knownErrors() {
     bad_json: t("err.bad_json"),
     bad_message: t("err.bad_message"),
     too_large: t("err.too_large"),
+    unsupported_media_type: t("err.unsupported_media_type"),
     hello_required: t("err.hello_required"),
     already_joined: t("err.already_joined"),
     bad_protocol: t("err.bad_protocol"),
