@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.helpers import said
 from tests.e2e.test_games import namaste_move
 
 pytestmark = pytest.mark.browser
@@ -78,3 +79,7 @@ def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, c
     credited = [a for a in hers if a != "Ana (you)"]
     assert credited and set(credited) == {"Ana (you) · a bot played for you"}, hers
     assert hers.index("Ana (you)") < hers.index(credited[0])
+    # the game is over: nobody plays any more, so the players' panel no longer says a bot plays her seat
+    # "until she returns"
+    assert not page.locator("#score-table .stand-in").count()
+    assert "away" not in said(page.locator("#score-table"))

@@ -745,7 +745,8 @@ class TableClient {
       rows.append(h("tr", { class: [i === this.seat ? "me" : "", turn ? "active" : "", won ? "winner" : ""].join(" "), dataset: { seat: i } },
         h("th", { scope: "row" }, names[i], s.kind === "bot" ? h("span", { class: "muted" }, t("scores.bot", { bot: botLevel(s.bot) })) : null,
           s.kind === "human" && !s.claimed ? h("span", { class: "muted" }, t("scores.not_joined")) : null,
-          s.stand_in ? h("span", { class: "muted stand-in" }, t("scores.stand_in")) : null),
+          // "a bot plays until they return": true only while the game is played
+          s.stand_in && this.status === "playing" ? h("span", { class: "muted stand-in" }, t("scores.stand_in")) : null),
         h("td", { class: "score", dataset: { seat: i } }, fmtScore(this.scores ? this.scores[i] : null)),
         h("td", { class: "turn-mark" }, won ? t("scores.winner") : turn)));
     }
