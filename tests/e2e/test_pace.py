@@ -10,10 +10,11 @@ import pytest
 
 from tests.e2e.helpers import said
 from tests.e2e.test_games import namaste_move
+from tests.e2e.test_i18n import french
 
 pytestmark = pytest.mark.browser
 
-AWAY = "Your time ran out, so a bot is playing your seat. Make any move to take it back."
+AWAY = "Your time ran out, so a bot is playing your seat until you take it back. Take my seat back"
 
 
 def _paced_namaste(server: Any, page: Any) -> None:
@@ -64,6 +65,40 @@ def test_a_player_times_out_a_bot_stands_in_and_the_player_returns(server: Any, 
     assert not page.locator("#turn.away").count()
 
 
+def test_a_player_back_at_the_open_page_takes_the_seat_back_with_one_click(server: Any, browser: Any) -> None:
+    # Ana's page stayed open while a bot played her seat; she is back at it (French, on a phone). The bot
+    # answers each of her turns within a second, too quick to "make any move" first: the turn line says
+    # what happened and gives her a button that takes the seat back at once, without reloading the page.
+    with french(browser, "phone") as ctx:
+        page = ctx.new_page()
+        _paced_namaste(server, page)
+        # (the test server's bots play without a pause, so a game they play alone is over in a moment: the
+        # page reads the turn line and clicks the button as soon as it is drawn)
+        page.evaluate(
+            """() => { const seen = new MutationObserver(() => {
+                         const back = document.getElementById('take-back');
+                         if (!back || window.awayLine) return;
+                         window.awayLine = document.getElementById('turn').textContent;
+                         back.click(); seen.disconnect(); });
+                       seen.observe(document.body, { childList: true, subtree: true }); }"""
+        )
+        page.wait_for_function("() => window.awayLine", timeout=20_000)
+        assert " ".join(page.evaluate("() => window.awayLine").split()) == (
+            "Votre temps est écoulé : un bot joue à votre place jusqu'à ce que vous la repreniez. "
+            "Reprendre ma place"
+        )
+        page.wait_for_function("() => !document.querySelector('.stand-in')", timeout=10_000)
+        assert not page.locator("#take-back").count()
+        assert page.evaluate("() => window.awayLine")  # the same page: not reloaded
+        page.wait_for_selector("main[data-myturn=yes]", timeout=20_000)
+        number = int(page.get_attribute("main", "data-number") or "0")
+        namaste_move(page, random.Random(5))
+        page.wait_for_function(
+            "n => Number(document.querySelector('main').dataset.number) > n", arg=number, timeout=10_000
+        )
+        assert not page.locator(".stand-in").count()
+
+
 def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, context: Any) -> None:
     # Ana never comes back: the bot plays her seat to the end, and every step it took in her seat says so
     # ("Ana (you) · a bot played for you"), the steps she took herself do not.
@@ -71,7 +106,8 @@ def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, c
     _paced_namaste(server, page)
     page.wait_for_selector("main[data-myturn=yes]", timeout=20_000)
     namaste_move(page, random.Random(4))  # one move of her own
-    page.wait_for_selector(".stand-in", timeout=30_000)
+    # (the bot, without a pause here, may play her seat to the end at once: then the panel no longer says so)
+    page.wait_for_selector(".stand-in, #turn.over", timeout=30_000)
     page.wait_for_selector("#turn.over", timeout=60_000)
     actors = page.locator("#log .step .actor").all_inner_texts()
     hers = [a for a in actors if a.startswith("Ana")]
