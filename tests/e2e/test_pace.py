@@ -3,11 +3,15 @@ such; they come back (reload the page) and play on in their own seat."""
 
 from __future__ import annotations
 
+import json
 import random
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import Server
 from tests.e2e.helpers import said
 from tests.e2e.test_games import namaste_move
 from tests.e2e.test_i18n import french
@@ -119,3 +123,39 @@ def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, c
     # "until she returns"
     assert not page.locator("#score-table .stand-in").count()
     assert "away" not in said(page.locator("#score-table"))
+
+
+def test_your_tables_say_a_bot_plays_the_seat_of_a_person_who_left_out_of_time(
+    browser: Any, tmp_path: Path
+) -> None:
+    # Ana closed the page mid-game and her time ran out: a bot plays her seat. Back in the lobby (French),
+    # her tables say so and that returning gives her the seat back ("your turn" or another's turn told her
+    # nothing of it); the link takes it back. (A server whose bots pause, so the game is still on.)
+    srv = Server(tmp_path, env={"COVEN_BOT_PAUSE": "3"})
+    srv.start()
+    try:
+        with french(browser, "phone") as ctx:
+            page = ctx.new_page()
+            _paced_namaste(srv, page)
+            table = page.evaluate("() => location.pathname.split('/')[2]")
+            page.close()
+            deadline = time.monotonic() + 30
+            while not srv.get(f"/api/tables/{table}")["seats"][0]["stand_in"]:
+                assert time.monotonic() < deadline, "no bot took the seat"
+                time.sleep(0.2)
+            lobby = ctx.new_page()
+            lobby.goto(srv.base + "/")
+            lobby.wait_for_selector("#your-tables[data-ready=yes]")
+            row = lobby.locator(f".your-table[data-table='{table}']")
+            assert row.get_attribute("data-status") == "playing"
+            status = said(row.locator(".your-status"))
+            assert status.startswith(
+                "un bot joue à votre place (votre temps était écoulé) jusqu'à votre retour · coup "
+            ), status
+            row.locator(".return-link").click()
+            lobby.wait_for_selector("#score-table")
+            lobby.wait_for_function("() => !document.querySelector('.stand-in')", timeout=10_000)
+            info = srv.get(f"/api/tables/{table}")
+            assert info["status"] == "playing" and not info["seats"][0]["stand_in"], json.dumps(info)
+    finally:
+        srv.stop()

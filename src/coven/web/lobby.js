@@ -380,6 +380,9 @@ function statusText(t, entry, names) {
   }
   if (t.status === "playing") {
     const turn = t.to_act || [];
+    // out of time, a bot plays the seat until the person is back: returning takes it back
+    const mine = t.seats.find((x) => x.seat === entry.seat);
+    if (mine && mine.stand_in) return tr("lobby.st.stood_in", { n: t.number });
     if (turn.includes(entry.seat)) return tr("lobby.st.your_turn", { n: t.number });
     return turn.length ? tr("lobby.st.to_play", { names: listing(turn.map((s) => names[s])), n: t.number }) : tr("lobby.st.playing", { n: t.number });
   }
