@@ -69,38 +69,45 @@ def test_a_player_times_out_a_bot_stands_in_and_the_player_returns(server: Any, 
     assert not page.locator("#turn.away").count()
 
 
-def test_a_player_back_at_the_open_page_takes_the_seat_back_with_one_click(server: Any, browser: Any) -> None:
+def test_a_player_back_at_the_open_page_takes_the_seat_back_with_one_click(
+    browser: Any, tmp_path: Path
+) -> None:
     # Ana's page stayed open while a bot played her seat; she is back at it (French, on a phone). The bot
-    # answers each of her turns within a second, too quick to "make any move" first: the turn line says
-    # what happened and gives her a button that takes the seat back at once, without reloading the page.
-    with french(browser, "phone") as ctx:
-        page = ctx.new_page()
-        _paced_namaste(server, page)
-        # (the test server's bots play without a pause, so a game they play alone is over in a moment: the
-        # page reads the turn line and clicks the button as soon as it is drawn)
-        page.evaluate(
-            """() => { const seen = new MutationObserver(() => {
-                         const back = document.getElementById('take-back');
-                         if (!back || window.awayLine) return;
-                         window.awayLine = document.getElementById('turn').textContent;
-                         back.click(); seen.disconnect(); });
-                       seen.observe(document.body, { childList: true, subtree: true }); }"""
-        )
-        page.wait_for_function("() => window.awayLine", timeout=20_000)
-        assert " ".join(page.evaluate("() => window.awayLine").split()) == (
-            "Votre temps est écoulé : un bot joue à votre place jusqu'à ce que vous la repreniez. "
-            "Reprendre ma place"
-        )
-        page.wait_for_function("() => !document.querySelector('.stand-in')", timeout=10_000)
-        assert not page.locator("#take-back").count()
-        assert page.evaluate("() => window.awayLine")  # the same page: not reloaded
-        page.wait_for_selector("main[data-myturn=yes]", timeout=20_000)
-        number = int(page.get_attribute("main", "data-number") or "0")
-        namaste_move(page, random.Random(5))
-        page.wait_for_function(
-            "n => Number(document.querySelector('main').dataset.number) > n", arg=number, timeout=10_000
-        )
-        assert not page.locator(".stand-in").count()
+    # answers each of her turns within a second on `coven serve`, too quick to "make any move" first: the
+    # turn line says what happened and gives her a button that takes the seat back at once, without
+    # reloading the page. (A server whose bots pause, so that the game is still on when she clicks.)
+    srv = Server(tmp_path, env={"COVEN_BOT_PAUSE": "3"})
+    srv.start()
+    try:
+        with french(browser, "phone") as ctx:
+            page = ctx.new_page()
+            _paced_namaste(srv, page)
+            # (the page reads the turn line and clicks the button as soon as it is drawn)
+            page.evaluate(
+                """() => { const seen = new MutationObserver(() => {
+                             const back = document.getElementById('take-back');
+                             if (!back || window.awayLine) return;
+                             window.awayLine = document.getElementById('turn').textContent;
+                             back.click(); seen.disconnect(); });
+                           seen.observe(document.body, { childList: true, subtree: true }); }"""
+            )
+            page.wait_for_function("() => window.awayLine", timeout=20_000)
+            assert " ".join(page.evaluate("() => window.awayLine").split()) == (
+                "Votre temps est écoulé : un bot joue à votre place jusqu'à ce que vous la repreniez. "
+                "Reprendre ma place"
+            )
+            page.wait_for_function("() => !document.querySelector('.stand-in')", timeout=10_000)
+            assert not page.locator("#take-back").count()
+            assert page.evaluate("() => window.awayLine")  # the same page: not reloaded
+            page.wait_for_selector("main[data-myturn=yes]", timeout=20_000)
+            number = int(page.get_attribute("main", "data-number") or "0")
+            namaste_move(page, random.Random(5))
+            page.wait_for_function(
+                "n => Number(document.querySelector('main').dataset.number) > n", arg=number, timeout=10_000
+            )
+            assert not page.locator(".stand-in").count()
+    finally:
+        srv.stop()
 
 
 def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, context: Any) -> None:
