@@ -1,6 +1,7 @@
 """Run the real Coven server for the end-to-end tests: ``python serve.py PORT DATABASE_URL DATA_DIR``.
 
-Bots play without a pause (``bot_pause=0``) so whole games fit in a test run. Deals come from a fixed
+Bots play without a pause (``bot_pause=0``, unless ``COVEN_BOT_PAUSE`` gives one) so whole games fit in a
+test run. Deals come from a fixed
 sequence (the operator's choice, as ``Settings.deal_seeds`` allows; never the page's), so a run of the
 suite is reproducible.
 """
@@ -24,7 +25,7 @@ def main() -> None:
     settings = Settings(
         database_url=database,
         data_dir=data_dir,
-        bot_pause=0.0,
+        bot_pause=float(os.environ.get("COVEN_BOT_PAUSE", "0")),
         ping_interval=0,
         deal_seeds=lambda: deals.getrandbits(62),
         # a test module creates more tables from one address in a minute than a person: no limit, unless the

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import create_table, engine_scores, page_final_scores, play_until_over, table_id
+from tests.e2e.helpers import create_table, engine_scores, page_final_scores, play_until_over, said, table_id
 from tests.e2e.test_games import brujas_move
 from tests.e2e.test_screens import FITS, SCREENS, SHOTS, no_stray_objects, shoot
 
@@ -100,3 +100,29 @@ def test_a_replay_the_server_is_too_busy_to_make_is_asked_for_again(server: Any,
     assert len(refused) == 1
     assert "Pas de relecture" not in page.inner_text("#result")
     ctx.close()
+
+
+def test_the_result_leads_to_a_new_table_of_the_same_game(server: Any, browser: Any) -> None:
+    # The game is over (French, on a phone): the result says where to go next, a new table of the same game
+    # for as many players, which the lobby's form opens on (the only way on was the lobby link at the top,
+    # a whole page up, and its form started on the first game).
+    from tests.e2e.test_i18n import french
+
+    seats = [{"kind": "bot", "bot": "random"} for _ in range(4)]
+    created = server.post("/api/tables", {"game": "brujas", "players": 4, "seats": seats})
+    with french(browser, "phone") as ctx:
+        page = ctx.new_page()
+        page.goto(created["spectator_url"])
+        page.wait_for_selector("#result[data-ready=yes]", timeout=60_000)
+        link = page.locator("#result #new-table")
+        assert said(link) == "Nouvelle table : Brujas del Sábado"
+        link.click()
+        page.wait_for_selector("#create-table")
+        assert page.input_value("#new-game") == "brujas"
+        assert page.input_value("#new-players") == "4"
+        assert page.locator(".seat-row").count() == 4
+        assert page.evaluate("() => document.activeElement.id") == "new-game"
+        # a link of another shape (a game or a count that is none) leaves the form as it always opens
+        page.goto(server.base + "/?game=chess&players=99")
+        page.wait_for_selector("#create-table")
+        assert page.input_value("#new-game") == page.eval_on_selector("#new-game option", "o => o.value")

@@ -179,3 +179,37 @@ def test_a_priestess_who_does_not_judge_in_time_is_stood_in_for(
     finally:
         for ws in sockets:
             ws.__exit__(None, None, None)
+
+
+def test_the_pace_counts_down_only_for_people_who_play_their_own_seat(client: TestClient) -> None:
+    """``pace.limits`` names the seats whose time runs: a bot's seat, or a person's a bot stands in for,
+    has none (the server holds no bot to a pace, so a countdown there promised a deadline that never
+    comes, and every page counted one down to 0 for it)."""
+    created = create(client, players=3, seats=[*humans(2), {"kind": "bot", "bot": "random"}], pace="move")
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    table = live(client, table_id)
+    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
+        hello(a, tokens[0])
+        _, first = hello(b, tokens[1])
+        seen = [first]
+        # the first person to act lets their time run out: a bot stands in and plays for them
+        absent = first["to_act"][0]
+        present, present_ws = (1, b) if absent == 0 else (0, a)
+        time_passes(client, table, 121)
+        while not any(m["type"] == "table" and m["seats"][absent]["stand_in"] for m in seen):
+            seen += wait_for(present_ws, lambda m: m["type"] == "table")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and table.status == "playing":
+            now = latest(seen) if any(m["type"] in {"sync", "update"} for m in seen) else first
+            if present in now["to_act"] and now["number"] == table.number:
+                notation = now["legal"]["actions"][0]["notation"]
+                present_ws.send_json({"type": "act", "number": now["number"], "action": notation})
+            seen += wait_for(present_ws, lambda m: m["type"] in {"update", "sync"}, seconds=10)
+            shown = [m for m in seen if m["type"] in {"update", "sync"}]
+            if {absent, 2} <= {s for m in shown for s in m["to_act"]} and len(shown) > 6:
+                break
+    shown = [m for m in seen if m["type"] in {"update", "sync"} and m["number"] > first["number"]]
+    assert any(2 in m["to_act"] for m in shown) and any(absent in m["to_act"] for m in shown)
+    for m in shown:
+        assert set(m["pace"]["limits"]) == {str(s) for s in m["to_act"] if s == present}, m

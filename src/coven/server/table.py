@@ -414,9 +414,12 @@ class Table:
         return min(paced, rule)
 
     def pace_json(self) -> dict[str, Any]:
-        """The pace as the table shows it: for each seat the game waits for, the seconds it has."""
+        """The pace as the table shows it: for each seat the game waits for whose time runs (a person
+        playing their own seat), the seconds it has. A bot's seat, or a person's a bot stands in for,
+        has none: the server holds no bot to a pace."""
         to_act, _ = self.turn()
-        limits = {} if self.status != "playing" else {str(s): self.allowance(s) for s in to_act}
+        timed = [s for s in to_act if self.seats[s].kind == "human" and not self.seats[s].stand_in]
+        limits = {} if self.status != "playing" else {str(s): self.allowance(s) for s in timed}
         return {
             "kind": self.pace,
             "seconds": self.pace_seconds,

@@ -143,6 +143,20 @@ export class TableSocket {
     this.again();
   }
 
+  /** Connect again at once, with a new hello (the server takes a person's hello as their return: a bot
+   * that stood in for them gives the seat back). */
+  renew() {
+    if (this.closed) return;
+    const ws = this.ws;
+    this.ws = null;
+    clearTimeout(this.timer);
+    this.retry = 0;
+    if (ws) {
+      try { ws.close(1000); } catch { /* already closing */ }
+    }
+    this.open();
+  }
+
   /** Send a message if connected; false otherwise. */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;

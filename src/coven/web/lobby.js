@@ -97,6 +97,11 @@ export async function mountLobby(root) {
   for (const g of games) titles.set(g.id, g.title);
   for (const g of games) gamesBox.append(gameCard(g));
   createBox.append(createForm(games, linksBox, () => { loadRecent(recentBox, titles); }));
+  if (games.some((g) => g.id === new URLSearchParams(location.search).get("game"))) {
+    // come from a finished table's "new table": the form is what the person came for
+    createBox.scrollIntoView({ block: "start" });
+    document.getElementById("new-game").focus({ preventScroll: true });
+  }
   loadRecent(recentBox, titles);
 }
 
@@ -257,7 +262,13 @@ function createForm(games, linksBox, onCreated) {
 
   gameSel.addEventListener("change", () => { renderPlayers(); renderOptions(); renderSeats(); });
   playersSel.addEventListener("change", renderSeats);
-  renderPlayers(); renderOptions(); renderSeats();
+  // A finished table's "new table" link (/?game=…&players=…) opens the form on the same game and count.
+  const asked = new URLSearchParams(location.search);
+  if (games.some((g) => g.id === asked.get("game"))) gameSel.value = asked.get("game");
+  renderPlayers();
+  const count = Number(asked.get("players"));
+  if (Number.isInteger(count) && count >= current().min_players && count <= current().max_players) playersSel.value = String(count);
+  renderOptions(); renderSeats();
 
   // One table per request: the button is disabled and a flag refuses a second submission while one is
   // on its way (a double click, Enter pressed twice). Once the table exists, the button stays disabled
@@ -380,6 +391,9 @@ function statusText(t, entry, names) {
   }
   if (t.status === "playing") {
     const turn = t.to_act || [];
+    // out of time, a bot plays the seat until the person is back: returning takes it back
+    const mine = t.seats.find((x) => x.seat === entry.seat);
+    if (mine && mine.stand_in) return tr("lobby.st.stood_in", { n: t.number });
     if (turn.includes(entry.seat)) return tr("lobby.st.your_turn", { n: t.number });
     return turn.length ? tr("lobby.st.to_play", { names: listing(turn.map((s) => names[s])), n: t.number }) : tr("lobby.st.playing", { n: t.number });
   }

@@ -15,6 +15,11 @@ export async function showResult(table, box) {
   const winners = result.winners.map((i) => names[i]);
   box.append(h("h2", { id: "result-h" }, t("result.title")),
     h("p", { class: "winners" }, winners.length ? (winners.length > 1 ? t("result.share", { names: listing(winners) }) : t("result.wins", { name: winners[0] })) : t("result.nobody")));
+  // What next: another table of this game for as many players, from the lobby's form (the top's lobby
+  // link is a whole page up on a phone)
+  const again = `/?game=${encodeURIComponent(table.game)}&players=${encodeURIComponent(table.players)}`;
+  box.append(h("p", { class: "next" }, h("a", { href: again, class: "button small primary new-table", id: "new-table" },
+    t("result.new_table", { game: table.info ? table.info.title : table.game }))));
   const order = [...result.scores.keys()].sort((a, b) => result.scores[b] - result.scores[a]);
   box.append(h("ol", { class: "final-scores", id: "final-scores" }, order.map((i) =>
     h("li", { dataset: { seat: i, score: result.scores[i] } }, t("chat.who", { name: names[i] }), h("strong", { class: "final-score" }, fmtScore(result.scores[i])),

@@ -510,6 +510,14 @@ class TableClient {
     if (left !== null) text += t("turn.left", { time: fmtClock(left) });
     this.turnText = text;
     el.textContent = text;
+    if (this.standsIn()) {
+      // The bot answers each of the seat's turns within a second: too quick to "make any move" first. A
+      // new hello is the person's return (PROTOCOL.md, Pace): the seat is theirs again at once.
+      // (one button for good: the line is drawn again at every move, and a click must not be lost then)
+      this.el.takeBack ??= h("button", { type: "button", class: "small take-back", id: "take-back",
+        onclick: () => this.conn.renew() }, t("turn.take_back"));
+      el.append(" ", this.el.takeBack);
+    }
     if (this.status === "over" && this.result) {
       // the result is far down a phone's page (below the board, the scores, the chat and the log): a way to it
       el.append(" ", h("a", { href: "#result", class: "button small jump-result", id: "to-result",
@@ -745,7 +753,8 @@ class TableClient {
       rows.append(h("tr", { class: [i === this.seat ? "me" : "", turn ? "active" : "", won ? "winner" : ""].join(" "), dataset: { seat: i } },
         h("th", { scope: "row" }, names[i], s.kind === "bot" ? h("span", { class: "muted" }, t("scores.bot", { bot: botLevel(s.bot) })) : null,
           s.kind === "human" && !s.claimed ? h("span", { class: "muted" }, t("scores.not_joined")) : null,
-          s.stand_in ? h("span", { class: "muted stand-in" }, t("scores.stand_in")) : null),
+          // "a bot plays until they return": true only while the game is played
+          s.stand_in && this.status === "playing" ? h("span", { class: "muted stand-in" }, t("scores.stand_in")) : null),
         h("td", { class: "score", dataset: { seat: i } }, fmtScore(this.scores ? this.scores[i] : null)),
         h("td", { class: "turn-mark" }, won ? t("scores.winner") : turn)));
     }
