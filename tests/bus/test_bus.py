@@ -40,6 +40,20 @@ def test_make_bus_picks_the_backend() -> None:
         make_bus("carrier-pigeon://")
 
 
+@pytest.mark.parametrize("db", ["abc", "0x1", "²", "-1", "1/2"])
+def test_a_redis_database_that_is_no_number_is_refused(db: str) -> None:
+    # redis-py reads "/abc" as database 0 without a word: such a process would share database 0's bus
+    with pytest.raises(ValueError, match="the Redis database in a bus URL is a number"):
+        make_bus(f"redis://127.0.0.1:6379/{db}")
+
+
+@pytest.mark.parametrize(
+    "url", ["redis://127.0.0.1:6379", "redis://127.0.0.1:6379/", "redis://127.0.0.1:6379/12"]
+)
+def test_a_redis_url_with_or_without_its_database_number_is_taken(url: str) -> None:
+    assert isinstance(make_bus(url), RedisBus)
+
+
 def test_local_bus_delivers_in_order() -> None:
     bus = LocalBus()
     messages = [{"kind": "action", "table": "t", "number": n} for n in range(1, 6)]
