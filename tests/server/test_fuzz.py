@@ -307,6 +307,37 @@ def test_an_unforeseen_failure_closes_only_its_connection(
     assert "RuntimeError" in line and "\n" not in line and "Traceback" not in line
 
 
+def test_a_database_out_of_reach_closes_with_try_again_later(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table opened while the database is away (a PostgreSQL restarting) is no bug of the server:
+    ``unavailable`` and close 1013 (try again later), not ``internal`` and 1011; the driver's words (the
+    database's address and name) stay in the log line. Once it is back, the same seat joins."""
+    from sqlalchemy.exc import OperationalError
+
+    created = create(client, seats=humans(2), seed=5)
+    table_id = created["table"]["id"]
+    token = created["invites"][0]["token"]
+    service = client.app.state.service
+    said = 'connection to server at "10.1.2.3", port 5432 failed: database "coven_prod" is not accepting'
+
+    async def away(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("SELECT 1", {}, ConnectionRefusedError(said))
+
+    monkeypatch.setattr(service, "get", away)
+    with contextlib.ExitStack() as stack:
+        ws = stack.enter_context(connection(client, table_id))
+        answers, closed = settle(ws)
+        assert closed == CloseCode.TRY_AGAIN_LATER
+        assert [(m["type"], m["code"]) for m in answers] == [("error", ErrorCode.UNAVAILABLE)]
+        message = answers[0]["message"]
+        assert "database" in message and "10.1.2.3" not in message and "coven_prod" not in message
+        monkeypatch.undo()
+        join(client, stack, table_id, token)  # back with the database
+    failures = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(failures) == 1 and "10.1.2.3" in failures[0]
+
+
 def test_odd_actions_are_bad_notation(client: TestClient) -> None:
     """What a game's parser did not foresee is ``bad_notation``, never an exception in the handler."""
     created = create(client, seats=humans(2), seed=5)

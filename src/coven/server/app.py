@@ -40,7 +40,7 @@ from coven.server.settings import Settings
 from coven.server.table import Table
 from coven.server.tables import SeatRequest, TableService
 from coven.server.ws import TRANSPORT_KEY, describe, table_socket
-from coven.store import StoredTable
+from coven.store import StoredTable, unreachable
 
 log = logging.getLogger("coven.server.http")
 
@@ -244,7 +244,7 @@ class HttpEdge:
             method = str(scope.get("method", ""))
             log.error("%s %s failed: %s", method, shorten(str(scope.get("path", "")), 80), describe(exc))
             if not started:
-                if _store_away(exc):  # for a while: the client (or the proxy) may try again
+                if unreachable(exc):  # for a while: the client (or the proxy) may try again
                     message = "the server cannot reach its database just now: try again in a moment"
                     failed = _error(503, ErrorCode.UNAVAILABLE, message, {"Retry-After": STORE_RETRY_AFTER})
                 else:
@@ -254,16 +254,6 @@ class HttpEdge:
 
 STORE_RETRY_AFTER = "5"
 """Seconds a client is told to wait when the database cannot be reached (503 ``unavailable``)."""
-
-
-def _store_away(exc: BaseException) -> bool:
-    """Whether ``exc`` says the database could not be reached or dropped the connection (its server down,
-    not accepting connections, restarting; SQLite's file locked): not a bug of this server, and it passes."""
-    from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
-
-    if isinstance(exc, OperationalError | DisconnectionError):
-        return True
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -64,6 +64,7 @@ class CloseCode(IntEnum):
     TOO_MANY_SOCKETS = 4030
     TOO_MANY_SPECTATORS = 4031
     INTERNAL_ERROR = 1011
+    TRY_AGAIN_LATER = 1013
 
 
 class ErrorCode:

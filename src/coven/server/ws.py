@@ -49,6 +49,7 @@ from coven.server.tables import (
     checked_text_action,
     parse_action_json,
 )
+from coven.store import unreachable
 
 log = logging.getLogger("coven.server.ws")
 
@@ -253,8 +254,13 @@ async def table_socket(
     except Exception as exc:  # the connection's one catch-all: the parsers are total, so this is a bug
         log.error("table %s: a connection failed: %s", shorten(table_id, 40), describe(exc))
         number = table.number if table is not None else None
-        conn.send_text(error_message(ErrorCode.INTERNAL, "the server failed on this connection", number))
-        conn.close(CloseCode.INTERNAL_ERROR, "internal error")
+        if unreachable(exc):  # not a bug: the database is away for a while (the page connects again)
+            message = "the server cannot reach its database just now: try again in a moment"
+            conn.send_text(error_message(ErrorCode.UNAVAILABLE, message, number))
+            conn.close(CloseCode.TRY_AGAIN_LATER, "database unavailable")
+        else:
+            conn.send_text(error_message(ErrorCode.INTERNAL, "the server failed on this connection", number))
+            conn.close(CloseCode.INTERNAL_ERROR, "internal error")
         closing = True
     finally:
         if counted and sockets is not None:

@@ -17,6 +17,7 @@ from coven.store.store import (
     StoredTable,
     default_database_url,
     hash_token,
+    unreachable,
 )
 
 __all__ = [
@@ -31,4 +32,5 @@ __all__ = [
     "StoredTable",
     "default_database_url",
     "hash_token",
+    "unreachable",
 ]

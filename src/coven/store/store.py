@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
@@ -309,6 +309,14 @@ class _DriverStatement:
             params = converted
         pick = self._pick
         return list(params) if pick is None else [pick(row) for row in params]
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached or dropped the connection (its server down,
+    not accepting connections, restarting; SQLite's file locked): not a bug of the caller, and it passes."""
+    if isinstance(exc, OperationalError | DisconnectionError):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
 def hash_token(token: str) -> str:
