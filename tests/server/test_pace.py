@@ -213,3 +213,48 @@ def test_the_pace_counts_down_only_for_people_who_play_their_own_seat(client: Te
     assert any(2 in m["to_act"] for m in shown) and any(absent in m["to_act"] for m in shown)
     for m in shown:
         assert set(m["pace"]["limits"]) == {str(s) for s in m["to_act"] if s == present}, m
+
+
+def _move(client: TestClient, table_id: str, ws: Any, seconds: float) -> None:
+    """The seat on ``ws`` (whose turn it is) thinks for ``seconds`` and plays its first listed action."""
+    time_passes(client, live(client, table_id), seconds)
+    ws.send_json({"type": "sync", "last": None})
+    sync = latest(wait_for(ws, lambda m: m["type"] == "sync"))
+    action = sync["legal"]["actions"][0]["notation"]
+    ws.send_json({"type": "act", "number": sync["number"], "action": action, "id": "mine"})
+    wait_for(ws, lambda m: m["type"] == "update" and m.get("ack", {}).get("id") == "mine")
+
+
+def test_a_clock_survives_a_restart(make_client: Callable[..., TestClient]) -> None:
+    # Each person's clock is kept with their steps: a server restarted (or a process adopting the table)
+    # gives each the time they had left, not a full clock again (found by the players' pass: 39.7 s and
+    # 40.0 s left read 60 s after a restart). Ana's time ran out meanwhile: a bot plays her seat, and
+    # after the restart her clock is still empty.
+    client = make_client()
+    created = create(client, seats=humans(2), pace="clock", pace_seconds=600)
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
+        hello(a, tokens[0])
+        _, started = hello(b, tokens[1])
+        sockets = {0: a, 1: b}
+        first = started["to_act"][0]
+        _move(client, table_id, sockets[first], 100)
+        second = live(client, table_id).turn()[0][0]
+        assert second != first  # (the seats take turns)
+        _move(client, table_id, sockets[second], 40)
+        banks = dict(live(client, table_id).banks)
+        assert 499 < banks[first] <= 500 and 559 < banks[second] <= 560, banks
+        # the first seat's time runs out: a bot plays for them
+        table = live(client, table_id)
+        time_passes(client, table, 601)
+        wait_for(sockets[second], lambda m: m["type"] == "update" and m["actor"] == first)
+        assert table.banks[first] == 0.0
+    client.__exit__(None, None, None)  # the server stops
+
+    again = make_client()  # ... and starts again on the same database
+    with again.websocket_connect(ws_url(table_id)) as b:
+        welcome, sync = hello(b, tokens[second])
+        assert welcome["seats"][first]["stand_in"] is True
+        assert sync["pace"]["banks"] == {str(first): 0.0, str(second): round(banks[second], 1)}
+        assert live(again, table_id).banks == {first: 0.0, second: banks[second]}

@@ -45,9 +45,9 @@ def _table(table_id: str = "t1", status: str = "waiting") -> StoredTable:
 
 
 def test_migrations_reach_head_and_are_idempotent(store: Store) -> None:
-    assert store.revision() == "0007"
+    assert store.revision() == "0008"
     store.migrate()
-    assert store.revision() == "0007"
+    assert store.revision() == "0008"
 
 
 def test_the_steps_are_written_on_the_connection_given_back_last(store: Store) -> None:
@@ -310,6 +310,36 @@ def test_the_step_that_ends_a_game_ends_its_lease_on_every_path(store: Store) ->
     assert _owned_rows(store, "a") == set()
 
 
+def _without_banks(conn: Any) -> None:
+    """The actions' table as it was before revision 0008 (no clock kept with the steps)."""
+    conn.execute(text("ALTER TABLE coven_actions DROP COLUMN bank"))
+
+
+def test_the_migration_keeps_the_clocks_with_the_steps_from_then_on(database_url: str) -> None:
+    """A database from before revision 0008 has no clock with its steps: the upgrade adds the column, the
+    steps it had read back with no clock (each person's time as a full clock gives it, as before), and the
+    steps after it keep theirs."""
+    old = Store(database_url)
+    try:
+        old.migrate()
+        old.create_table(dataclasses.replace(_people("k1", 2), pace="clock", pace_seconds=60))
+        old.append_action("k1", 1, 0, "x", "playing")
+        with old.engine.begin() as conn:  # as an older Coven left it
+            _without_banks(conn)
+            conn.execute(text("UPDATE alembic_version SET version_num = '0007'"))
+        old.migrate()
+        assert old.revision() == "0008"
+        loaded = old.load_table("k1")
+        assert loaded is not None and loaded.actions == ((0, "x"),) and loaded.banks == ()
+        old.append_action("k1", 2, 1, "y", "playing", bank=41.5)
+        assert old.append_actions([PendingStep("k1", 3, 0, "z", "playing", 12.25)]) == [True]
+        assert old.append_actions([PendingStep("k1", 4, 1, "w", "playing")]) == [True]  # a bot's: none
+        loaded = old.load_table("k1")
+        assert loaded is not None and dict(loaded.banks) == {1: 41.5, 0: 12.25}
+    finally:
+        old.dispose()
+
+
 def test_the_migration_lets_go_of_leases_on_finished_tables(database_url: str) -> None:
     """A database from before revision 0005 may hold leases on tables that are over: the upgrade lets
     them go and keeps the live tables' leases (and adds the lobby's index)."""
@@ -322,10 +352,11 @@ def test_the_migration_lets_go_of_leases_on_finished_tables(database_url: str) -
             conn.execute(text("UPDATE coven_tables SET status = 'over' WHERE id = 'm1'"))
             conn.execute(text("DROP INDEX ix_coven_tables_recent"))  # not there before 0005
             conn.execute(text("DROP INDEX ix_coven_tables_live_lease"))  # nor before 0006
+            _without_banks(conn)
             conn.execute(text("UPDATE alembic_version SET version_num = '0004'"))
         assert _owned_rows(old, "a") == {"m1", "m2"}
         old.migrate()
-        assert old.revision() == "0007"
+        assert old.revision() == "0008"
         assert _owned_rows(old, "a") == {"m2"}
     finally:
         old.dispose()
@@ -366,10 +397,11 @@ def test_the_migration_keeps_tables_without_a_lease_orphans(database_url: str) -
         with old.engine.begin() as conn:  # as an older Coven's clean shutdown left n1
             conn.execute(text("UPDATE coven_tables SET owner = NULL, lease_until = NULL WHERE id = 'n1'"))
             conn.execute(text("DROP INDEX ix_coven_tables_live_lease"))
+            _without_banks(conn)
             conn.execute(text("UPDATE alembic_version SET version_num = '0005'"))
         assert old.orphaned_ids() == []  # read as this revision reads it: n1 would rest for ever
         old.migrate()
-        assert old.revision() == "0007"
+        assert old.revision() == "0008"
         assert old.orphaned_ids() == ["n1"]
         assert _owned_rows(old, "a") == {"n2"}
     finally:
@@ -396,6 +428,7 @@ def test_the_migration_cleans_the_seat_names_older_versions_stored(database_url:
         old.create_table(dataclasses.replace(_people("o1", 6), seats=tuple(given)))
         old.create_table(_people("o2", 2))  # clean names: nothing to write
         with old.engine.begin() as conn:  # as an older Coven left it
+            _without_banks(conn)
             conn.execute(text("UPDATE alembic_version SET version_num = '0006'"))
         written: list[Any] = []
 
@@ -406,7 +439,7 @@ def test_the_migration_cleans_the_seat_names_older_versions_stored(database_url:
         event.listen(old.engine, "before_cursor_execute", seen)
         old.migrate()
         event.remove(old.engine, "before_cursor_execute", seen)
-        assert old.revision() == "0007"
+        assert old.revision() == "0008"
         loaded = old.load_table("o1")
         assert loaded is not None
         names = ["evil", "greedy bot", "Player 3", "Ana 👍🏽", "Zoé Ana Lou", "Old Nick"]
@@ -418,7 +451,7 @@ def test_the_migration_cleans_the_seat_names_older_versions_stored(database_url:
         other = old.load_table("o2")
         assert other is not None and [s.name for s in other.seats] == ["P0", "P1"]
         old.migrate()  # once at the head, nothing more
-        assert old.revision() == "0007"
+        assert old.revision() == "0008"
     finally:
         old.dispose()
 

@@ -215,6 +215,9 @@ class Taken:
     events: list[Event]
     took: float | None
     """A person's move: the seconds it took (None: a bot's, or one replayed)."""
+    bank: float | None = None
+    """With a clock, a step in a person's seat: the time left on their clock after it, kept with the step
+    (None: no clock, a bot's seat, or a step replayed); see :meth:`bank_after`."""
 
 
 @dataclass(eq=False)
@@ -242,7 +245,8 @@ class Table:
     """``none``, ``move`` (``pace_seconds`` for each move) or ``clock`` (``pace_seconds`` per player)."""
     pace_seconds: int = 0
     banks: dict[Seat, float] = field(default_factory=dict)
-    """With a clock: each person's time left (kept by the owning process; a new owner starts them full)."""
+    """With a clock: each person's time left, kept with each of their steps (:meth:`bank_after`): a process
+    that loads the table again, after a restart or to adopt it, gives each the time their last step left."""
     changed_at: float = field(default_factory=time.monotonic)
     """When the table last changed for its people (a step sent out, the start): a move's time is
     measured from here (see :meth:`Game.stamp_time`)."""
@@ -306,7 +310,20 @@ class Table:
         except GameError as exc:
             raise ProtocolError(exc.code, str(exc), reason=reason_json(exc)) from None
         status = "over" if game.is_over(state) else "playing"
-        return Taken(seat, self.number + 1, game.format_action(action), status, state, events, took)
+        notation = game.format_action(action)
+        return Taken(
+            seat, self.number + 1, notation, status, state, events, took, self.bank_after(seat, took)
+        )
+
+    def bank_after(self, seat: Seat, took: float | None) -> float | None:
+        """With a clock, a step in a person's seat: the time left on their clock after a step that took
+        them ``took`` seconds (None: a bot standing in for them, or the rules answering for them when time
+        ran out, which charges nothing more), as :meth:`record` leaves it; None at a table without a clock
+        or in a bot's seat."""
+        if self.pace != "clock" or self.seats[seat].kind != "human":
+            return None
+        bank = self.banks.get(seat, float(self.pace_seconds))
+        return bank if took is None else max(0.0, bank - took)
 
     def replayed(self, seat: Seat, notation: str) -> Taken:
         """``seat``'s step ``notation`` as the log has it, committed already (by this process or another):
@@ -323,9 +340,8 @@ class Table:
         """Make the committed step ``taken`` the table's (its state, number, status and log, and with a
         clock the mover's bank), without showing it to anyone (see :meth:`advance`)."""
         seat = taken.seat
-        if self.pace == "clock" and taken.took is not None:
-            bank = self.banks.get(seat, float(self.pace_seconds))
-            self.banks[seat] = max(0.0, bank - taken.took)
+        if taken.took is not None and taken.bank is not None:  # (the clock as the store keeps it)
+            self.banks[seat] = taken.bank
         together = frozenset(self.turn()[0])  # who the game waited for, before this step
         self.state = taken.state
         self.number = taken.step

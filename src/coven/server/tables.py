@@ -543,6 +543,11 @@ class TableService:
         table = self._runtime(stored, game, state)
         for seat, notation in stored.actions:
             table.record(table.replayed(seat, notation))
+        if table.pace == "clock":  # each person's clock as their last step left it (a new owner, a restart)
+            table.banks.update(stored.banks)
+            for s in table.seats:
+                if s.stand_in:  # (a bot stands in only for a person whose time ran out)
+                    table.banks[s.seat] = 0.0
         return table
 
     async def list_tables(self, limit: int = 50) -> list[StoredTable]:
@@ -723,7 +728,7 @@ class TableService:
             taken = table.take(seat, number, source, text, animation_ms)  # ProtocolError: nothing changed
             try:
                 await self.commits.append(
-                    PendingStep(table.id, taken.step, seat, taken.notation, taken.status)
+                    PendingStep(table.id, taken.step, seat, taken.notation, taken.status, taken.bank)
                 )
             except ConflictError:
                 await self._catch_up_locked(table)

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, false
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -75,6 +87,10 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)
     """The action in the game's notation (it round-trips)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    bank: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """At a table with a clock, a step in a person's seat: the seconds left on their clock after it (a
+    bot standing in for them: what it was left at); else None. A table loaded again gives each person
+    the last of theirs."""
 
 
 class ChatRow(Base):

@@ -15,6 +15,7 @@ from typing import Any, Final, TypeVar
 from sqlalchemy import (
     DateTime,
     Engine,
+    Float,
     Integer,
     String,
     Text,
@@ -69,11 +70,13 @@ class PendingStep:
     seat: int
     action: str
     status: str
+    bank: float | None = None
+    """The mover's clock after the step (seconds), at a table with a clock (see ``ActionRow.bank``)."""
 
-    def __reduce__(self) -> tuple[type[PendingStep], tuple[str, int, int, str, str]]:
+    def __reduce__(self) -> tuple[type[PendingStep], tuple[str, int, int, str, str, float | None]]:
         # pickled as its constructor's arguments, for the store's writer process: a tenth of the time
         # the default way for a frozen dataclass with slots takes (1.8 us a step, measured for issue 12)
-        return PendingStep, (self.table_id, self.number, self.seat, self.action, self.status)
+        return PendingStep, (self.table_id, self.number, self.seat, self.action, self.status, self.bank)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,14 +161,20 @@ _LOGGED = (
         cast(bindparam("n"), ARRAY(Integer)),
         cast(bindparam("seat"), ARRAY(Integer)),
         cast(bindparam("a"), ARRAY(Text)),
+        cast(bindparam("bank"), ARRAY(Float)),
     )
-    .table_valued("t", "n", "seat", "a")
+    .table_valued("t", "n", "seat", "a", "bank")
     .render_derived(name="step")
 )
 _LOG_ALL = insert(ActionRow).from_select(
-    ["table_id", "number", "seat", "action", "created_at"],
+    ["table_id", "number", "seat", "action", "created_at", "bank"],
     select(
-        _LOGGED.c.t, _LOGGED.c.n, _LOGGED.c.seat, _LOGGED.c.a, cast(bindparam("at"), DateTime(timezone=True))
+        _LOGGED.c.t,
+        _LOGGED.c.n,
+        _LOGGED.c.seat,
+        _LOGGED.c.a,
+        cast(bindparam("at"), DateTime(timezone=True)),
+        _LOGGED.c.bank,
     ),
 )
 """:data:`_LOG` for a whole batch in one statement (PostgreSQL). With ``executemany`` psycopg sends a
@@ -241,6 +250,7 @@ _LOG = insert(ActionRow).values(
     seat=bindparam("seat"),
     action=bindparam("action"),
     created_at=bindparam("created_at"),
+    bank=bindparam("bank"),
 )
 
 
@@ -263,6 +273,7 @@ def _log_row(step: PendingStep, now: datetime) -> dict[str, Any]:
         "seat": step.seat,
         "action": step.action,
         "created_at": now,
+        "bank": step.bank,
     }
 
 
@@ -358,6 +369,9 @@ class StoredTable:
     pace: str = "none"
     """``none``, ``move`` (a limit per move) or ``clock`` (a bank of time per player)."""
     pace_seconds: int = 0
+    banks: tuple[tuple[int, float], ...] = ()
+    """With a clock: ``(seat, seconds)``, the time each person had left after their last step (the last
+    ``ActionRow.bank`` of their seat; only when loaded with the log)."""
 
 
 def _now() -> datetime:
@@ -547,8 +561,11 @@ class Store:
         finally:
             raw.close()
 
-    def append_action(self, table_id: str, number: int, seat: int, action: str, status: str) -> None:
-        """Commit step ``number`` (the table must be at ``number - 1``); raises ConflictError otherwise."""
+    def append_action(
+        self, table_id: str, number: int, seat: int, action: str, status: str, bank: float | None = None
+    ) -> None:
+        """Commit step ``number`` (the table must be at ``number - 1``); raises ConflictError otherwise.
+        ``bank``: the mover's clock after it (see ``ActionRow.bank``)."""
         now = _now()
         try:
             with self._write_lock, self.engine.begin() as conn:
@@ -561,7 +578,7 @@ class Store:
                     raise ConflictError(f"table {table_id} is not at step {number - 1}")
                 conn.execute(
                     insert(ActionRow).values(
-                        table_id=table_id, number=number, seat=seat, action=action, created_at=now
+                        table_id=table_id, number=number, seat=seat, action=action, created_at=now, bank=bank
                     )
                 )
         except IntegrityError as exc:
@@ -626,7 +643,7 @@ class Store:
                 return False
         if self._all is not None:
             logged, shared = self._all[1], {"at": logs[0]["created_at"]}
-            columns = _columns(logs, shared, t="table_id", n="number", seat="seat", a="action")
+            columns = _columns(logs, shared, t="table_id", n="number", seat="seat", a="action", bank="bank")
             cursor.execute(logged.sql, logged.rows([columns])[0])
         else:
             cursor.executemany(self._log.sql, self._log.rows(logs))
@@ -799,7 +816,7 @@ class Store:
             actions: Sequence[Any] = ()
             if with_log:
                 actions = conn.execute(
-                    select(ActionRow.seat, ActionRow.action)
+                    select(ActionRow.seat, ActionRow.action, ActionRow.bank)
                     .where(ActionRow.table_id == table_id)
                     .order_by(ActionRow.number)
                 ).all()
@@ -979,9 +996,10 @@ def _stored(t: Any, seats: Sequence[Any], actions: Sequence[Any]) -> StoredTable
             StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash, bool(s.claimed), bool(s.stand_in))
             for s in seats
         ),
-        actions=tuple((int(s), str(a)) for s, a in actions),
+        actions=tuple((int(s), str(a)) for s, a, _ in actions),
         pace=str(t.pace),
         pace_seconds=int(t.pace_seconds),
+        banks=tuple({int(s): float(b) for s, _, b in actions if b is not None}.items()),
     )
 
 
