@@ -15,7 +15,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from coven.core import InvalidOptionError, UnknownGameError
 from coven.games import game_ids, get_game
-from coven.rl import make_env
+from coven.rl import amulets, make_env
 from coven.spiel import GAMES, load
 
 GAME_IDS = ("amulets", "brujas", "commandments", "namaste")
@@ -86,6 +86,40 @@ def test_resampled_worlds_keep_the_information_state(game_id: str) -> None:
             worlds.add(moved)
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert True in worlds, "the hidden parts or the future chance of a world should be redrawn"
+
+
+def test_a_world_resampled_for_another_seat_hides_the_decider_s_unfinished_decision() -> None:
+    # An Amulets cast takes several indices; those the decider has taken are not in another seat's
+    # information state, so two states that seat cannot tell apart, one decision begun two ways, must
+    # give it the same worlds (the worlds kept the decider's indices, which the other seat never saw)
+    game = load("amulets", players=3, rng_seed=5)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = game.new_initial_state()
+    for _ in range(3 * 6):  # a question by each wizard (a pass whenever a wizard may cast out of turn)
+        legal = state.legal_actions()
+        state.apply_action(amulets.PASS_INDEX if amulets.PASS_INDEX in legal else legal[0])
+    assert not state.table.prefix and {amulets.ASK, amulets.CAST} <= set(state.legal_actions())
+    decider = state.current_player()
+    other = (decider + 1) % 3
+    begun = [state.clone() for _ in range(2)]
+    begun[0].apply_action(amulets.ASK)  # a question begun
+    begun[1].apply_action(amulets.CAST)
+    begun[1].apply_action(7)  # a cast begun, its first amulet on a field
+    assert begun[0].current_player() == begun[1].current_player() == decider
+    assert begun[0].table.prefix != begun[1].table.prefix
+    seen = begun[0].information_state_string(other)
+    assert begun[1].information_state_string(other) == seen
+    for state in begun:
+        world = state.resample_from_infostate(other, sampler)
+        assert world.table.prefix == ()
+        assert world.information_state_string(other) == seen
+        assert world.legal_actions() == begun[0].table.encoding.legal_indices(
+            world.table.state, decider, True, ()
+        )
+    # the decider's own worlds keep what it has begun (it is in its information state)
+    world = begun[1].resample_from_infostate(decider, sampler)
+    assert world.table.prefix == begun[1].table.prefix
+    assert world.information_state_string(decider) == begun[1].information_state_string(decider)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

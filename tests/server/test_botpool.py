@@ -446,3 +446,62 @@ def test_a_table_s_bots_think_in_the_turn_of_whoever_made_it(make_client: Callab
         time.sleep(0.02)
     assert shares and set(shares) == {"testclient"}  # the test client's address, as the server sees it
     assert service(client).tables[table_id].creator == "testclient"
+
+
+class _Overthinker:
+    """A bot whose first decision thinks until ``gate`` opens; it notes how many of its decisions were
+    ever thinking at once."""
+
+    def __init__(self, gate: threading.Event) -> None:
+        self.gate = gate
+        self.thinking = 0
+        self.most = 0
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def act(self, view: object, legal: Any, required: bool) -> object:
+        with self.lock:
+            self.calls += 1
+            first = self.calls == 1
+            self.thinking += 1
+            self.most = max(self.most, self.thinking)
+        try:
+            if first:
+                assert self.gate.wait(30), "the gate never opened"
+            return legal[-1]
+        finally:
+            with self.lock:
+                self.thinking -= 1
+
+
+def test_a_bot_still_thinking_past_its_budget_is_not_asked_again_meanwhile() -> None:
+    """In threads, a decision past its budget is answered for but its thread thinks on (a thread cannot
+    be stopped). The table's next decisions were handed to the same bot in a new thread, so two of its
+    act() ran at once over its caches and random stream; they are answered for until it is done, then
+    it thinks again, one decision at a time."""
+    import asyncio
+
+    from coven.server.botpool import BotPool
+
+    gate = threading.Event()
+    bot = _Overthinker(gate)
+    where = ("brujas", "table", 0, "overthinker", 0)
+
+    async def run() -> list[object]:
+        pool = BotPool(0, 2, budget=0.05)
+        answers: list[object] = []
+        while not pool.overdue:  # past its budget (one whose thread had not begun leaves nothing behind)
+            answers.append(await pool.decide(bot, where, None, ["first", "last"], True))
+        assert set(answers) == {"first"}
+        answers = [await pool.decide(bot, where, None, ["first", "last"], True)]  # still thinking
+        answers.append(await pool.decide(bot, where, None, ["first", "last"], False))
+        assert pool.overdue == 1
+        gate.set()
+        while pool.overdue:  # (the thought's end, seen by the pool)
+            await asyncio.sleep(0.01)
+        answers.append(await pool.decide(bot, where, None, ["first", "last"], True))  # done: it thinks
+        await pool.close()
+        return answers
+
+    assert asyncio.run(run()) == ["first", None, "last"]
+    assert bot.most == 1 and bot.calls == 2

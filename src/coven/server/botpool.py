@@ -10,6 +10,8 @@ Every decision has a time budget. A decision lost with its worker (a crash, the 
 killer) is asked once more of a new worker; a decision past its budget ends its worker (a new one starts
 when next needed). Either way, what is still unanswered is answered by the game's first legal action for
 a required decision and by a pass for an optional one, so a bot table never waits on a dead worker.
+In threads, which cannot be stopped, a bot whose decision ran past its budget thinks on; it is answered
+for in the same way, and asked nothing, until that thought ends (never two of its decisions at once).
 
 The workers are child processes (:mod:`coven.server.botworker`) that the event loop talks to through their
 standard input and output; they end with the server's pipe, however the server ends.
@@ -33,7 +35,7 @@ import pickle
 import sys
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, NamedTuple, TypeVar
 
 from coven.core import AnyGame, Bot, Seat, is_fixed
@@ -287,6 +289,9 @@ class BotPool:
         self.budget = budget
         self._workers: list[_Worker] = []
         self._threads: ThreadPoolExecutor | None = None
+        self._overdue: dict[int, Future[Any]] = {}
+        """In threads: the decisions still thinking past their budget, by their bot's id (the future
+        holds the bot, so the id is not another's meanwhile); a bot in it is not asked again."""
         self._numbers = itertools.count(1)
         self._starting: asyncio.Lock | None = None
         self._shared = _SharedLegals()
@@ -300,6 +305,12 @@ class BotPool:
     @property
     def in_processes(self) -> bool:
         return self.processes > 0
+
+    @property
+    def overdue(self) -> int:
+        """In threads: how many bots still think over a decision past its budget (asked nothing
+        meanwhile)."""
+        return len(self._overdue)
 
     def worker_pids(self) -> list[int]:
         """The process ids of the live workers (none before the first decision)."""
@@ -346,16 +357,25 @@ class BotPool:
         turn = self.turns.turn(("table", table_id) if share is None else ("share", share))
         if not self.in_processes:
             call = functools.partial(bot.act, view, legal, required)
-            loop = asyncio.get_running_loop()
             async with turn:
+                if id(bot) in self._overdue:  # its thread still thinks over an earlier decision
+                    log.warning(
+                        "bot %s of seat %s on table %s still thinks past its budget", name, seat, table_id
+                    )
+                    return legal[0] if required and len(legal) else None
                 if self._threads is None:
                     self._threads = ThreadPoolExecutor(self.threads, thread_name_prefix="coven-bot")
+                thought = self._threads.submit(call)
                 try:
-                    return await asyncio.wait_for(loop.run_in_executor(self._threads, call), self.budget)
+                    return await asyncio.wait_for(asyncio.wrap_future(thought), self.budget)
                 except TimeoutError:  # a thread cannot be stopped: later decisions get new threads
                     self._late(f"bot {name} of seat {seat}", table_id, self.budget)
                     threads, self._threads = self._threads, None
                     threads.shutdown(wait=False, cancel_futures=True)
+                    # the bot is asked nothing more until that thought ends: two act() of one bot at
+                    # once would share its caches and random stream
+                    self._overdue[id(bot)] = thought
+                    thought.add_done_callback(lambda _: self._overdue.pop(id(bot), None))
                     return legal[0] if required and len(legal) else None
         sent: Sequence[Hashable] | SharedLegal = self._shared.share(legal) if is_fixed(legal) else legal
         async with turn:

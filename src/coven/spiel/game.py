@@ -200,13 +200,18 @@ class CovenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CovenSpielState:
         """A state ``player_id`` cannot tell from this one: a world drawn from its view alone (hidden
-        parts and future chance), the public order of turns kept."""
+        parts and future chance), the public order of turns kept. Another seat's unfinished decision
+        (the indices it has taken so far, an Amulets cast's first fields) is hidden from ``player_id``:
+        in its world that seat has not begun its decision."""
         table = self.table
         rng = random.Random(int(float(probability_sampler()) * (1 << 53)))
         view = table.game.view(table.state, player_id)
         world = table.clone()
         world.state = table.game.world_from_view(view, rng)
         world.moves = []
+        decision = table.decision()
+        if decision is not None and decision[0] != player_id:
+            world.prefix = ()
         return CovenSpielState(self.get_game(), world)
 
     def __reduce__(self) -> tuple[Any, ...]:

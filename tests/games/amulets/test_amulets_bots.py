@@ -9,7 +9,16 @@ import pytest
 from coven.bots.arena import run_tournament
 from coven.games.amulets import GAME, AmuletsState, Ask, Cast
 from coven.games.amulets.board import parse_field, placement_at
-from coven.games.amulets.bots import best_cast, cast_cover
+from coven.games.amulets.bots import (
+    AmuletsBot,
+    BeginnerBot,
+    BestBot,
+    CasualBot,
+    GreedyBot,
+    RandomBot,
+    best_cast,
+    cast_cover,
+)
 from coven.games.amulets.view import knowledge_of
 
 from .helpers import play, table
@@ -76,6 +85,27 @@ def test_bots_ask_legal_questions_and_pass_when_they_may(name: str) -> None:
             assert GAME.illegal_reason(state, seat, action) is None
         else:
             assert action is None  # one question says too little to risk a cast
+
+
+@pytest.mark.parametrize(
+    "kind", [RandomBot, BeginnerBot, CasualBot, GreedyBot, BestBot], ids=lambda kind: kind.__name__
+)
+def test_a_kept_bot_reasons_from_the_book_it_is_shown_not_an_earlier_one_of_the_same_length(
+    kind: type[AmuletsBot],
+) -> None:
+    # A search's playout policy keeps one bot per seat across its worlds (bots_policy): the same seat,
+    # the same own amulet, books of one length that differ. The knowledge was cached by the book's
+    # length, so the second book was read as the first (the search's playouts cast on stale worlds).
+    first, second = table("R@A1 Y@B2 G@C3"), table("R@A1 Y@B2 G@C3")
+    play(first, 0, "ask RA2 YB3 GC4 BD5 KE1")
+    play(second, 0, "ask RB2 YA1 GC3 BD4 KE5")
+    views = [GAME.view(state, 1) for state in (first, second)]
+    counts = [knowledge_of(view).count() for view in views]
+    assert counts[0] != counts[1] and len(views[0].book) == len(views[1].book)
+    kept = kind(GAME, 1, 0)
+    for view, count in zip([*views, views[0]], [*counts, counts[0]], strict=True):
+        assert kept.knowledge(view).count() == kind(GAME, 1, 0).knowledge(view).count()
+        assert kept.knowledge(view).count() <= count
 
 
 def test_forced_cast_under_the_question_cap() -> None:

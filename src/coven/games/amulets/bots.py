@@ -151,9 +151,11 @@ from coven.games.amulets.board import (
 )
 from coven.games.amulets.deduction import Knowledge, public_domains
 from coven.games.amulets.notation import Ask, Cast
-from coven.games.amulets.view import AmuletsView, knowledge_of
+from coven.games.amulets.view import AmuletsView, Entry, knowledge_of
 
 World = tuple[int, ...]
+CacheKey = tuple[tuple[Entry, ...], int]
+"""A view's spell book and the wizard's own field and amulet (as one number)."""
 
 CAST_WORLDS = 64
 """Above this many remaining worlds a hedged cast succeeds too rarely to consider (<= 4/64)."""
@@ -327,7 +329,7 @@ def _keys(codes: list[int], worlds: Sequence[World]) -> list[int]:
 
 
 class AmuletsBot:
-    """Shared machinery: knowledge cached per spell-book length, casting, the act() protocol."""
+    """Shared machinery: knowledge cached per spell book, casting, the act() protocol."""
 
     candidates = 0
 
@@ -335,13 +337,20 @@ class AmuletsBot:
         self.game = game
         self.seat = seat
         self.rng = random.Random(seed)
-        self._cache_key: tuple[int, int] | None = None
+        self._cache_key: CacheKey | None = None
         self._knowledge: Knowledge | None = None
         self._worlds: list[World] | None = None
 
     # ------------------------------------------------------------ knowledge
+    @staticmethod
+    def cache_key(view: AmuletsView) -> CacheKey:
+        """What the knowledge is cached by: the spell book itself and the wizard's own pair. Not the
+        book's length: a bot kept across the worlds of a search (a playout policy's, see
+        :func:`coven.bots.search.bots_policy`) sees books of one length that differ from world to world."""
+        return view.book, view.field * 5 + view.amulet
+
     def knowledge(self, view: AmuletsView) -> Knowledge:
-        key = (len(view.book), view.field * 5 + view.amulet)
+        key = self.cache_key(view)
         if self._cache_key != key or self._knowledge is None:
             self._cache_key = key
             self._public = public_domains(view.players, (e.as_tuple() for e in view.book))
@@ -581,7 +590,7 @@ class BestBot(AmuletsBot):
         self._own_odds: dict[int, tuple[float, ...]] = {}
 
     def knowledge(self, view: AmuletsView) -> Knowledge:
-        if self._cache_key != (len(view.book), view.field * 5 + view.amulet):
+        if self._cache_key != self.cache_key(view):
             gambled = any(e.kind == "cast" and e.seat != self.seat and NO in e.answers for e in view.book)
             self._dare = self.rival_dare_seen if gambled else self.rival_dare
             self._cast_cache = {}
