@@ -70,11 +70,13 @@ def _table(game_id: str, players: int, seed: int = 3) -> Any:
     from datetime import UTC, datetime
 
     from coven.server.table import Table
+    from coven.store import StoredSeat
 
     game = REGISTRY.get(game_id)
     options = game.spec.resolve_options({})
     state = game.setup(players, options, seed)
-    return Table("t", game, players, options, seed, "playing", [], datetime.now(UTC), state)
+    seats = [StoredSeat(i, "human", f"P{i}", claimed=True) for i in range(players)]  # (one per player)
+    return Table("t", game, players, options, seed, "playing", seats, datetime.now(UTC), state)
 
 
 def test_a_huge_legal_space_is_sampled_not_listed() -> None:
