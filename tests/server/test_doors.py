@@ -203,19 +203,33 @@ def test_every_door_shows_a_seat_only_its_own(
     check_replay(line, spectator.json(), None)
     assert not [fact for fact in final_hidden if fact in spectator.text]
 
+    for url, headers in (
+        (f"/api/tables/{table_id}/explanation?seat=0", bearer),
+        (f"/api/tables/{table_id}/explanation", {}),
+    ):
+        explained = client.get(url, headers=headers)
+        assert explained.status_code in {200, 404}, explained.text
+        assert not [fact for fact in final_hidden if fact in explained.text], url
+        assert token not in explained.text
+
     record = client.get(f"/api/tables/{table_id}/record")
     revealed = client.get(f"/api/tables/{table_id}/replay?reveal=true")
     others = [
         client.get(f"/api/tables/{table_id}/replay?seat={k}", headers=bearer) for k in range(1, players)
     ]
     anonymous = client.get(f"/api/tables/{table_id}/replay?seat=0")
+    others += [
+        client.get(f"/api/tables/{table_id}/explanation?seat={k}", headers=bearer) for k in range(1, players)
+    ]
+    anonymous_explained = client.get(f"/api/tables/{table_id}/explanation?seat=0")
     if reveals:
         assert record.status_code == 200 and record.json()["seed"] == seed
         assert revealed.status_code == 200
         assert all(r.status_code == 200 for r in others) and anonymous.status_code == 200
+        assert anonymous_explained.status_code == 200
     else:
         assert final_hidden, "reveal=never hid nothing from seat 0 at the end: the check looked for nothing"
-        for refused in (record, revealed, *others, anonymous):
+        for refused in (record, revealed, *others, anonymous, anonymous_explained):
             assert refused.status_code == 403, refused.text
             assert refused.json()["error"]["code"] == "secret"
             assert str(seed) not in refused.text
