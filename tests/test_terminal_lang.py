@@ -186,7 +186,7 @@ UNREADABLE_MOVES: dict[str, tuple[str, list[str], list[str]]] = {
             "déplacement de la sorcière (up, down), pas 'zzz'",
             "une carte s'écrit avec une couleur R, B, Y ou G et un nombre de 1 à 5 (par exemple R3), "
             "pas 'Z9'",
-            "pas ' Q1'",
+            "pas 'Q1'",
         ],
         [
             "an action is a card to play (R3), a pick (xR3) or a witch move (up, down), not 'zzz'",
