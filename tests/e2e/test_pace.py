@@ -3,9 +3,11 @@ such; they come back (reload the page) and play on in their own seat."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,22 @@ def _paced_namaste(server: Any, page: Any) -> None:
     page.wait_for_selector(".invite-link")
     page.goto(page.eval_on_selector(".invite-link", "e => e.href"))
     page.wait_for_selector("#pace")
+
+
+@contextlib.contextmanager
+def _paused_french_table(browser: Any, tmp_path: Path) -> Iterator[tuple[Server, Any, Any]]:
+    """Ana's paced Namaste table (see :func:`_paced_namaste`) on a server of its own whose bots pause, so
+    that the game is still on when she comes back, opened in French on a phone: the server, the browser
+    context and her page."""
+    srv = Server(tmp_path, env={"COVEN_BOT_PAUSE": "3"})
+    srv.start()
+    try:
+        with french(browser, "phone") as ctx:
+            page = ctx.new_page()
+            _paced_namaste(srv, page)
+            yield srv, ctx, page
+    finally:
+        srv.stop()
 
 
 def test_a_player_times_out_a_bot_stands_in_and_the_player_returns(server: Any, context: Any) -> None:
@@ -76,38 +94,31 @@ def test_a_player_back_at_the_open_page_takes_the_seat_back_with_one_click(
     # answers each of her turns within a second on `coven serve`, too quick to "make any move" first: the
     # turn line says what happened and gives her a button that takes the seat back at once, without
     # reloading the page. (A server whose bots pause, so that the game is still on when she clicks.)
-    srv = Server(tmp_path, env={"COVEN_BOT_PAUSE": "3"})
-    srv.start()
-    try:
-        with french(browser, "phone") as ctx:
-            page = ctx.new_page()
-            _paced_namaste(srv, page)
-            # (the page reads the turn line and clicks the button as soon as it is drawn)
-            page.evaluate(
-                """() => { const seen = new MutationObserver(() => {
-                             const back = document.getElementById('take-back');
-                             if (!back || window.awayLine) return;
-                             window.awayLine = document.getElementById('turn').textContent;
-                             back.click(); seen.disconnect(); });
-                           seen.observe(document.body, { childList: true, subtree: true }); }"""
-            )
-            page.wait_for_function("() => window.awayLine", timeout=20_000)
-            assert " ".join(page.evaluate("() => window.awayLine").split()) == (
-                "Votre temps est écoulé : un bot joue à votre place jusqu'à ce que vous la repreniez. "
-                "Reprendre ma place"
-            )
-            page.wait_for_function("() => !document.querySelector('.stand-in')", timeout=10_000)
-            assert not page.locator("#take-back").count()
-            assert page.evaluate("() => window.awayLine")  # the same page: not reloaded
-            page.wait_for_selector("main[data-myturn=yes]", timeout=20_000)
-            number = int(page.get_attribute("main", "data-number") or "0")
-            namaste_move(page, random.Random(5))
-            page.wait_for_function(
-                "n => Number(document.querySelector('main').dataset.number) > n", arg=number, timeout=10_000
-            )
-            assert not page.locator(".stand-in").count()
-    finally:
-        srv.stop()
+    with _paused_french_table(browser, tmp_path) as (_, _, page):
+        # (the page reads the turn line and clicks the button as soon as it is drawn)
+        page.evaluate(
+            """() => { const seen = new MutationObserver(() => {
+                         const back = document.getElementById('take-back');
+                         if (!back || window.awayLine) return;
+                         window.awayLine = document.getElementById('turn').textContent;
+                         back.click(); seen.disconnect(); });
+                       seen.observe(document.body, { childList: true, subtree: true }); }"""
+        )
+        page.wait_for_function("() => window.awayLine", timeout=20_000)
+        assert " ".join(page.evaluate("() => window.awayLine").split()) == (
+            "Votre temps est écoulé : un bot joue à votre place jusqu'à ce que vous la repreniez. "
+            "Reprendre ma place"
+        )
+        page.wait_for_function("() => !document.querySelector('.stand-in')", timeout=10_000)
+        assert not page.locator("#take-back").count()
+        assert page.evaluate("() => window.awayLine")  # the same page: not reloaded
+        page.wait_for_selector("main[data-myturn=yes]", timeout=20_000)
+        number = int(page.get_attribute("main", "data-number") or "0")
+        namaste_move(page, random.Random(5))
+        page.wait_for_function(
+            "n => Number(document.querySelector('main').dataset.number) > n", arg=number, timeout=10_000
+        )
+        assert not page.locator(".stand-in").count()
 
 
 def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, context: Any) -> None:
@@ -138,31 +149,24 @@ def test_your_tables_say_a_bot_plays_the_seat_of_a_person_who_left_out_of_time(
     # Ana closed the page mid-game and her time ran out: a bot plays her seat. Back in the lobby (French),
     # her tables say so and that returning gives her the seat back ("your turn" or another's turn told her
     # nothing of it); the link takes it back. (A server whose bots pause, so the game is still on.)
-    srv = Server(tmp_path, env={"COVEN_BOT_PAUSE": "3"})
-    srv.start()
-    try:
-        with french(browser, "phone") as ctx:
-            page = ctx.new_page()
-            _paced_namaste(srv, page)
-            table = page.evaluate("() => location.pathname.split('/')[2]")
-            page.close()
-            deadline = time.monotonic() + 30
-            while not srv.get(f"/api/tables/{table}")["seats"][0]["stand_in"]:
-                assert time.monotonic() < deadline, "no bot took the seat"
-                time.sleep(0.2)
-            lobby = ctx.new_page()
-            lobby.goto(srv.base + "/")
-            lobby.wait_for_selector("#your-tables[data-ready=yes]")
-            row = lobby.locator(f".your-table[data-table='{table}']")
-            assert row.get_attribute("data-status") == "playing"
-            status = said(row.locator(".your-status"))
-            assert status.startswith(
-                "un bot joue à votre place (votre temps était écoulé) jusqu'à votre retour · coup "
-            ), status
-            row.locator(".return-link").click()
-            lobby.wait_for_selector("#score-table")
-            lobby.wait_for_function("() => !document.querySelector('.stand-in')", timeout=10_000)
-            info = srv.get(f"/api/tables/{table}")
-            assert info["status"] == "playing" and not info["seats"][0]["stand_in"], json.dumps(info)
-    finally:
-        srv.stop()
+    with _paused_french_table(browser, tmp_path) as (srv, ctx, page):
+        table = page.evaluate("() => location.pathname.split('/')[2]")
+        page.close()
+        deadline = time.monotonic() + 30
+        while not srv.get(f"/api/tables/{table}")["seats"][0]["stand_in"]:
+            assert time.monotonic() < deadline, "no bot took the seat"
+            time.sleep(0.2)
+        lobby = ctx.new_page()
+        lobby.goto(srv.base + "/")
+        lobby.wait_for_selector("#your-tables[data-ready=yes]")
+        row = lobby.locator(f".your-table[data-table='{table}']")
+        assert row.get_attribute("data-status") == "playing"
+        status = said(row.locator(".your-status"))
+        assert status.startswith(
+            "un bot joue à votre place (votre temps était écoulé) jusqu'à votre retour · coup "
+        ), status
+        row.locator(".return-link").click()
+        lobby.wait_for_selector("#score-table")
+        lobby.wait_for_function("() => !document.querySelector('.stand-in')", timeout=10_000)
+        info = srv.get(f"/api/tables/{table}")
+        assert info["status"] == "playing" and not info["seats"][0]["stand_in"], json.dumps(info)
