@@ -37,6 +37,7 @@ UPDATE_KEYS = {
     *("type", "number", "actor", "events", "status", "view", "to_act", "may_act", "pace", "legal", "result")
 }
 SYNC_KEYS = {
+    "elapsed",
     "pace",
     "type",
     "full",

@@ -258,3 +258,32 @@ def test_a_clock_survives_a_restart(make_client: Callable[..., TestClient]) -> N
         assert welcome["seats"][first]["stand_in"] is True
         assert sync["pace"]["banks"] == {str(first): 0.0, str(second): round(banks[second], 1)}
         assert live(again, table_id).banks == {first: 0.0, second: banks[second]}
+
+
+def test_a_sync_in_the_middle_of_a_move_says_how_long_ago_it_began(client: TestClient) -> None:
+    # The pace's limits count from when the move began. A page that syncs later (a reload, a return from
+    # the lobby, a reconnection) counted the whole limit down again from its sync, while the server counts
+    # from the move's start: it showed 60 s where 30 were left. A sync now says how long ago the move
+    # began, the full one (made once per number and kept) as well as a catch-up.
+    created = create(client, seats=humans(2), pace="move", pace_seconds=60)
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
+        hello(a, tokens[0])
+        _, started = hello(b, tokens[1])
+        assert 0 <= started["elapsed"] < 30
+        mover = started["to_act"][0]
+        time_passes(client, live(client, table_id), 30)
+    with client.websocket_connect(ws_url(table_id)) as back:
+        _, sync = hello(back, tokens[mover])  # a full sync
+        assert sync["full"] and sync["pace"]["limits"] == {str(mover): 60.0}
+        assert 30 <= sync["elapsed"] < 60
+        back.send_json({"type": "sync", "last": None})  # the same full sync, kept: the time is this answer's
+        again = latest(wait_for(back, lambda m: m["type"] == "sync"))
+        assert sync["elapsed"] <= again["elapsed"] < 60
+        assert {k: v for k, v in again.items() if k != "elapsed"} == {
+            k: v for k, v in sync.items() if k != "elapsed"
+        }
+        back.send_json({"type": "sync", "last": sync["number"]})  # a catch-up
+        caught_up = latest(wait_for(back, lambda m: m["type"] == "sync"))
+        assert not caught_up["full"] and 30 <= caught_up["elapsed"] < 60

@@ -603,7 +603,14 @@ class Table:
             "number": self.number,
             "steps": [self.step_json(s, seat) for s in self.steps[since:]],
             **self.snapshot(seat, cap),
+            "elapsed": self.elapsed(),
         }
+
+    def elapsed(self) -> float:
+        """Seconds since the table last changed for its people (the move under way began): the pace's
+        limits count from then, so a page that syncs in the middle of a move (a reload, a return, a
+        reconnection) counts down what is left, not the whole limit again."""
+        return round(max(0.0, time.monotonic() - self.changed_at), 2)
 
     def sync_text(self, seat: Seat | None, last: int | None, cap: int) -> str:
         """:meth:`sync_message` as JSON. A full one (every step so far: the longest frame a table sends,
@@ -612,10 +619,17 @@ class Table:
         of its sockets (found by an attacker's pass)."""
         if last is not None and 0 <= last <= self.number:
             return dumps(self.sync_message(seat, last, cap))
+        return f'{self.full_sync_text(seat, cap)[:-1]},"elapsed":{self.elapsed()!r}}}'
+
+    def full_sync_text(self, seat: Seat | None, cap: int) -> str:
+        """``seat``'s full ``sync`` as JSON but its ``elapsed`` (each answer's own, which
+        :meth:`sync_text` adds), made once per number."""
         now = self._shown()
         text = now.syncs.get(seat)
         if text is None:
-            text = now.syncs[seat] = dumps(self.sync_message(seat, None, cap))
+            message = self.sync_message(seat, None, cap)
+            del message["elapsed"]
+            text = now.syncs[seat] = dumps(message)
         return text
 
     def seats_json(self) -> list[dict[str, Any]]:

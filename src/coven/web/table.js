@@ -269,7 +269,9 @@ class TableClient {
     this.toAct = m.to_act || [];
     this.mayAct = m.may_act || [];
     this.pace = m.pace || null;
-    this.paceSince = Date.now();
+    // the limits count from the moment the move began: a sync says how long ago that was (a reload or a
+    // return in the middle of a move counts down what is left, as the server does)
+    this.paceSince = Date.now() - (typeof m.elapsed === "number" && m.elapsed > 0 ? m.elapsed * 1000 : 0);
     this.result = m.result || null;
     let scores = Array.isArray(m.scores) ? m.scores : null;
     if (!scores && this.board.scores && this.view) {
