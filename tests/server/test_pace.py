@@ -6,8 +6,9 @@ past the limit and the table's driver woken, exactly as the passing of time woul
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from coven.games import REGISTRY
@@ -29,14 +30,24 @@ def time_passes(client: TestClient, table: Any, seconds: float) -> None:
     client.portal.call(rewind)  # type: ignore[union-attr]
 
 
+@contextlib.contextmanager
+def seated(client: TestClient, created: dict[str, Any]) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
+    """The two people of a table just ``created`` on their sockets, each past its hello (the second's
+    starts the table): the two sockets and the sync the second was sent."""
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
+        hello(a, tokens[0])
+        _, started = hello(b, tokens[1])
+        yield a, b, started
+
+
 def test_a_person_out_of_time_is_replaced_by_a_bot_until_they_come_back(client: TestClient) -> None:
     created = create(client, seats=humans(2), pace="move", pace_seconds=60)
     table_id = created["table"]["id"]
     assert (created["table"]["pace"], created["table"]["pace_seconds"]) == ("move", 60)
     tokens = [i["token"] for i in created["invites"]]
-    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
-        hello(a, tokens[0])
-        _, sync = hello(b, tokens[1])
+    with seated(client, created) as (a, b, sync):
         assert sync["pace"]["limits"] == {str(s): 60.0 for s in sync["to_act"]}
         mover = sync["to_act"][0]
         watcher, mover_ws = (b, a) if mover == 0 else (a, b)
@@ -89,10 +100,7 @@ def test_a_clock_counts_each_persons_time(client: TestClient) -> None:
     created = create(client, seats=humans(2), pace="clock")
     table_id = created["table"]["id"]
     assert created["table"]["pace_seconds"] == 600
-    tokens = [i["token"] for i in created["invites"]]
-    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
-        hello(a, tokens[0])
-        _, started = hello(b, tokens[1])  # the last seat: the table starts
+    with seated(client, created) as (a, b, started):  # the last seat: the table starts
         mover = started["to_act"][0]
         if mover == 1:
             legal, mine, other = started["legal"], b, a
@@ -187,11 +195,8 @@ def test_the_pace_counts_down_only_for_people_who_play_their_own_seat(client: Te
     comes, and every page counted one down to 0 for it)."""
     created = create(client, players=3, seats=[*humans(2), {"kind": "bot", "bot": "random"}], pace="move")
     table_id = created["table"]["id"]
-    tokens = [i["token"] for i in created["invites"]]
     table = live(client, table_id)
-    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
-        hello(a, tokens[0])
-        _, first = hello(b, tokens[1])
+    with seated(client, created) as (a, b, first):
         seen = [first]
         # the first person to act lets their time run out: a bot stands in and plays for them
         absent = first["to_act"][0]
@@ -234,9 +239,7 @@ def test_a_clock_survives_a_restart(make_client: Callable[..., TestClient]) -> N
     created = create(client, seats=humans(2), pace="clock", pace_seconds=600)
     table_id = created["table"]["id"]
     tokens = [i["token"] for i in created["invites"]]
-    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
-        hello(a, tokens[0])
-        _, started = hello(b, tokens[1])
+    with seated(client, created) as (a, b, started):
         sockets = {0: a, 1: b}
         first = started["to_act"][0]
         _move(client, table_id, sockets[first], 100)
@@ -268,9 +271,7 @@ def test_a_sync_in_the_middle_of_a_move_says_how_long_ago_it_began(client: TestC
     created = create(client, seats=humans(2), pace="move", pace_seconds=60)
     table_id = created["table"]["id"]
     tokens = [i["token"] for i in created["invites"]]
-    with client.websocket_connect(ws_url(table_id)) as a, client.websocket_connect(ws_url(table_id)) as b:
-        hello(a, tokens[0])
-        _, started = hello(b, tokens[1])
+    with seated(client, created) as (_, _, started):
         assert 0 <= started["elapsed"] < 30
         mover = started["to_act"][0]
         time_passes(client, live(client, table_id), 30)
