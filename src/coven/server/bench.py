@@ -82,6 +82,7 @@ import msgspec
 
 from coven.server import commits
 from coven.server import echo as echo_app
+from coven.server.commands import redacted_url
 from coven.server.echo import LOOPBACK
 
 _R = TypeVar("_R")
@@ -1008,15 +1009,6 @@ def _per(amount: float | None, count: int, scale: float = 1.0, digits: int = 1) 
     return round(amount * scale / count, digits)
 
 
-def _redacted(url: str) -> str:
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return url.rsplit("@", maxsplit=1)[-1]
-
-
 @contextlib.contextmanager
 def _quiet_collector() -> Iterator[None]:
     """No garbage collection in this process while the simulated people measure: between slices and
@@ -1150,7 +1142,7 @@ def bench_server(
     moves_per_s = round(moves / window, 1) if window > 0 else 0.0
     setup_each = setup_cpu / setups if setup_cpu is not None and setups else None
     setup_spent = setup_each * people.tables if setup_each is not None else None
-    shown_database = _redacted(database) if database else "sqlite (temporary file)"
+    shown_database = redacted_url(database) if database else "sqlite (temporary file)"
     result: dict[str, Any] = {
         "game": game,
         "database": shown_database,

@@ -13,7 +13,8 @@ from coven.server.settings import Settings, tune_collector
 LOOPBACK = "127.0.0.1"
 
 
-def _redacted(url: str) -> str:
+def redacted_url(url: str) -> str:
+    """``url`` as it may be shown (printed, logged, said in an error): its password hidden."""
     from sqlalchemy.engine import make_url
 
     try:
@@ -59,22 +60,9 @@ def check_bus(url: str | None) -> None:
     try:
         client.ping()
     except RedisError as exc:
-        raise StartupError(
-            f"cannot reach the bus's Redis at {_redacted_redis(url)}: {_one_line(exc)}"
-        ) from None
+        raise StartupError(f"cannot reach the bus's Redis at {redacted_url(url)}: {_one_line(exc)}") from None
     finally:
         client.close()
-
-
-def _redacted_redis(url: str) -> str:
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-        netloc = parts.netloc.rsplit("@", maxsplit=1)[-1]
-        return parts._replace(netloc=netloc).geturl()
-    except ValueError:
-        return "the URL given"
 
 
 def check_database(url: str) -> None:
@@ -93,7 +81,7 @@ def check_database(url: str) -> None:
             f"database (--database, COVEN_DATABASE) {url!r} is not a database URL: use "
             "sqlite:///PATH or postgresql+psycopg://USER:PASSWORD@HOST:5432/NAME"
         ) from None
-    shown = _redacted(url)
+    shown = redacted_url(url)
     try:
         store = Store(url)
     except (ArgumentError, ImportError) as exc:
@@ -214,7 +202,7 @@ def serve(
     url = settings.resolved_database_url()
     shown = "localhost" if host in {"127.0.0.1", "::1", "localhost"} else host
     print(f"Coven is serving on http://{shown}:{port}/  (open it in a browser)", flush=True)
-    print(f"database: {_redacted(url)}", flush=True)
+    print(f"database: {redacted_url(url)}", flush=True)
     tune_collector()
     uvicorn.run(
         create_app(settings),
