@@ -34,9 +34,10 @@ def _one_line(exc: BaseException) -> str:
     of it (its statement and its link to the docs), whitespace squeezed."""
     from sqlalchemy.exc import DBAPIError
 
+    from coven.server.messages import shorten
+
     shown: BaseException = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-    text = " ".join(str(shown).split()) or type(shown).__name__
-    return text if len(text) <= 300 else text[:297] + "..."
+    return shorten(" ".join(str(shown).split()) or type(shown).__name__, 300)
 
 
 def check_bus(url: str | None) -> None:
