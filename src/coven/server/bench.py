@@ -82,8 +82,8 @@ import msgspec
 
 from coven.server import commits
 from coven.server import echo as echo_app
-from coven.server.commands import redacted_url
 from coven.server.echo import LOOPBACK
+from coven.server.settings import redacted_url
 
 _R = TypeVar("_R")
 

@@ -8,19 +8,9 @@ import dataclasses
 import logging
 from typing import Any
 
-from coven.server.settings import Settings, tune_collector
+from coven.server.settings import Settings, redacted_url, tune_collector
 
 LOOPBACK = "127.0.0.1"
-
-
-def redacted_url(url: str) -> str:
-    """``url`` as it may be shown (printed, logged, said in an error): its password hidden."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return url.rsplit("@", maxsplit=1)[-1]
 
 
 class StartupError(Exception):

@@ -47,6 +47,16 @@ SEED_BITS = 62
 """Deal and bot seeds are whole numbers of this many bits (they fit a signed 64-bit column)."""
 
 
+def redacted_url(url: str) -> str:
+    """``url`` as it may be shown (printed, logged, said in an error): its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.rsplit("@", maxsplit=1)[-1]
+
+
 def secure_seed() -> int:
     """A seed from the operating system's secure source (:mod:`secrets`): nobody can predict it."""
     return secrets.randbits(SEED_BITS)
