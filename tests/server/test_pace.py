@@ -124,6 +124,18 @@ def test_a_pace_is_checked(client: TestClient) -> None:
         assert response.status_code == 422, body
 
 
+def test_seconds_without_a_pace_are_refused_not_dropped(client: TestClient) -> None:
+    """Seconds with no pace to count them were taken and stored as 0: the creator believed the table had
+    a limit it did not have."""
+    for body in ({"pace_seconds": 30}, {"pace": "none", "pace_seconds": 30}):
+        response = client.post("/api/tables", json={"game": "toy", "players": 2, **body})
+        assert response.status_code == 422, body
+        error = response.json()["error"]
+        assert error["code"] == "bad_request"
+        assert error["message"].startswith("pace_seconds: seconds need a pace"), error
+    assert client.post("/api/tables", json={"game": "toy", "players": 2, "pace": "none"}).status_code == 201
+
+
 def test_bots_act_by_choice_only_after_people_had_a_look(make_client: Callable[..., TestClient]) -> None:
     """The knocker bot knocks (an optional act) at its first chance, but not before the person at the
     table had ``bot_look_seconds`` to read the last move."""

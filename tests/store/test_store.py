@@ -631,3 +631,24 @@ def test_processes_starting_together_upgrade_the_schema_one_after_another(postgr
             process.kill()
         first.dispose()
         watcher.dispose()
+
+
+@pytest.mark.postgres
+def test_postgresql_connections_give_up_after_a_timeout_unless_the_url_says(postgres_url: str) -> None:
+    """libpq waits for a connection as long as the system does: a database host that drops packets held
+    ``coven serve``'s start check (and every reconnection) for minutes. Each connection now gives up after
+    :data:`PG_CONNECT_TIMEOUT` seconds, or what the URL's own ``connect_timeout`` says."""
+    from coven.store.store import PG_CONNECT_TIMEOUT
+
+    def timeout_of(url: str) -> str:
+        store = Store(url)
+        try:
+            with store.engine.connect() as connection:
+                raw = connection.connection.dbapi_connection
+                assert raw is not None
+                return str(raw.info.get_parameters()["connect_timeout"])
+        finally:
+            store.dispose()
+
+    assert timeout_of(postgres_url) == str(PG_CONNECT_TIMEOUT)
+    assert timeout_of(f"{postgres_url}&connect_timeout=3") == "3"

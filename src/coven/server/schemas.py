@@ -12,8 +12,10 @@ from pydantic import (
     StrictInt,
     StringConstraints,
     ValidationError,
+    ValidationInfo,
     ValidatorFunctionWrapHandler,
     WrapValidator,
+    field_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -81,7 +83,18 @@ class CreateTableIn(_In):
     person's moves. A person out of time is replaced by a bot until they come back (in The 3
     Commandments a novice out of time forfeits the move, as the rulebook says)."""
     pace_seconds: Annotated[int, Field(ge=5, le=86_400)] | None = None
-    """Default: 120 for ``move``, 600 for ``clock``."""
+    """Default: 120 for ``move``, 600 for ``clock``; none without a pace (refused: it would be dropped)."""
+
+    @field_validator("pace_seconds")
+    @classmethod
+    def _paced(cls, seconds: int | None, info: ValidationInfo) -> int | None:
+        if seconds is not None and info.data.get("pace", "none") == "none":
+            raise PydanticCustomError(
+                "pace_seconds_without_pace",
+                "seconds need a pace to count them: 'move' (for each move) or 'clock' (for all of a "
+                "person's moves); without one, leave out pace_seconds",
+            )
+        return seconds
     # No seed: the server draws every deal from the operating system (a request naming one is refused).
 
 

@@ -34,7 +34,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -389,6 +389,11 @@ def _normalize_url(url: str) -> str:
     return url
 
 
+PG_CONNECT_TIMEOUT = 10
+"""Seconds PostgreSQL is given to accept a connection (libpq's ``connect_timeout``), unless the database
+URL says otherwise (``?connect_timeout=N``)."""
+
+
 class Store:
     """Tables, seats and logs in one SQL database. Every method is one transaction."""
 
@@ -399,6 +404,10 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if not self.shared:
                 kwargs["poolclass"] = StaticPool
+        elif self.url.startswith("postgresql") and "connect_timeout" not in make_url(self.url).query:
+            # libpq waits for a connection as long as the system does (minutes, for a host that drops
+            # packets): the start check, and each reconnection after a drop, give up after this instead
+            kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_TIMEOUT}
         if self.shared:
             # The connection given back last is the one handed out next (a stack, not a queue): the group
             # commit writes with the same connection batch after batch, and on SQLite a connection's page
