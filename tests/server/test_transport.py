@@ -5,6 +5,7 @@ a client that does not send its request in time is let go."""
 from __future__ import annotations
 
 import gc
+import logging
 import socket
 import threading
 import time
@@ -12,21 +13,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from coven.server.echo import ECHO_PATH, LOOPBACK, TRANSPORT, create_echo_app, http_protocol
 
 
 @contextmanager
-def _serving(http: type[Any]) -> Iterator[str]:
-    """The echo app under uvicorn in a thread of this process (its objects are this test's to count)."""
+def _serving(http: type[Any], **config: Any) -> Iterator[str]:
+    """The echo app under uvicorn in a thread of this process (its objects are this test's to count);
+    ``config``: uvicorn's settings beyond the bench's."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((LOOPBACK, 0))
     sock.listen(64)
-    server = uvicorn.Server(uvicorn.Config(create_echo_app(), http=http, **TRANSPORT))
+    server = uvicorn.Server(uvicorn.Config(create_echo_app(), http=http, **{**TRANSPORT, **config}))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -121,3 +125,42 @@ def test_uvicorns_own_protocol_holds_a_silent_connection() -> None:
         port = int(url.split(":")[2].split("/")[0])
         with socket.create_connection((LOOPBACK, port)) as silent:
             assert not _closed_within(silent, 1.5)
+
+
+def test_a_frame_that_is_not_utf8_is_the_clients_fault_on_one_info_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """uvicorn logs a text frame that is not UTF-8 as an ERROR with its traceback: any client could fill
+    the server's log with errors that are not the server's. Through Coven's log filter it is one INFO line
+    (none at the ``warning`` level), and the connection is closed (1007) as before."""
+    from coven.server.commands import OneLineLogs
+
+    lines: list[tuple[int, str]] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append((record.levelno, self.format(record)))
+
+    handler = Keep()
+    handler.addFilter(OneLineLogs())
+    logger = logging.getLogger("uvicorn.error")
+    monkeypatch.setattr(logger, "handlers", [handler])
+    monkeypatch.setattr(logger, "propagate", False)
+    original = logger.level
+    try:
+        for level, expected in ((logging.INFO, 1), (logging.WARNING, 0)):
+            logger.setLevel(level)
+            lines.clear()
+            with _serving(http_protocol(), log_config=None, log_level=None) as url, connect(url) as ws:
+                with ws.protocol_mutex:  # (a frame the client's own send would refuse to make)
+                    ws.protocol.send_text(b"\xff\xfe not text")
+                    ws.send_data()
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+            faults = [line for line in lines if "UTF-8" in line[1]]
+            assert len(faults) == expected, lines
+            assert all(lv == logging.INFO and "\n" not in text for lv, text in faults), faults
+            assert not [line for line in lines if line[0] >= logging.ERROR], lines
+    finally:
+        logger.setLevel(original)  # (through setLevel: the loggers' cached answers go too)

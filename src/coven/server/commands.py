@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 from coven.server.settings import Settings, redacted_url, tune_collector
 
@@ -115,7 +115,21 @@ class OneLineLogs(logging.Filter):
 
     TRACEBACK = "Traceback (most recent call last):"
 
+    CLIENT_FAULTS: ClassVar[dict[str, str]] = {
+        "Invalid UTF-8 sequence received from client.": (
+            "a client sent a text frame that is not UTF-8: its connection is closed (1007)"
+        ),
+    }
+    """What uvicorn logs as an ERROR, with a traceback, when a client breaks the protocol: the client's
+    fault, not the server's, so said on one INFO line (any client can send it, as often as it connects)."""
+
     def filter(self, record: logging.LogRecord) -> bool:
+        fault = self.CLIENT_FAULTS.get(record.msg) if isinstance(record.msg, str) else None
+        if fault is not None and record.name.startswith("uvicorn"):
+            record.msg, record.args = fault, None
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+            record.exc_info = record.exc_text = record.stack_info = None
+            return logging.getLogger(record.name).isEnabledFor(logging.INFO)
         text = record.getMessage()
         if record.exc_info is None and record.stack_info is None and "\n" not in text:
             return True
