@@ -95,6 +95,7 @@ class CreateTableIn(_In):
                 "person's moves); without one, leave out pace_seconds",
             )
         return seconds
+
     # No seed: the server draws every deal from the operating system (a request naming one is refused).
 
 
