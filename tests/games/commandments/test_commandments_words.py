@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import unicodedata
 
-from coven.games.commandments.lexicon import said_in, tokens
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from coven.games.commandments.lexicon import normalise, said_in, tokens
 
 from .helpers import karma_event, play, table
 
@@ -93,3 +97,13 @@ def test_permission_and_silence_in_both_languages(words: str, karma: int) -> Non
         assert result["total"] == karma
     else:
         assert result["verdict"] == "no karma"
+
+
+@given(st.text(max_size=40) | st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_ascii_words_take_the_short_way_to_the_same_normal_form(text: str) -> None:
+    """Most words typed are ASCII, which have nothing to decompose and whose case folding is lowering:
+    they skip the decomposition (a performance's words are normalised at every move that has them),
+    and come out as the long way would make them."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    long_way = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    assert normalise(text) == long_way

@@ -231,10 +231,13 @@ _TOKEN: Final = re.compile(r"[^\W_]+")
 
 def normalise(text: str) -> str:
     """``text`` without accents, case folded (``"Prêtresse"`` -> ``"pretresse"``)."""
+    if text.isascii():  # (what most words are: nothing to decompose, and case folding is lowering)
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+@lru_cache(maxsize=4096)
 def tokens(text: str) -> tuple[str, ...]:
     """The words of ``text`` (runs of letters and digits, normalised): what the lexicon matches and
     what a performance's words cost."""
