@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,6 +120,45 @@ def test_a_player_back_at_the_open_page_takes_the_seat_back_with_one_click(
             "n => Number(document.querySelector('main').dataset.number) > n", arg=number, timeout=10_000
         )
         assert not page.locator(".stand-in").count()
+
+
+def test_a_watchers_countdown_follows_a_bot_taking_a_seat_and_giving_it_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    # A spectator watches Ana's paced table (French, on a phone). Her time runs out: the moment a bot takes
+    # her seat, the spectator's turn line stops counting her time down (it went on reading 'En attente
+    # d'Ana. (encore 0 s)' until the bot's move, 3 s later on this server whose bots pause). On a later turn
+    # of hers, which the bot plays, she takes her seat back: at once the spectator's line counts her time
+    # again (it showed none until her next move, though a bot would take her seat when it ran out).
+    with _paused_french_table(browser, tmp_path) as (srv, ctx, page):
+        table = page.evaluate("() => location.pathname.split('/')[2]")
+        watcher = ctx.new_page()
+        watcher.goto(f"{srv.base}/t/{table}")
+        watcher.wait_for_selector("#pace")
+        # (each line is read in the same moment as the players' panel that shows the change)
+        taken = watcher.wait_for_function(
+            """() => document.querySelector('#score-table .stand-in')
+                     && [document.querySelector('main').dataset.number,
+                         document.getElementById('turn').textContent]""",
+            timeout=20_000,
+        ).json_value()
+        away_at, line = int(taken[0]), " ".join(taken[1].split())
+        assert line.startswith("En attente d'Ana") and "(encore" not in line, line
+        page.wait_for_function(
+            """n => { const c = window.coven;
+                      if (!(c.standsIn() && c.number > n && c.toAct.includes(c.seat))) return false;
+                      document.getElementById('take-back').click(); return true; }""",
+            arg=away_at,
+            timeout=30_000,
+        )
+        given = watcher.wait_for_function(
+            """() => !document.querySelector('#score-table .stand-in')
+                     && document.getElementById('turn').textContent""",
+            timeout=10_000,
+        ).json_value()
+        line = " ".join(given.split())
+        left = re.search(r"\(encore (\d+) s\)", line)
+        assert "Ana" in line and left and 0 < int(left[1]) <= 5, line
 
 
 def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, context: Any) -> None:

@@ -232,6 +232,41 @@ def test_the_pace_counts_down_only_for_people_who_play_their_own_seat(client: Te
         assert set(m["pace"]["limits"]) == {str(s) for s in m["to_act"] if s == present}, m
 
 
+def _table_frame(ws: Any) -> dict[str, Any]:
+    """The next ``table`` frame ``ws`` is sent (what comes before it is passed over)."""
+    return next(m for m in wait_for(ws, lambda m: m["type"] == "table") if m["type"] == "table")
+
+
+def test_every_page_hears_whose_time_runs_when_a_bot_takes_a_seat_or_gives_it_back(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A bot standing in for a person, or stepping aside, changes whose time runs (``pace.limits`` names
+    only the people who play their own seat). The ``table`` frame that says so carried the seats alone, so
+    every other page (the opponents', the spectators') counted the move's old limits down until the next
+    move: 'Waiting for Ana (0 s left)' while a bot played her seat, and no countdown once she had it back
+    although her time ran again. The frame now carries the pace as it is now, and how long ago the move
+    began. (A server whose bots pause: the bot has not played Ana's move yet when she takes it back.)"""
+    client = make_client(bot_pause=3600)
+    created = create(client, seats=humans(2), pace="move", pace_seconds=60)
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    with seated(client, created) as (a, b, started):
+        ana = started["to_act"][0]
+        other = b if ana == 0 else a
+        time_passes(client, live(client, table_id), 61)
+        taken = _table_frame(other)
+        assert taken["seats"][ana]["stand_in"] is True
+        assert taken["pace"]["limits"] == {}  # a bot plays her move: no time runs
+        assert 61 <= taken["elapsed"] < 120
+        with client.websocket_connect(ws_url(table_id)) as back:
+            hello(back, tokens[ana])  # Ana is back (her page's "Take my seat back" says hello again)
+            given = _table_frame(other)
+        assert given["seats"][ana]["stand_in"] is False
+        assert given["pace"]["limits"] == {str(ana): 60.0}  # her time runs again, from the move's start
+        assert taken["elapsed"] <= given["elapsed"] < 120
+        assert given["number"] == taken["number"] == started["number"]  # (the same move all along)
+
+
 def _move(client: TestClient, table_id: str, ws: Any, seconds: float) -> None:
     """The seat on ``ws`` (whose turn it is) thinks for ``seconds`` and plays its first listed action."""
     time_passes(client, live(client, table_id), seconds)

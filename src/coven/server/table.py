@@ -646,7 +646,20 @@ class Table:
         ]
 
     def table_message(self) -> str:
-        message = {"type": "table", "status": self.status, "seats": self.seats_json(), "number": self.number}
+        """The ``table`` frame, made once for every listener after the seats or the status changed (made
+        after :meth:`forget`): the seats, and the pace as it is now with the seconds since the move under
+        way began, as a sync has them. A bot standing in for a person, or stepping aside, changes whose
+        time runs (:meth:`pace_json`): without the pace here, every other page counted the move's old
+        limits down until the next move (a spectator read 'Waiting for Ana (0 s left)' while a bot played
+        her seat, and no countdown once she had it back although her time ran again)."""
+        message = {
+            "type": "table",
+            "status": self.status,
+            "seats": self.seats_json(),
+            "number": self.number,
+            "pace": self._pace(self._shown()),
+            "elapsed": self.elapsed(),
+        }
         return dumps(message)
 
     def seat_of_token(self, token: str) -> Seat | None:

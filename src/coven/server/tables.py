@@ -575,22 +575,27 @@ class TableService:
             table.seats[seat] = StoredSeat(old.seat, old.kind, old.name, old.bot, old.token_hash, True)
             started = table.status == "waiting" and status == "playing"
             table.status = status
-            table.forget()
-            table.broadcast(table.table_message())
-            if started:  # every listener needs its legal actions now: a catch-up sync with none missed
-                await self._sync_all(table)
+            await self._show_seats(table, started)
         if started:
             table.wake.set()
         await self._publish({"kind": "seats", "table": table.id})
 
-    async def _sync_all(self, table: Table) -> None:
-        """Send every listener a catch-up sync with none missed (its views derived first, see
-        :meth:`derive_views`; the caller holds the table's lock)."""
-        await self.derive_views(table, table.listening_seats())
-        table.changed_at = time.monotonic()
-        for listener in list(table.listeners):
-            message = table.sync_message(listener.seat, table.number, self.settings.legal_cap)
-            listener.send_text(dumps(message))
+    async def _show_seats(self, table: Table, started: bool) -> None:
+        """Show every listener the seats and status just changed (the caller holds the table's lock): one
+        ``table`` frame for all, with the pace as it is now (:meth:`Table.table_message`: a bot standing in
+        for a person, or stepping aside, changes whose time runs). When the table has just ``started``,
+        the first move begins: every listener also needs its legal actions, in a catch-up sync with none
+        missed (the views derived first, see :meth:`derive_views`), and the pace counts from then, in the
+        ``table`` frame as in the syncs."""
+        if started:
+            await self.derive_views(table, table.listening_seats())
+            table.changed_at = time.monotonic()
+        table.forget()
+        table.broadcast(table.table_message())
+        if started:
+            for listener in list(table.listeners):
+                message = table.sync_message(listener.seat, table.number, self.settings.legal_cap)
+                listener.send_text(dumps(message))
 
     async def sync_text(self, table: Table, seat: Seat | None, last: int | None) -> str:
         """``seat``'s ``sync`` message since ``last`` (see :meth:`Table.sync_message`) as JSON, its view
@@ -852,10 +857,8 @@ class TableService:
         table.seats = list(stored.seats)
         self._sync_stand_ins(table)
         table.status = stored.status
-        table.forget()
-        table.broadcast(table.table_message())
+        await self._show_seats(table, started)
         if started:
-            await self._sync_all(table)
             table.wake.set()
 
     # ------------------------------------------------------------------ bots
@@ -954,8 +957,7 @@ class TableService:
             await asyncio.to_thread(self.store.set_stand_in, table.id, seat, on)
             table.seats[seat] = dataclasses.replace(table.seats[seat], stand_in=on)
             self._sync_stand_ins(table)
-            table.forget()
-            table.broadcast(table.table_message())
+            await self._show_seats(table, False)
         table.wake.set()
         await self._publish({"kind": "seats", "table": table.id})
 

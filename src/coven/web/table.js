@@ -228,6 +228,10 @@ class TableClient {
       case "table":
         this.status = m.status;
         this.seats = m.seats;
+        // A bot standing in for a person, or stepping aside, changes whose time runs: the frame has the
+        // pace as it is now (else the countdown was the move's old one until the next move). One of
+        // another number is left to the update or sync on its way, which has its own.
+        if (m.pace && m.number === this.number) this.applyPace(m);
         break;
       case "error":
         if (typeof m.id === "string" && m.id.startsWith("c")) { // a chat line's: said under the chat
@@ -268,10 +272,7 @@ class TableClient {
     this.legal = m.legal;
     this.toAct = m.to_act || [];
     this.mayAct = m.may_act || [];
-    this.pace = m.pace || null;
-    // the limits count from the moment the move began: a sync says how long ago that was (a reload or a
-    // return in the middle of a move counts down what is left, as the server does)
-    this.paceSince = Date.now() - (typeof m.elapsed === "number" && m.elapsed > 0 ? m.elapsed * 1000 : 0);
+    this.applyPace(m);
     this.result = m.result || null;
     let scores = Array.isArray(m.scores) ? m.scores : null;
     if (!scores && this.board.scores && this.view) {
@@ -285,6 +286,14 @@ class TableClient {
     }
     // A new view supersedes any earlier rejection: it was about an older position.
     if (this.error && this.error.number !== undefined && this.error.number < m.number && !this.pending) this.clearError();
+  }
+
+  /** The pace of the move under way, from an update, a sync or a table frame. Its limits count from the
+   * moment the move began: a sync or a table frame says how long ago that was (a reload or a return in the
+   * middle of a move counts down what is left, as the server does); an update is that moment. */
+  applyPace(m) {
+    this.pace = m.pace || null;
+    this.paceSince = Date.now() - (typeof m.elapsed === "number" && m.elapsed > 0 ? m.elapsed * 1000 : 0);
   }
 
   /** After a move that got no ack: say whether the table took it (never send it again on our own: the
