@@ -11,7 +11,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 from coven.games import REGISTRY
+from coven.server.table import LAST_SECONDS
 from tests.server.conftest import TestClient
 from tests.server.helpers import create, drain, hello, humans, latest, wait_for, ws_url
 
@@ -262,9 +265,42 @@ def test_every_page_hears_whose_time_runs_when_a_bot_takes_a_seat_or_gives_it_ba
             hello(back, tokens[ana])  # Ana is back (her page's "Take my seat back" says hello again)
             given = _table_frame(other)
         assert given["seats"][ana]["stand_in"] is False
-        assert given["pace"]["limits"] == {str(ana): 60.0}  # her time runs again, from the move's start
+        # her time runs again: the last seconds, from her return (see the test after this one)
+        assert given["pace"]["limits"].keys() == {str(ana)}
+        assert given["pace"]["limits"][str(ana)] - given["elapsed"] == pytest.approx(LAST_SECONDS, abs=0.5)
         assert taken["elapsed"] <= given["elapsed"] < 120
         assert given["number"] == taken["number"] == started["number"]  # (the same move all along)
+
+
+def test_a_person_back_during_the_move_their_time_ran_out_on_has_the_last_seconds_for_it(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Back during the very move their time ran out on (the page's "Take my seat back"), a person had
+    nothing left of it: once the bot's pause was over, the pace, already past, let the bot take the seat
+    again, and the button held for half a second. They now have LAST_SECONDS for that move from their
+    return; past them, the bot stands in again. (Bots pause 2 s: Ana is back before hers plays.)"""
+    client = make_client(bot_pause=2.0)
+    created = create(client, seats=humans(2), pace="move", pace_seconds=60)
+    table_id = created["table"]["id"]
+    tokens = [i["token"] for i in created["invites"]]
+    table = live(client, table_id)
+    with seated(client, created) as (a, b, started):
+        ana = started["to_act"][0]
+        other = b if ana == 0 else a
+        time_passes(client, table, 61)
+        assert _table_frame(other)["seats"][ana]["stand_in"] is True
+        with client.websocket_connect(ws_url(table_id)) as back:
+            hello(back, tokens[ana])
+            assert _table_frame(other)["seats"][ana]["stand_in"] is False
+            time.sleep(2.5)  # the bot's pause is over (it does not play: the seat is hers), the pace looked
+            assert table.seats[ana].stand_in is False and table.number == started["number"]
+            time_passes(client, table, LAST_SECONDS - 5)
+            time.sleep(0.3)
+            assert table.seats[ana].stand_in is False
+            time_passes(client, table, 5)  # her last seconds are over: the bot stands in again
+            again = _table_frame(other)
+        assert again["seats"][ana]["stand_in"] is True
+        assert again["number"] == started["number"]  # (still the same move)
 
 
 def _move(client: TestClient, table_id: str, ws: Any, seconds: float) -> None:

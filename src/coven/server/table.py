@@ -247,6 +247,9 @@ class Table:
     banks: dict[Seat, float] = field(default_factory=dict)
     """With a clock: each person's time left, kept with each of their steps (:meth:`bank_after`): a process
     that loads the table again, after a restart or to adopt it, gives each the time their last step left."""
+    grace: dict[Seat, tuple[int, float]] = field(default_factory=dict)
+    """People who came back (a bot stood in for them) during a move: the number of that move, and the
+    seconds from :attr:`changed_at` they have for it at least (see :meth:`give_grace`)."""
     changed_at: float = field(default_factory=time.monotonic)
     """When the table last changed for its people (a step sent out, the start): a move's time is
     measured from here (see :meth:`Game.stamp_time`)."""
@@ -418,16 +421,28 @@ class Table:
         """Seconds ``seat`` has for the move the game waits for, from :attr:`changed_at` (None: no limit):
         the table's pace, or the game's own limit for this decision if shorter.
 
-        With a clock, a person whose bank is empty still has :data:`LAST_SECONDS` for each move."""
+        With a clock, a person whose bank is empty still has :data:`LAST_SECONDS` for each move; a person
+        back from a bot's stand-in has at least that from their return (:meth:`give_grace`)."""
         paced: float | None = None
         if self.pace == "move":
             paced = float(self.pace_seconds)
         elif self.pace == "clock":
             paced = max(self.banks.get(seat, float(self.pace_seconds)), LAST_SECONDS)
         rule = self.game.decision_seconds(self.state, seat)
-        if rule is None or paced is None:
-            return rule if paced is None else paced
-        return min(paced, rule)
+        limit = paced if rule is None else rule if paced is None else min(paced, rule)
+        granted = self.grace.get(seat)
+        if limit is not None and granted is not None and granted[0] == self.number:
+            limit = max(limit, granted[1])
+        return limit
+
+    def give_grace(self, seat: Seat) -> None:
+        """``seat``'s person is back from a bot's stand-in: if the move under way is one their time had run
+        out on, they have :data:`LAST_SECONDS` more for it from now (else the pace, already past, let the
+        bot take the seat again the moment its pause was over, and "Take my seat back" held for half a
+        second)."""
+        kept = {s: given for s, given in self.grace.items() if given[0] == self.number}
+        kept[seat] = (self.number, time.monotonic() - self.changed_at + LAST_SECONDS)
+        self.grace = kept
 
     def pace_json(self) -> dict[str, Any]:
         """The pace as the table shows it: for each seat the game waits for whose time runs (a person

@@ -957,6 +957,8 @@ class TableService:
             await asyncio.to_thread(self.store.set_stand_in, table.id, seat, on)
             table.seats[seat] = dataclasses.replace(table.seats[seat], stand_in=on)
             self._sync_stand_ins(table)
+            if not on:
+                table.give_grace(seat)
             await self._show_seats(table, False)
         table.wake.set()
         await self._publish({"kind": "seats", "table": table.id})
