@@ -252,7 +252,10 @@ function customText(n) {
 
 function circle(v, ctx, board, { novice, placing }) {
   const draggable = novice || placing;
-  const svg = s("svg", { viewBox: "-270 -270 540 540", class: "holy-circle", role: "group", "aria-label": t("cmd.circle") });
+  // Carrying a picked artefact (a novice clicks the areas of its way), the areas are what a click or a tap
+  // means: the artefacts standing on them let it through to them (style.css .carrying).
+  const carrying = novice && work.sel !== null;
+  const svg = s("svg", { viewBox: "-270 -270 540 540", class: `holy-circle ${carrying ? "carrying" : ""}`, role: "group", "aria-label": t("cmd.circle") });
   svg.append(s("rect", { x: -270, y: -270, width: 540, height: 540, class: "outside", "data-area": "X" }));
   const lastMove = (v.rituals[v.rituals.length - 1]?.moves || []).slice(-1)[0];
   // The move the High Priestess is judging: its start, path and destination are drawn on the circle.
@@ -377,14 +380,23 @@ function select(a, ctx) {
   ctx.rerender();
 }
 
+/** Under the circle, beside the way being built: put the artefact down, to pick or drag another (the
+ * artefacts take no click while one is carried). */
+function putDown(ctx) {
+  return h("button", { type: "button", class: "small", id: "put-down", dataset: { fkey: "put-down" },
+    onclick: () => { work.move = null; work.sel = null; work.route = []; ctx.rerender(); } }, t("cmd.put_down", { artefact: ART[work.sel] }));
+}
+
 function routeNote(ctx) {
   if (work.move) {
     const m = work.move;
     return h("p", { class: "route", id: "route" }, m.path.length
       ? t("cmd.route_over", { artefact: ART[m.artefact], path: m.path.join(" → "), to: m.to })
-      : t("cmd.route", { artefact: ART[m.artefact], to: m.to }));
+      : t("cmd.route", { artefact: ART[m.artefact], to: m.to }), " ", putDown(ctx));
   }
-  if (work.sel !== null) return h("p", { class: "route board-note", id: "route" }, t("cmd.picked", { artefact: ART[work.sel] }));
+  if (work.sel !== null) {
+    return h("p", { class: "route board-note", id: "route" }, t("cmd.picked", { artefact: ART[work.sel] }), " ", putDown(ctx));
+  }
   return h("p", { class: "board-note", id: "route" }, t("cmd.drag"));
 }
 
