@@ -57,15 +57,46 @@ function shapeOf(area) {
   const pts = [polar(112, a), polar(194, a - 17), polar(194, a + 17)];
   return s("polygon", { points: pts.map((p) => p.join(",")).join(" ") });
 }
+// Where the artefacts of an area stand. Up to what the area can hold spaced out (the centre 5, a hexagon 4,
+// a triangle 4, the ring all 15) they stand 2 * HIT_R apart and inside the area's outline, so that no
+// artefact's touch target covers another's; beyond that they close up in a grid, and their targets shrink
+// with the gap between them (see hitRadii).
+const SPACED = 2 * HIT_R + 0.6; // (a little more, so that neighbours' targets do not touch)
+// A triangle's spots in its own frame: [across, from the apex outwards]. It is 73.5 deep and 113.4 wide at
+// its base, its inscribed circle's centre 45.6 from the apex; four fit at the corners of the triangle
+// 9.5 inside its outline and at that triangle's circumcentre, 38.7 apart.
+const TRIANGLE_SPOTS = [null, [[0, 45.6]], [[-19.5, 52], [19.5, 52]], [[-19.5, 60], [19.5, 60], [0, 26]],
+  [[0, 15.6], [-37.4, 64], [37.4, 64], [0, 54.2]]];
 function tokenSpots(area, n) {
   if (area === "R") return Array.from({ length: n }, (_, k) => polar(224, -90 + 12 + (360 / Math.max(n, 15)) * k));
   const [cx, cy] = CENTRES[area];
+  if (area[0] === "T" && n < TRIANGLE_SPOTS.length) {
+    const deg = HEX_ANGLE(Number(area.slice(1)) - 1) + 36;
+    const [ux, uy] = polar(1, deg);
+    return TRIANGLE_SPOTS[n].map(([x, d]) => [(112 + d) * ux - x * uy, (112 + d) * uy + x * ux]);
+  }
+  if (area[0] !== "T" && n <= (area === "C" ? 5 : 4)) {
+    if (n === 1) return [[cx, cy]];
+    // a regular polygon of side SPACED, a corner down (clear of the area's name above the middle)
+    const r = SPACED / 2 / Math.sin(Math.PI / n);
+    const start = n === 2 ? 0 : n === 4 ? 45 : 90;
+    return Array.from({ length: n }, (_, k) => polar(r, start + (360 / n) * k)).map(([x, y]) => [cx + x, cy + y]);
+  }
   const cols = n <= 4 ? 2 : n <= 9 ? 3 : 4;
   const gap = area[0] === "T" ? 17 : 21;
   return Array.from({ length: n }, (_, k) => {
     const row = Math.floor(k / cols), col = k % cols;
     const rows = Math.ceil(n / cols);
     return [cx + (col - (Math.min(cols, n) - 1) / 2) * gap, cy + (row - (rows - 1) / 2) * gap];
+  });
+}
+
+/** Each artefact's touch target's radius: HIT_R, or less than half the way to the nearest other artefact,
+ * so that no two targets overlap (`spots`: where they stand). */
+function hitRadii(spots) {
+  return spots.map(([x, y], i) => {
+    const near = Math.min(...spots.map(([u, v], j) => (i === j ? Infinity : Math.hypot(u - x, v - y))));
+    return Math.min(HIT_R, near / 2 - 0.25);
   });
 }
 
@@ -221,7 +252,10 @@ function customText(n) {
 
 function circle(v, ctx, board, { novice, placing }) {
   const draggable = novice || placing;
-  const svg = s("svg", { viewBox: "-270 -270 540 540", class: "holy-circle", role: "group", "aria-label": t("cmd.circle") });
+  // Carrying a picked artefact (a novice clicks the areas of its way), the areas are what a click or a tap
+  // means: the artefacts standing on them let it through to them (style.css .carrying).
+  const carrying = novice && work.sel !== null;
+  const svg = s("svg", { viewBox: "-270 -270 540 540", class: `holy-circle ${carrying ? "carrying" : ""}`, role: "group", "aria-label": t("cmd.circle") });
   svg.append(s("rect", { x: -270, y: -270, width: 540, height: 540, class: "outside", "data-area": "X" }));
   const lastMove = (v.rituals[v.rituals.length - 1]?.moves || []).slice(-1)[0];
   // The move the High Priestess is judging: its start, path and destination are drawn on the circle.
@@ -243,29 +277,33 @@ function circle(v, ctx, board, { novice, placing }) {
     });
     shape.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); shape.dispatchEvent(new MouseEvent("click")); } });
     svg.append(shape);
-    const [lx, ly] = area === "R" ? polar(262, -90) : CENTRES[area];
-    svg.append(s("text", { x: lx, y: area === "R" ? ly + 4 : ly - (area[0] === "T" ? 22 : 30), class: "area-label" }, area));
+    // a name above the middle of the centre and of a hexagon, on the ring's top edge, and in the gap before
+    // a triangle's tip (its artefacts may fill its corners)
+    const [lx, ly] = area === "R" ? polar(262, -90) : area[0] === "T" ? polar(99, HEX_ANGLE(Number(area.slice(1)) - 1) + 36) : CENTRES[area];
+    svg.append(s("text", { x: lx, y: area === "R" || area[0] === "T" ? ly + 4 : ly - 30, class: "area-label" }, area));
   }
   // Tokens.
   const byArea = new Map();
   board.forEach((area, a) => { const name = AREAS[area]; byArea.set(name, [...(byArea.get(name) || []), a]); });
   const moved = p ? p.artefact : lastMove && lastMove.move ? lastMove.move.artefact : null;
-  for (const [area, arts] of byArea) {
+  const tokens = [...byArea].flatMap(([area, arts]) => {
     const spots = tokenSpots(area, arts.length);
-    arts.forEach((a, k) => {
-      const [x, y] = spots[k];
-      const colour = Math.floor(a / 5);
-      const g = s("g", { class: `token ${COLOUR_NAMES[colour]} ${work.sel === a || (work.move && work.move.artefact === a) ? "selected" : ""} ${moved === a ? "moved" : ""} ${draggable ? "draggable" : ""}`,
-        transform: `translate(${x},${y})`, "data-artefact": ART[a], "data-area": area,
-        tabindex: draggable ? 0 : undefined, role: draggable ? "button" : undefined,
-        "aria-label": t("cmd.token", { colour: SHOWN_COLOURS[colour], n: (a % 5) + 1, area }) },
-      // a finger's target (24 px and more on a phone) round the drawn artefact, invisible
-      draggable ? s("circle", { r: HIT_R, class: "hit", style: { fill: "transparent", stroke: "none" } }) : null,
-      s("circle", { r: 10 }), s("text", { y: 4 }, String((a % 5) + 1)));
-      if (draggable) attachDrag(g, svg, a, area, ctx, { placing });
-      svg.append(g);
-    });
-  }
+    return arts.map((a, k) => ({ a, area, at: spots[k] }));
+  });
+  const radii = hitRadii(tokens.map((tk) => tk.at));
+  tokens.forEach(({ a, area, at: [x, y] }, i) => {
+    const colour = Math.floor(a / 5);
+    const g = s("g", { class: `token ${COLOUR_NAMES[colour]} ${work.sel === a || (work.move && work.move.artefact === a) ? "selected" : ""} ${moved === a ? "moved" : ""} ${draggable ? "draggable" : ""}`,
+      transform: `translate(${x},${y})`, "data-artefact": ART[a], "data-area": area,
+      tabindex: draggable ? 0 : undefined, role: draggable ? "button" : undefined,
+      "aria-label": t("cmd.token", { colour: SHOWN_COLOURS[colour], n: (a % 5) + 1, area }) },
+    // a finger's target round the drawn artefact, invisible: 24 px and more on a phone unless its area is
+    // crowded, never over another artefact's
+    draggable ? s("circle", { r: radii[i], class: "hit", style: { fill: "transparent", stroke: "none" } }) : null,
+    s("circle", { r: 10 }), s("text", { y: 4 }, String((a % 5) + 1)));
+    if (draggable) attachDrag(g, svg, a, area, ctx, { placing });
+    svg.append(g);
+  });
   return svg;
 }
 
@@ -275,14 +313,12 @@ function svgPoint(svg, ev) {
   return pt.matrixTransform(svg.getScreenCTM().inverse());
 }
 
-function areaAt(ev, token, svg) {
-  // Beyond the outer ring is outside the circle (X); the thin gaps between areas count as nothing.
+function areaAt(ev, svg) {
+  // Beyond the outer ring is outside the circle (X); the thin gaps between areas count as nothing. The
+  // area under the pointer is read under the artefacts (the dragged one and those standing there).
   const p = svgPoint(svg, ev);
   if (Math.hypot(p.x, p.y) > 252) return "X";
-  token.style.pointerEvents = "none";
-  const el = document.elementFromPoint(ev.clientX, ev.clientY);
-  token.style.pointerEvents = "";
-  const hit = el && el.closest ? el.closest(".area[data-area]") : null;
+  const hit = document.elementsFromPoint(ev.clientX, ev.clientY).find((el) => el.matches(".holy-circle .area[data-area]"));
   return hit ? hit.dataset.area : null;
 }
 
@@ -303,7 +339,7 @@ function attachDrag(g, svg, a, start, ctx, { placing }) {
     if (Math.abs(ev.clientX - drag.x0) + Math.abs(ev.clientY - drag.y0) > 4) drag.moved = true;
     const p = svgPoint(svg, ev);
     g.setAttribute("transform", `translate(${p.x},${p.y})`);
-    const area = areaAt(ev, g, svg);
+    const area = areaAt(ev, svg);
     if (area && area !== drag.seq[drag.seq.length - 1]) drag.seq.push(area);
     svg.querySelectorAll(".area").forEach((el) => el.classList.toggle("in-route", drag.seq.slice(1).includes(el.dataset.area)));
   });
@@ -313,7 +349,7 @@ function attachDrag(g, svg, a, start, ctx, { placing }) {
     drag = null;
     g.classList.remove("dragging");
     if (!d.moved) { select(a, ctx); return; }
-    const area = areaAt(ev, g, svg);
+    const area = areaAt(ev, svg);
     if (area && area !== d.seq[d.seq.length - 1]) d.seq.push(area);
     const to = d.seq[d.seq.length - 1];
     if (placing) {
@@ -344,14 +380,23 @@ function select(a, ctx) {
   ctx.rerender();
 }
 
+/** Under the circle, beside the way being built: put the artefact down, to pick or drag another (the
+ * artefacts take no click while one is carried). */
+function putDown(ctx) {
+  return h("button", { type: "button", class: "small", id: "put-down", dataset: { fkey: "put-down" },
+    onclick: () => { work.move = null; work.sel = null; work.route = []; ctx.rerender(); } }, t("cmd.put_down", { artefact: ART[work.sel] }));
+}
+
 function routeNote(ctx) {
   if (work.move) {
     const m = work.move;
     return h("p", { class: "route", id: "route" }, m.path.length
       ? t("cmd.route_over", { artefact: ART[m.artefact], path: m.path.join(" → "), to: m.to })
-      : t("cmd.route", { artefact: ART[m.artefact], to: m.to }));
+      : t("cmd.route", { artefact: ART[m.artefact], to: m.to }), " ", putDown(ctx));
   }
-  if (work.sel !== null) return h("p", { class: "route board-note", id: "route" }, t("cmd.picked", { artefact: ART[work.sel] }));
+  if (work.sel !== null) {
+    return h("p", { class: "route board-note", id: "route" }, t("cmd.picked", { artefact: ART[work.sel] }), " ", putDown(ctx));
+  }
   return h("p", { class: "board-note", id: "route" }, t("cmd.drag"));
 }
 
