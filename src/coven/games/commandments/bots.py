@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache, partial
 from typing import Any, Final
 
@@ -83,6 +83,7 @@ from coven.games.commandments.rules import (
     rounds_for,
 )
 from coven.games.commandments.view import CommandmentsView
+from coven.games.commandments.worlds import Sampler
 
 # ------------------------------------------------------------------------------------ card statistics
 _SAMPLE_CONTEXTS: Final = 240
@@ -677,6 +678,15 @@ def margin_rewards(game: Game[Any, Any, Any], state: Any) -> list[float]:
     return out
 
 
+class Search(SearchBot):
+    """The generic IS-MCTS, its worlds drawn from one :class:`~coven.games.commandments.worlds.Sampler`
+    a decision: the posteriors of the hidden rituals are worked out once, not once a world."""
+
+    def world_source(self, view: Any) -> Callable[[], Any]:
+        draw, rng = Sampler(view).draw, self.rng
+        return lambda: draw(rng)
+
+
 def _search(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
     """``search``: the generic IS-MCTS (:mod:`coven.bots.search`) over the :class:`Shortlist`, worlds
     drawn from the exact posterior over the priestess's cards, eight decisions played on by ``greedy``
@@ -690,7 +700,7 @@ def _search(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
         max_depth=1,
         playout_depth=8,
     )
-    return SearchBot(game, seat, seed, plan)
+    return Search(game, seat, seed, plan)
 
 
 LEVEL_SLIP: dict[str, float] = {"beginner": 0.6, "casual": 0.1}

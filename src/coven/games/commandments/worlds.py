@@ -101,20 +101,10 @@ class Sampler:
         return state
 
 
-class _LastSampler:
-    """The sampler of the last view asked for: a search draws all the worlds of a decision from one
-    view, so the posteriors are worked out once a decision, not once a world. Asked again for the very
-    same (frozen) view object, it draws at once."""
-
-    last: tuple[CommandmentsView, Sampler] | None = None
-
-
 def build_world(view: CommandmentsView, rng: random.Random) -> CommandmentsState:
-    """A full state consistent with ``view`` (the game's sampler, in ``Parts``): see :class:`Sampler`."""
-    cached = _LastSampler.last
-    if cached is None or cached[0] is not view:
-        cached = _LastSampler.last = (view, Sampler(view))
-    return cached[1].draw(rng)
+    """A full state consistent with ``view`` (the game's sampler, in ``Parts``): see :class:`Sampler`,
+    which draws many worlds from one view."""
+    return Sampler(view).draw(rng)
 
 
 def _ritual(
