@@ -244,8 +244,8 @@ def _join_any(per_slot: Groups, totals: list[int], out: list[HypothesisClass]) -
     """Class triples for which some choice among each move's possible values reproduces its total
     (a human judge's hidden yes or no), in the order of ``product`` over the three slots' groups.
 
-    Per commandment pair and move only the sums they may give matter, and the taboo classes are few
-    values per move: the taboo classes that fit a move are worked out once for each set of sums there
+    Per commandment pair and move only the sums the pair may give matter, and the taboo classes give
+    few values per move: which taboo classes fit a move is worked out once for each set of sums there
     (a bit per taboo class), and a pair keeps those that fit every move."""
     taboos = list(per_slot[0].items())
     firsts = list(per_slot[1].items())
