@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import time
+from typing import Any
 
-from coven.bots.arena import play_game
-from coven.games.commandments import GAME
+import pytest
+
+from coven.bots.arena import make_bot, play_game
+from coven.bots.search import SearchBot
+from coven.games.commandments import GAME, worlds
 from coven.games.commandments.bots import BestBot, GreedyBot, _miss_rate, _perf_totals, imitate
 from coven.games.commandments.cards import deck_for
 from coven.games.commandments.inference import ritual_posterior
 from coven.games.commandments.notation import MOVE_FAMILY, Move, Ordain, Perf, Place
-from coven.games.commandments.rules import karma_total, move_context
+from coven.games.commandments.rules import CommandmentsState, karma_total, move_context
 
 from .helpers import play, table
 
@@ -108,3 +114,63 @@ def test_the_priestess_counts_the_random_moves_that_miss_exactly() -> None:
     )
     assert got == misses / len(MOVE_FAMILY)
     assert 0 < got < 1
+
+
+EVERY_OPTION = {"expert": True, "judge": "priestess", "reveal": "never"}
+"""The options that hide the most: no markers, her verdicts by hand, no card ever revealed."""
+
+
+def _last_ritual_novice(options: dict[str, object], players: int, seed: int) -> tuple[CommandmentsState, int]:
+    """A position of a game between ``greedy`` bots: the last ritual, six moves made, a novice to move."""
+    bots = [make_bot(GAME, "greedy", s, 30 + s) for s in range(players)]
+    result = play_game(GAME, bots, players, options, seed)
+    state = GAME.new_game(players, options, seed)
+    for seat, action in result.moves:
+        view = GAME.view(state, seat)
+        ritual = view.rituals[-1]
+        if len(view.rituals) == players and view.phase == "move" and len(ritual.moves) >= 6:
+            return state, seat
+        GAME.apply(state, seat, action)  # type: ignore[arg-type]
+    raise AssertionError("the game never reached its last ritual's seventh move")
+
+
+def test_a_search_decision_works_out_the_hidden_cards_once_and_keeps_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``reveal=never`` every earlier ritual stays hidden: their posteriors (a function of the
+    view; with a human judge in the expert variant, the costly join) are worked out once a decision,
+    not once for each of the search's worlds (40 a decision: 120 posteriors here before, and about
+    20 times the CPU)."""
+    state, seat = _last_ritual_novice(EVERY_OPTION, 4, 7)
+    view = GAME.view(state, seat)
+    hidden = [rv for rv in view.rituals if not rv.hand and any(not s.card for s in rv.slots)]
+    assert len(hidden) == 3
+    worked_out: list[int] = []
+    posterior = worlds.ritual_posterior
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        worked_out.append(1)
+        return posterior(*args, **kwargs)
+
+    monkeypatch.setattr(worlds, "ritual_posterior", counted)
+    bot = make_bot(GAME, "search", seat, 3)
+    assert isinstance(bot, SearchBot)
+    started = time.process_time()
+    action = bot.act(view, GAME.legal_actions(state, seat), True)
+    cpu = time.process_time() - started
+    assert len(worked_out) == len(hidden)
+    assert bot.iterations_done == bot.plan.iterations == 40
+    assert isinstance(action, Move) and GAME.illegal_reason(state, seat, action) is None
+    assert cpu < 10.0  # generous: about 0.05 s of CPU (about 1 s with a posterior per world)
+
+
+def test_the_search_plays_legal_games_with_every_option() -> None:
+    for players, seed in ((4, 2),):
+        bots: list[Any] = [make_bot(GAME, "greedy", s, 60 + s) for s in range(players)]
+        search = make_bot(GAME, "search", 1, 61)
+        assert isinstance(search, SearchBot)
+        search.plan = dataclasses.replace(search.plan, iterations=4)
+        bots[1] = search
+        result = play_game(GAME, bots, players, EVERY_OPTION, seed)  # checked: an illegal answer raises
+        assert GAME.is_over(result.state)
+        assert any(s == 1 and isinstance(a, Move) for s, a in result.moves)

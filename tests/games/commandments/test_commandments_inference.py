@@ -4,7 +4,7 @@ every sampled world reproduces every announced total and marker the seat saw."""
 from __future__ import annotations
 
 import random
-from itertools import permutations
+from itertools import permutations, product
 from typing import Any
 
 import pytest
@@ -116,3 +116,34 @@ def test_the_posterior_is_exactly_the_consistent_hypotheses() -> None:
     assert abs(sum(post.marginals[0].values()) - 1.0) < 1e-9
     drawn = post.sample(random.Random(4))
     assert drawn in brute
+
+
+def test_a_hidden_human_judges_posterior_is_exactly_the_consistent_hypotheses() -> None:
+    """Her yes and no are hidden: a total only has to be reachable by some verdict on each of her
+    action cards (the join over each move's possible values), against brute force."""
+    state = table(4, ["A01", "A02", "P23", "P03"], {"expert": True, "judge": "priestess"})
+    play(state, 0, "ordain discard=A02 taboo=A01")  # taboo: white; do: areas carried over, dance
+    play(state, 0, "place wh=R,R,R,R,R bk=T1,T1,H2,H2,H2 br=T1,T1,H3,H3,H3")
+    for seat, move, verdict in (
+        (1, "bk1>H1>H2>C +dance", "yes,yes"),
+        (2, "bk2>C +dance", "yes,no"),
+        (3, "wh1>T2 +stand", "no,no"),
+        (1, "br3>C +bow", "no,yes"),
+    ):
+        play(state, seat, move)
+        play(state, 0, f"judge {verdict}")
+    view = GAME.view(state, 2)
+    deck = deck_for("")
+    post = ritual_posterior(view, deck)
+    seen = seen_cards(view, deck)
+    rv = view.rituals[-1]
+    pools = {
+        kind: [c for c in (deck.artefact if kind == ARTEFACT else deck.action) if c not in seen]
+        for kind in (ARTEFACT, "action")
+    }
+    every = [h for h in product(*(pools[s.type] for s in rv.slots)) if len(set(h)) == 3]
+    brute = {h for h in every if consistent(h, deck, rv, True)}
+    assert len(brute) < len(every) / 4  # the totals tell much, though her verdicts are hidden
+    assert post.total == len(brute) > 0
+    assert set(post.hypotheses(random.Random(0), len(brute))) == brute
+    assert tuple(state.ritual.slots) in brute

@@ -79,6 +79,8 @@ class Posterior:
         self.classes = classes
         self.total = sum(c.weight for c in classes)
         """The number of consistent hypotheses (distinct card triples)."""
+        self._cards: list[frozenset[int]] | None = None
+        """Per class, every card it holds (worked out when a draw first excludes cards)."""
         self.marginals: list[dict[int, float]] = [{}, {}, {}]
         """Per slot, the probability of each card."""
         for cls in classes:
@@ -96,18 +98,22 @@ class Posterior:
         classes = self.classes
         weights = [c.weight for c in classes]
         if exclude:
-            classes = [
-                HypothesisClass(
+            if self._cards is None:
+                self._cards = [frozenset(c.slots[0] + c.slots[1] + c.slots[2]) for c in classes]
+            classes = list(classes)
+            for k, cards in enumerate(self._cards):
+                if cards.isdisjoint(exclude):
+                    continue  # the class as it is, and its weight
+                slots = classes[k].slots
+                cls = classes[k] = HypothesisClass(
                     (
-                        tuple(x for x in c.slots[0] if x not in exclude),
-                        tuple(x for x in c.slots[1] if x not in exclude),
-                        tuple(x for x in c.slots[2] if x not in exclude),
+                        tuple(x for x in slots[0] if x not in exclude),
+                        tuple(x for x in slots[1] if x not in exclude),
+                        tuple(x for x in slots[2] if x not in exclude),
                     ),
                     0,
                 )
-                for c in classes
-            ]
-            weights = [_triples(*c.slots) for c in classes]
+                weights[k] = _triples(*cls.slots)
         if not any(weights):
             return None
         cls = rng.choices(classes, weights=weights)[0]
@@ -236,17 +242,50 @@ def _join_exact(
 
 def _join_any(per_slot: Groups, totals: list[int], out: list[HypothesisClass]) -> None:
     """Class triples for which some choice among each move's possible values reproduces its total
-    (a human judge's hidden yes or no)."""
-    for (v0, c0), (v1, c1), (v2, c2) in product(
-        per_slot[0].items(), per_slot[1].items(), per_slot[2].items()
-    ):
-        if all(
-            any(announce(b + c - a) == t for a in v0[i] for b in v1[i] for c in v2[i])
-            for i, t in enumerate(totals)
-        ):
-            weight = _triples(c0, c1, c2)
-            if weight:
-                out.append(HypothesisClass((tuple(c0), tuple(c1), tuple(c2)), weight))
+    (a human judge's hidden yes or no), in the order of ``product`` over the three slots' groups.
+
+    Per commandment pair and move only the sums the pair may give matter, and the taboo classes give
+    few values per move: which taboo classes fit a move is worked out once for each set of sums there
+    (a bit per taboo class), and a pair keeps those that fit every move."""
+    taboos = list(per_slot[0].items())
+    firsts = list(per_slot[1].items())
+    seconds = list(per_slot[2].items())
+    moves = range(len(totals))
+    by_values: list[dict[tuple[int, ...], int]] = [{} for _ in moves]
+    """Per move, the taboo classes (bits) by the values they may have given there."""
+    for k, (v0, _) in enumerate(taboos):
+        for i in moves:
+            by_values[i][v0[i]] = by_values[i].get(v0[i], 0) | 1 << k
+    fitting: dict[tuple[int, frozenset[int]], int] = {}
+    every = (1 << len(taboos)) - 1
+    found: list[tuple[int, int, int]] = []
+    for (k1, (v1, _)), (k2, (v2, _)) in product(enumerate(firsts), enumerate(seconds)):
+        mask = every
+        for i in moves:
+            sums = frozenset(b + c for b in v1[i] for c in v2[i])
+            fit = fitting.get((i, sums))
+            if fit is None:
+                fit = 0
+                t = totals[i]
+                for values, bits in by_values[i].items():
+                    if any(announce(b - a) == t for a in values for b in sums):
+                        fit |= bits
+                fitting[(i, sums)] = fit
+            mask &= fit
+            if not mask:
+                break
+        k0 = 0
+        while mask:
+            if mask & 1:
+                found.append((k0, k1, k2))
+            mask >>= 1
+            k0 += 1
+    found.sort()
+    for k0, k1, k2 in found:
+        c0, c1, c2 = taboos[k0][1], firsts[k1][1], seconds[k2][1]
+        weight = _triples(c0, c1, c2)
+        if weight:
+            out.append(HypothesisClass((tuple(c0), tuple(c1), tuple(c2)), weight))
 
 
 def consistent(cards: Sequence[int], deck: Deck, rv: RitualView, human: bool) -> bool:

@@ -33,61 +33,78 @@ move_contexts = judged_moves
 """The judged moves of a ritual with their contexts (kept under its older name)."""
 
 
-def build_world(view: CommandmentsView, rng: random.Random) -> CommandmentsState:
-    """A full state consistent with ``view``: unseen cards drawn as the module says, and a fresh chance
-    source (a sampled world's future is not the true one)."""
-    deck = deck_for(str(view.options["custom_cards"]))
-    known = seen_cards(view, deck)
-    hidden = [
-        i
-        for i, rv in enumerate(view.rituals)
-        if not rv.hand and rv.slots and any(not s.card for s in rv.slots)
-    ]
-    hidden.sort(reverse=True)  # the current ritual first: it is the most constrained
-    posteriors: dict[int, Posterior] = {i: ritual_posterior(view, deck, i) for i in hidden}
-    drawn: dict[int, tuple[int, int, int]] = {}
-    for _ in range(_ATTEMPTS):
-        drawn = {}
-        used: set[int] = set()
-        for i in hidden:
-            h = posteriors[i].sample(rng, frozenset(used))
-            if h is None:
+class Sampler:
+    """Everything a view fixes, worked out once: the cards this seat has seen, its hidden rituals and
+    their exact posteriors (a function of the view alone, and the costly part: with ``reveal=never``
+    every earlier ritual stays hidden, and a human judge in the expert variant leaves many totals to
+    reach); :meth:`draw` draws the hidden cards anew each time."""
+
+    def __init__(self, view: CommandmentsView) -> None:
+        self.view = view
+        deck = self.deck = deck_for(str(view.options["custom_cards"]))
+        self.known = seen_cards(view, deck)
+        hidden = [
+            i
+            for i, rv in enumerate(view.rituals)
+            if not rv.hand and rv.slots and any(not s.card for s in rv.slots)
+        ]
+        hidden.sort(reverse=True)  # the current ritual first: it is the most constrained
+        self.hidden = hidden
+        self.posteriors: dict[int, Posterior] = {i: ritual_posterior(view, deck, i) for i in hidden}
+
+    def draw(self, rng: random.Random) -> CommandmentsState:
+        """A full state consistent with the view: unseen cards drawn as the module says, and a fresh
+        chance source (a sampled world's future is not the true one)."""
+        view, deck, hidden, posteriors = self.view, self.deck, self.hidden, self.posteriors
+        drawn: dict[int, tuple[int, int, int]] = {}
+        for _ in range(_ATTEMPTS):
+            drawn = {}
+            used: set[int] = set()
+            for i in hidden:
+                h = posteriors[i].sample(rng, frozenset(used))
+                if h is None:
+                    break
+                drawn[i] = h
+                used.update(h)
+            if len(drawn) == len(hidden):
                 break
-            drawn[i] = h
-            used.update(h)
-        if len(drawn) == len(hidden):
-            break
-    else:  # pragma: no cover - a world always exists (the true one); only very bad luck gets here
-        raise RuntimeError("no world consistent with this view was drawn")
-    taken = set(known)
-    for h in drawn.values():
-        taken.update(h)
-    pools = {
-        ARTEFACT: [c for c in deck.artefact if c not in taken],
-        ACTION: [c for c in deck.action if c not in taken],
-    }
-    rng.shuffle(pools[ARTEFACT])
-    rng.shuffle(pools[ACTION])
-    rituals = [_ritual(deck, rv, pools, drawn.get(i)) for i, rv in enumerate(view.rituals)]
-    phase = PHASE_NAMES.index(view.phase)
-    state = CommandmentsState(
-        view.players,
-        dict(view.options),
-        deck,
-        fresh(rng),
-        tuple(pools[ARTEFACT]),
-        tuple(pools[ACTION]),
-        rituals,
-        phase,
-        list(view.board),
-        view.flips,
-        list(view.karma),
-        len(view.rituals[-1].moves) if view.rituals else 0,
-        view.pending,
-        view.pending_start,
-    )
-    assert phase != JUDGE or view.pending is not None
-    return state
+        else:  # pragma: no cover - a world always exists (the true one); only very bad luck gets here
+            raise RuntimeError("no world consistent with this view was drawn")
+        taken = set(self.known)
+        for h in drawn.values():
+            taken.update(h)
+        pools = {
+            ARTEFACT: [c for c in deck.artefact if c not in taken],
+            ACTION: [c for c in deck.action if c not in taken],
+        }
+        rng.shuffle(pools[ARTEFACT])
+        rng.shuffle(pools[ACTION])
+        rituals = [_ritual(deck, rv, pools, drawn.get(i)) for i, rv in enumerate(view.rituals)]
+        phase = PHASE_NAMES.index(view.phase)
+        state = CommandmentsState(
+            view.players,
+            dict(view.options),
+            deck,
+            fresh(rng),
+            tuple(pools[ARTEFACT]),
+            tuple(pools[ACTION]),
+            rituals,
+            phase,
+            list(view.board),
+            view.flips,
+            list(view.karma),
+            len(view.rituals[-1].moves) if view.rituals else 0,
+            view.pending,
+            view.pending_start,
+        )
+        assert phase != JUDGE or view.pending is not None
+        return state
+
+
+def build_world(view: CommandmentsView, rng: random.Random) -> CommandmentsState:
+    """A full state consistent with ``view`` (the game's sampler, in ``Parts``): see :class:`Sampler`,
+    which draws many worlds from one view."""
+    return Sampler(view).draw(rng)
 
 
 def _ritual(
@@ -114,7 +131,7 @@ def _ritual(
     return Ritual(rv.priestess, ordered, discard, slots, placement, moves, gains, rv.disempowered, rv.ended)
 
 
-__all__ = ["build_world", "consistent", "move_contexts", "secrets"]
+__all__ = ["Sampler", "build_world", "consistent", "move_contexts", "secrets"]
 
 
 def secrets(state: CommandmentsState, seat: int) -> frozenset[str]:
