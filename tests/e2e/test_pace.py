@@ -158,7 +158,8 @@ def test_a_watchers_countdown_follows_a_bot_taking_a_seat_and_giving_it_back(
         ).json_value()
         line = " ".join(given.split())
         left = re.search(r"\(encore (\d+) s\)", line)
-        assert "Ana" in line and left and 0 < int(left[1]) <= 5, line
+        # (the move's 5 s, or, back with less than that left, the last 15 s from her return)
+        assert "Ana" in line and left and 0 < int(left[1]) <= 15, line
 
 
 def test_the_log_credits_a_standing_in_bot_with_the_moves_it_made(server: Any, context: Any) -> None:

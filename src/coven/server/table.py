@@ -248,8 +248,8 @@ class Table:
     """With a clock: each person's time left, kept with each of their steps (:meth:`bank_after`): a process
     that loads the table again, after a restart or to adopt it, gives each the time their last step left."""
     grace: dict[Seat, tuple[int, float]] = field(default_factory=dict)
-    """People who came back (a bot stood in for them) during a move: the number of that move, and the
-    seconds from :attr:`changed_at` they have for it at least (see :meth:`give_grace`)."""
+    """People back from a bot's stand-in during a move: the number of that move, and the seconds from
+    :attr:`changed_at` they have for it at least (see :meth:`give_grace`)."""
     changed_at: float = field(default_factory=time.monotonic)
     """When the table last changed for its people (a step sent out, the start): a move's time is
     measured from here (see :meth:`Game.stamp_time`)."""
@@ -436,10 +436,10 @@ class Table:
         return limit
 
     def give_grace(self, seat: Seat) -> None:
-        """``seat``'s person is back from a bot's stand-in: if the move under way is one their time had run
-        out on, they have :data:`LAST_SECONDS` more for it from now (else the pace, already past, let the
-        bot take the seat again the moment its pause was over, and "Take my seat back" held for half a
-        second)."""
+        """``seat``'s person is back from a bot's stand-in: they have at least :data:`LAST_SECONDS` from now
+        for the move under way (more if its limit leaves more). Back during the very move their time ran
+        out on, they had nothing left: the pace, already past, let the bot take the seat again the moment
+        its pause was over, and "Take my seat back" held for half a second."""
         kept = {s: given for s, given in self.grace.items() if given[0] == self.number}
         kept[seat] = (self.number, time.monotonic() - self.changed_at + LAST_SECONDS)
         self.grace = kept
