@@ -441,7 +441,9 @@ class Table:
         out on, they had nothing left: the pace, already past, let the bot take the seat again the moment
         its pause was over, and "Take my seat back" held for half a second."""
         kept = {s: given for s, given in self.grace.items() if given[0] == self.number}
-        kept[seat] = (self.number, time.monotonic() - self.changed_at + LAST_SECONDS)
+        # (from the elapsed seconds as frames give them, rounded: a page counting down from a frame's
+        # ``elapsed`` shows LAST_SECONDS at most, never one more)
+        kept[seat] = (self.number, self.elapsed() + LAST_SECONDS)
         self.grace = kept
 
     def pace_json(self) -> dict[str, Any]:
