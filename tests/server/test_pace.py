@@ -240,6 +240,23 @@ def _table_frame(ws: Any) -> dict[str, Any]:
     return next(m for m in wait_for(ws, lambda m: m["type"] == "table") if m["type"] == "table")
 
 
+@contextlib.contextmanager
+def stood_in_for(client: TestClient) -> Iterator[tuple[Any, int, str, Any, dict[str, Any], dict[str, Any]]]:
+    """Two people at a table of 60 s a move; the time of the one the game waits for (Ana) runs out, and a
+    bot stands in for her. Yields the table, Ana's seat and token, the other person's socket, the sync
+    that started the table and the ``table`` frame the other was sent when the bot took Ana's seat."""
+    created = create(client, seats=humans(2), pace="move", pace_seconds=60)
+    table = live(client, created["table"]["id"])
+    tokens = [i["token"] for i in created["invites"]]
+    with seated(client, created) as (a, b, started):
+        ana = started["to_act"][0]
+        other = b if ana == 0 else a
+        time_passes(client, table, 61)
+        taken = _table_frame(other)
+        assert taken["seats"][ana]["stand_in"] is True
+        yield table, ana, tokens[ana], other, started, taken
+
+
 def test_every_page_hears_whose_time_runs_when_a_bot_takes_a_seat_or_gives_it_back(
     make_client: Callable[..., TestClient],
 ) -> None:
@@ -250,19 +267,11 @@ def test_every_page_hears_whose_time_runs_when_a_bot_takes_a_seat_or_gives_it_ba
     although her time ran again. The frame now carries the pace as it is now, and how long ago the move
     began. (A server whose bots pause: the bot has not played Ana's move yet when she takes it back.)"""
     client = make_client(bot_pause=3600)
-    created = create(client, seats=humans(2), pace="move", pace_seconds=60)
-    table_id = created["table"]["id"]
-    tokens = [i["token"] for i in created["invites"]]
-    with seated(client, created) as (a, b, started):
-        ana = started["to_act"][0]
-        other = b if ana == 0 else a
-        time_passes(client, live(client, table_id), 61)
-        taken = _table_frame(other)
-        assert taken["seats"][ana]["stand_in"] is True
+    with stood_in_for(client) as (table, ana, token, other, started, taken):
         assert taken["pace"]["limits"] == {}  # a bot plays her move: no time runs
         assert 61 <= taken["elapsed"] < 120
-        with client.websocket_connect(ws_url(table_id)) as back:
-            hello(back, tokens[ana])  # Ana is back (her page's "Take my seat back" says hello again)
+        with client.websocket_connect(ws_url(table.id)) as back:
+            hello(back, token)  # Ana is back (her page's "Take my seat back" says hello again)
             given = _table_frame(other)
         assert given["seats"][ana]["stand_in"] is False
         # her time runs again: the last seconds, from her return (see the test after this one)
@@ -280,17 +289,9 @@ def test_a_person_back_during_the_move_their_time_ran_out_on_has_the_last_second
     again, and the button held for half a second. They now have LAST_SECONDS for that move from their
     return; past them, the bot stands in again. (Bots pause 2 s: Ana is back before hers plays.)"""
     client = make_client(bot_pause=2.0)
-    created = create(client, seats=humans(2), pace="move", pace_seconds=60)
-    table_id = created["table"]["id"]
-    tokens = [i["token"] for i in created["invites"]]
-    table = live(client, table_id)
-    with seated(client, created) as (a, b, started):
-        ana = started["to_act"][0]
-        other = b if ana == 0 else a
-        time_passes(client, table, 61)
-        assert _table_frame(other)["seats"][ana]["stand_in"] is True
-        with client.websocket_connect(ws_url(table_id)) as back:
-            hello(back, tokens[ana])
+    with stood_in_for(client) as (table, ana, token, other, started, _):
+        with client.websocket_connect(ws_url(table.id)) as back:
+            hello(back, token)
             assert _table_frame(other)["seats"][ana]["stand_in"] is False
             time.sleep(2.5)  # the bot's pause is over (it does not play: the seat is hers), the pace looked
             assert table.seats[ana].stand_in is False and table.number == started["number"]
