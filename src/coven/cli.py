@@ -564,7 +564,7 @@ def bench_server(
     """Simulated people over real websockets on 127.0.0.1: moves/s, ack times, the server's CPU per move
     beside a bare websocket echo's CPU per message (cpu_ratio), memory growth, and the people's ack p99
     with and without bot tables."""
-    from coven.server.commands import bench_server as run_bench
+    from coven.server.bench import bench_server as run_bench
 
     _game(game_id)
     try:

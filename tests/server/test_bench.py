@@ -136,12 +136,11 @@ def test_the_ratio_round_by_round_pairs_each_peoples_slice_with_the_echos_after_
 
 def test_the_benchs_table_shows_where_a_moves_cpu_goes(monkeypatch: pytest.MonkeyPatch) -> None:
     from coven import cli
-    from coven.server import commands
 
     run = {"cpu_ratio": 10.0, "fanout_ratio": 2.0, "setup_share": 0.1, "commit_share": 0.25, "moves": 5}
     spread = {"cpu_ratio_rounds": 8, "cpu_ratio_q1": 9.6, "cpu_ratio_q3": 10.7}
     result = {**run, **spread, "cpu_ratio_parts": bench.ratio_parts(run)}
-    monkeypatch.setattr(commands, "bench_server", lambda **_: result)
+    monkeypatch.setattr(bench, "bench_server", lambda **_: result)
     # wide enough for the table on one line a row: the CLI's console was made at import, and under
     # pytest-xdist COLUMNS=80 was set then (which a console keeps), so the environment alone is not enough
     monkeypatch.setattr(cli.console, "_width", 200)

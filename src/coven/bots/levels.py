@@ -19,7 +19,8 @@ possible cast) build their levels themselves.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from coven.core.bot import Bot, BotFactory
@@ -74,4 +75,10 @@ def level_bot(
     return LevelBot(game, seat, seed, greedy, slip, eagerness)
 
 
-__all__ = ["LEVELS", "LevelBot", "level_bot"]
+def level_factories(greedy: BotFactory, slips: Mapping[str, float]) -> dict[str, BotFactory]:
+    """The ``beginner`` and ``casual`` factories of a game whose levels are its ``greedy`` bot with random
+    slips at the rates ``slips`` gives them (each game's own, measured where it registers them)."""
+    return {level: partial(level_bot, greedy=greedy, slip=slips[level]) for level in ("beginner", "casual")}
+
+
+__all__ = ["LEVELS", "LevelBot", "level_bot", "level_factories"]

@@ -224,36 +224,3 @@ def serve(
         log_level=log_level,
         log_config=log_config(log_level),
     )
-
-
-# --------------------------------------------------------------------------- bench
-def bench_server(
-    players: int | None = None,
-    seconds: float = 10.0,
-    game: str = "brujas",
-    per_table: int | None = None,
-    database: str | None = None,
-    seed: int = 1,
-    tables: int | None = None,
-    bot_tables: int = 0,
-    games: int = 0,
-    commit_process: bool = False,
-    commit_interval: float | None = None,
-) -> dict[str, Any]:
-    """``coven bench server``: see :func:`coven.server.bench.bench_server` (the servers it measures run in
-    child processes on 127.0.0.1)."""
-    from coven.server import bench
-
-    return bench.bench_server(
-        players=players,
-        seconds=seconds,
-        game=game,
-        per_table=per_table,
-        database=database,
-        seed=seed,
-        tables=tables,
-        bot_tables=bot_tables,
-        games=games,
-        commit_process=commit_process,
-        commit_interval=commit_interval,
-    )

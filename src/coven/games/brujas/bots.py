@@ -109,10 +109,11 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from coven.bots.levels import level_factories
 from coven.bots.reference import ReferencePlan, reference_factory
 from coven.bots.search import Playout, SearchBot, SearchPlan
 from coven.core import Game, Seat
-from coven.core.bot import Bot, BotFactory, RandomBot
+from coven.core.bot import BotFactory, RandomBot
 from coven.games.brujas.cards import BIT, COLOUR, COLOUR40, KIND, KINDS, LOW, NUMBER, NUMBER40
 from coven.games.brujas.notation import DOWN, PLAY_ACTION, TAKE_ACTION, UP, Action
 from coven.games.brujas.reading import WorldChain, readable
@@ -743,24 +744,9 @@ LEVEL_SLIP: dict[str, float] = {"beginner": 0.9, "casual": 0.1}
 """The levels' chance of a random choice instead of ``greedy``'s (:mod:`coven.bots.levels`)."""
 
 
-def _beginner(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
-    """``greedy`` with frequent random slips (:mod:`coven.bots.levels`, loaded only when asked for)."""
-    from coven.bots.levels import level_bot
-
-    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["beginner"])
-
-
-def _casual(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
-    """``greedy`` with occasional random slips (:mod:`coven.bots.levels`)."""
-    from coven.bots.levels import level_bot
-
-    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["casual"])
-
-
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
-    "beginner": _beginner,
-    "casual": _casual,
+    **level_factories(GreedyBot, LEVEL_SLIP),
     "greedy": GreedyBot,
     "best": _best,
     "reference": reference_factory(REFERENCE_PLAN),

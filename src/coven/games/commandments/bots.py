@@ -57,6 +57,7 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache, partial
 from typing import Any, Final
 
+from coven.bots.levels import level_factories
 from coven.bots.search import SearchBot, SearchPlan, bots_policy
 from coven.core import Bot, BotFactory, Game, RandomBot, Seat
 from coven.games.commandments.board import COLOUR_OF, KIND_OF, NUM_AREAS, NUM_ARTEFACTS, OUTSIDE, counts_of
@@ -707,24 +708,9 @@ LEVEL_SLIP: dict[str, float] = {"beginner": 0.6, "casual": 0.1}
 """The levels' chance of a random choice instead of ``greedy``'s (:mod:`coven.bots.levels`)."""
 
 
-def _beginner(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
-    """``greedy`` with frequent random slips (:mod:`coven.bots.levels`, loaded only when asked for)."""
-    from coven.bots.levels import level_bot
-
-    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["beginner"])
-
-
-def _casual(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
-    """``greedy`` with occasional random slips (:mod:`coven.bots.levels`)."""
-    from coven.bots.levels import level_bot
-
-    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["casual"])
-
-
 BOTS: Final[dict[str, BotFactory]] = {
     "random": RandomBot,
-    "beginner": _beginner,
-    "casual": _casual,
+    **level_factories(GreedyBot, LEVEL_SLIP),
     "greedy": GreedyBot,
     "best": BestBot,
     "search": _search,

@@ -112,6 +112,7 @@ from functools import cache, partial
 from itertools import product
 from typing import Any
 
+from coven.bots.levels import level_factories
 from coven.bots.reference import ReferencePlan, reference_factory
 from coven.bots.search import SearchBot, SearchPlan, bots_policy
 from coven.core import Bot, BotFactory, Game, RandomBot, Seat
@@ -657,24 +658,9 @@ LEVEL_SLIP: dict[str, float] = {"beginner": 0.25, "casual": 0.03}
 """The levels' chance of a random choice instead of ``greedy``'s (:mod:`coven.bots.levels`)."""
 
 
-def _beginner(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
-    """``greedy`` with frequent random slips (:mod:`coven.bots.levels`, loaded only when asked for)."""
-    from coven.bots.levels import level_bot
-
-    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["beginner"])
-
-
-def _casual(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
-    """``greedy`` with occasional random slips (:mod:`coven.bots.levels`)."""
-    from coven.bots.levels import level_bot
-
-    return level_bot(game, seat, seed, GreedyBot, LEVEL_SLIP["casual"])
-
-
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
-    "beginner": _beginner,
-    "casual": _casual,
+    **level_factories(GreedyBot, LEVEL_SLIP),
     "greedy": GreedyBot,
     "best": _best,
     "reference": reference_factory(REFERENCE_PLAN),
