@@ -81,6 +81,24 @@ class LoggedStep:
     )
     """Each event's audience and JSON form, made once for every seat that is sent the step."""
 
+    def __init__(
+        self,
+        number: int,
+        actor: Seat,
+        action: str,
+        events: list[Event],
+        together: frozenset[Seat] = frozenset(),
+        _shown: list[tuple[frozenset[Seat] | None, dict[str, Any]]] | None = None,
+    ) -> None:
+        # written out (not the dataclass's, which is interpreted code): compiled, each field is a slot
+        # store, and a step is made for every move (see the note above Taken)
+        self.number = number
+        self.actor = actor
+        self.action = action
+        self.events = events
+        self.together = together
+        self._shown = _shown
+
     def events_json(self, seat: Seat | None) -> list[dict[str, Any]]:
         """The JSON forms of the events ``seat`` sees (:meth:`Event.visible_to`). Shared between the
         seats' frames: never mutate."""
@@ -200,7 +218,30 @@ class _Shown:
     the same sequence at one number share one listing. The entry holds the sequence, so its identity
     names no other while the number lasts."""
 
+    def __init__(
+        self,
+        number: int,
+        views: dict[Seat | None, Any] | None = None,
+        derived: set[Seat | None] | None = None,
+    ) -> None:
+        self.number = number
+        self.turn = None
+        self.pace = None
+        self.result = _MISSING
+        self.views = {} if views is None else views
+        self.derived = set() if derived is None else derived
+        self.snapshots = {}
+        self.updates = {}
+        self.syncs = {}
+        self.shared = None
+        self.listed = {}
+        self.listings = {}
 
+
+# The classes made at every move (a step taken, logged and shown) have their ``__init__`` written out: a
+# dataclass's own is interpreted code even in a compiled module (mypyc keeps the generated method), and
+# theirs cost the server about 13 µs a move (a tenth of its work on a move beyond the transport, measured
+# for issue 12 with py-spy); compiled, each field is a slot store.
 @dataclass(frozen=True, slots=True)
 class Taken:
     """An action checked and applied to a copy of a table's state (:meth:`Table.take`), to be committed
@@ -218,6 +259,26 @@ class Taken:
     bank: float | None = None
     """With a clock, a step in a person's seat: the time left on their clock after it, kept with the step
     (None: no clock, a bot's seat, or a step replayed); see :meth:`bank_after`."""
+
+    def __init__(
+        self,
+        seat: Seat,
+        step: int,
+        notation: str,
+        status: str,
+        state: Any,
+        events: list[Event],
+        took: float | None,
+        bank: float | None = None,
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "step", step)
+        object.__setattr__(self, "notation", notation)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "took", took)
+        object.__setattr__(self, "bank", bank)
 
 
 @dataclass(eq=False)
