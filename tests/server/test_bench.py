@@ -30,6 +30,7 @@ POSITIVE = (
     "fanout_messages",
     "fanout_cpu_us_per_message",
     "fanout_ratio",
+    "table_cpu_us_per_move",
     "memory_rss_mb",
     "frames_per_move",
     "setup_tables",
@@ -108,19 +109,51 @@ def test_bench_server_reports_its_figures(game: str) -> None:
 
 
 def test_the_ratio_is_shown_in_its_parts() -> None:
-    run = {"cpu_ratio": 10.0, "fanout_ratio": 2.0, "setup_share": 0.1, "commit_share": 0.25}
-    assert bench.ratio_parts(run) == {"transport": 2.0, "setup": 1.0, "commit": 2.5, "rest": 4.5}
-    # parts that overlap beyond the whole leave nothing for the rest, never less; the transport's floor is
-    # never more than the whole
+    run = {
+        "cpu_ratio": 10.0,
+        "fanout_ratio": 2.0,
+        "setup_share": 0.1,
+        "commit_share": 0.25,
+        "table_cpu_us_per_move": 30.0,
+        "echo_cpu_us_per_message": 20.0,
+    }
+    # the table's own work is its CPU a move in echo messages (30 / 20); the rest is what none of them is
+    assert bench.ratio_parts(run) == {
+        "transport": 2.0,
+        "setup": 1.0,
+        "commit": 2.5,
+        "table": 1.5,
+        "rest": 3.0,
+    }
+    # parts that overlap beyond the whole leave nothing for the table and the rest, never less; the
+    # transport's floor is never more than the whole
     assert bench.ratio_parts({**run, "fanout_ratio": 12.0}) == {
         "transport": 10.0,
         "setup": 1.0,
         "commit": 2.5,
+        "table": 0.0,
         "rest": 0.0,
     }
-    for missing in ("cpu_ratio", "fanout_ratio", "setup_share", "commit_share"):
+    # the table's part is at most what the others leave
+    assert bench.ratio_parts({**run, "table_cpu_us_per_move": 200.0}) == {
+        "transport": 2.0,
+        "setup": 1.0,
+        "commit": 2.5,
+        "table": 4.5,
+        "rest": 0.0,
+    }
+    for missing in (*run, "echo_cpu_us_per_message"):
         assert bench.ratio_parts({**run, missing: None}) is None
     assert bench.ratio_parts({**run, "commit_share": True}) is None
+    assert bench.ratio_parts({**run, "echo_cpu_us_per_message": 0.0}) is None
+
+
+def test_a_table_alone_prices_a_moves_own_work() -> None:
+    """Phase 5 plays whole games at a table in this process (every seat listening) and gives its CPU a
+    move: the rules, the views, the legal lists and the frames, as the server makes them."""
+    for game, players in (("namaste", 2), ("commandments", 3)):
+        spent = bench.table_cpu_per_move(game, players, 0.2, seed=1)
+        assert isinstance(spent, float) and 0 < spent < 100_000, (game, spent)
 
 
 def test_the_ratio_round_by_round_pairs_each_peoples_slice_with_the_echos_after_it() -> None:
@@ -137,7 +170,15 @@ def test_the_ratio_round_by_round_pairs_each_peoples_slice_with_the_echos_after_
 def test_the_benchs_table_shows_where_a_moves_cpu_goes(monkeypatch: pytest.MonkeyPatch) -> None:
     from coven import cli
 
-    run = {"cpu_ratio": 10.0, "fanout_ratio": 2.0, "setup_share": 0.1, "commit_share": 0.25, "moves": 5}
+    run = {
+        "cpu_ratio": 10.0,
+        "fanout_ratio": 2.0,
+        "setup_share": 0.1,
+        "commit_share": 0.25,
+        "table_cpu_us_per_move": 30.0,
+        "echo_cpu_us_per_message": 20.0,
+        "moves": 5,
+    }
     spread = {"cpu_ratio_rounds": 8, "cpu_ratio_q1": 9.6, "cpu_ratio_q3": 10.7}
     result = {**run, **spread, "cpu_ratio_parts": bench.ratio_parts(run)}
     monkeypatch.setattr(bench, "bench_server", lambda **_: result)
@@ -150,8 +191,10 @@ def test_the_benchs_table_shows_where_a_moves_cpu_goes(monkeypatch: pytest.Monke
     for label, value in (("fanout_ratio", "2.00"), ("setup_share", "1.00"), ("commit_share", "2.50")):
         line = next(row for row in outcome.output.splitlines() if f"({label})" in row)
         assert value in line and "█" in line
+    table = next(row for row in outcome.output.splitlines() if "(table_cpu_us_per_move)" in row)
+    assert "1.50" in table and table.count("█") == 6  # 1.5 of 10 on a bar of 40
     rest = next(row for row in outcome.output.splitlines() if "the rest" in row)
-    assert "4.50" in rest and rest.count("█") == 18  # 4.5 of 10 on a bar of 40
+    assert "3.00" in rest and rest.count("█") == 12
     assert "half of the 8 rounds between 9.6 and 10.7 (the run's own noise)" in outcome.output
 
 

@@ -1,6 +1,6 @@
 """``coven bench server``: simulated people over real websockets on loopback, and the figures of issue 12.
 
-One run has up to four phases, every server in its own child process on 127.0.0.1:
+One run has up to five phases, every server in its own child process on 127.0.0.1 (but the last's):
 
 1. **people**: ``tables`` tables of the game, every seat a simulated person who plays a random legal
    action (from the ``legal`` list the server sends) whenever the game waits for it, and, when a game
@@ -36,6 +36,11 @@ One run has up to four phases, every server in its own child process on 127.0.0.
    seconds is set by the few moments every table's ack waits at once: the server's garbage collections
    (20-90 ms on a slow machine, measured for issue 12), and the bench's own, until it stopped collecting
    while it measures (:func:`_quiet_collector`). Give the phases more ``seconds`` for a steadier ratio.
+5. **a table alone**: a move's own work at a table, in this process once the servers have stopped, for a
+   second (:func:`table_cpu_per_move`): the rules, each seat's view, legal list and frame, their JSON,
+   as the server runs them, without a socket or a store. Its CPU per move over the echo's CPU per
+   message is the ``table`` part of ``cpu_ratio``; what is left beside transport, set-up and commit
+   (``rest``) joins them: each message read and checked, the lock, the commit's hand-over, the sends.
 
 Phases 1 and 2 run side by side and are measured in alternating slices of at most a second (people,
 echo, fan-out, people, ...; ``seconds`` of each in all): each side's clients send only while its gate
@@ -594,6 +599,59 @@ async def _setup_phase(
     return done, (after.cpu - before.cpu if before is not None and after is not None else None)
 
 
+def table_cpu_per_move(game_id: str, players: int, seconds: float, seed: int) -> float | None:
+    """Phase 5: a move's own work at a live table, in this process, without a server, a socket or a
+    store: the seat the game waits for (the lowest) takes one of its listed actions, chosen at random and
+    read from its notation as a person's move arrives, and the step is shown to one listener per seat,
+    which drops the frame (:meth:`Table.take`, :meth:`Table.advance`: the rules, each seat's view, legal
+    list and ``update`` frame, and their JSON, as the server runs them). Games follow one another for
+    ``seconds``, each dealt anew (its set-up counted too, as it is in the set-up part). Returns this
+    thread's CPU per move, in µs (None: no move was made)."""
+    from datetime import UTC, datetime
+
+    from coven.games import REGISTRY
+    from coven.server.settings import Settings
+    from coven.server.table import Table
+    from coven.server.tables import checked_text_action
+    from coven.store import StoredSeat
+
+    class Dropping:
+        def __init__(self, seat: int | None) -> None:
+            self.seat = seat
+
+        def send_text(self, text: str) -> None:
+            pass
+
+    cap = Settings().legal_cap  # (the bench's server keeps the default)
+    game = REGISTRY.get(game_id)
+    options = game.spec.resolve_options({})
+    seats = [StoredSeat(i, "human", f"P{i}", claimed=True) for i in range(players)]
+    rng = random.Random(seed)
+    moves, deal = 0, seed
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        deal += 1
+        state = game.setup(players, options, deal)
+        table = Table("bench", game, players, options, deal, "playing", list(seats), datetime.now(UTC), state)
+        table.listeners.update(Dropping(i) for i in range(players))
+        while table.status == "playing":
+            seat = min(game.to_act(table.state))
+            legal = table.legal(seat, cap)
+            listed = _choices(legal) if legal is not None else []
+            if not listed:
+                break
+            text = rng.choice(listed)
+            taken = table.take(seat, table.number, checked_text_action(text), text, 0)
+            table.advance(taken, cap, None)
+            moves += 1
+    spent = time.thread_time() - start
+    return round(spent / moves * 1e6, 1) if moves else None
+
+
+TABLE_SECONDS: Final = 1.0
+"""How long phase 5 (:func:`table_cpu_per_move`) plays."""
+
+
 @dataclass(frozen=True, slots=True)
 class Window:
     """The measured part of a phase."""
@@ -960,22 +1018,26 @@ async def _alternate(
 
 
 # --------------------------------------------------------------------------- figures
-RATIO_PARTS: Final = ("transport", "setup", "commit", "rest")
+RATIO_PARTS: Final = ("transport", "setup", "commit", "table", "rest")
 """The parts of ``cpu_ratio`` (:func:`ratio_parts`), in the order they are shown."""
 
 
 def ratio_parts(result: Mapping[str, Any]) -> dict[str, float] | None:
     """A run's ``cpu_ratio`` in its parts, each in echo messages: a move's frames through the transport
     alone (``fanout_ratio``), the tables' set-up (``setup_share`` of it), the durable commit
-    (``commit_share`` of it) and the rest (the rules, the seats' views and legal lists, their JSON, the
-    table's lock and waits); None if the run lacks one. The parts overlap a little: a set-up's own commits
-    are both set-up and commit."""
-    given = [result.get(key) for key in ("cpu_ratio", "fanout_ratio", "setup_share", "commit_share")]
+    (``commit_share`` of it), a move's own work at its table (``table_cpu_us_per_move`` over the echo's
+    CPU per message: the rules, the seats' views, legal lists and frames, their JSON) and the rest (what
+    joins them: each message read and checked, the table's lock, the commit's hand-over and wait, each
+    frame handed to its socket); None if the run lacks one. The parts overlap a little: a set-up's own
+    commits are both set-up and commit, and each deal's set-up both set-up and table."""
+    keys = ("cpu_ratio", "fanout_ratio", "setup_share", "commit_share", "table_cpu_us_per_move")
+    given = [*(result.get(key) for key in keys), result.get("echo_cpu_us_per_message")]
     numbers = [float(v) for v in given if isinstance(v, int | float) and not isinstance(v, bool)]
-    if len(numbers) != len(given):
+    if len(numbers) != len(given) or numbers[-1] <= 0:
         return None
-    ratio, fan, setup, commit = numbers
+    ratio, fan, setup, commit, table, echo = numbers
     parts = {"transport": min(fan, ratio), "setup": setup * ratio, "commit": commit * ratio}
+    parts["table"] = min(table / echo, max(0.0, ratio - sum(parts.values())))
     parts["rest"] = max(0.0, ratio - sum(parts.values()))
     return {name: round(parts[name], 2) for name in RATIO_PARTS}
 
@@ -1121,6 +1183,7 @@ def bench_server(
             without_bots = _run(_bots_phase(child, game, count, tables, 0, seconds, seed + 1))
             with_bots = _run(_bots_phase(child, game, count, tables, bot_tables, seconds, seed + 1))
         child.stop()
+        table_cpu = table_cpu_per_move(game, count, TABLE_SECONDS, seed)  # (the servers have stopped)
         log.seek(0)
         server_log = [line for line in log.read().decode("utf-8", "replace").splitlines() if line]
 
@@ -1189,6 +1252,7 @@ def bench_server(
             if alone.commit_cpu is not None and alone.server_cpu
             else None
         ),
+        "table_cpu_us_per_move": table_cpu,
         "server_cpu_us_per_move_beyond_setup": (
             _per(alone.server_cpu - setup_spent, moves, 1e6)
             if setup_spent is not None and alone.server_cpu is not None
