@@ -266,7 +266,8 @@ burn = {_BURN!r}
 ended = subprocess.Popen([sys.executable, "-c", burn])
 ended.wait()  # its CPU is now the parent's cutime
 named = {_NAMED!r}  # as the store's writer names itself
-alive = subprocess.Popen([sys.executable, "-c", named + burn + "time.sleep(60)"])
+said = "print('burned', flush=True)\\n"  # (on the parent's output, which it shares)
+alive = subprocess.Popen([sys.executable, "-c", named + burn + said + "time.sleep(60)"])
 print("ready", flush=True)
 time.sleep(60)
 """
@@ -287,6 +288,9 @@ def test_a_servers_cpu_counts_its_child_processes(tmp_path: Path) -> None:
     )
     try:
         assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+        # the living child has burned its 0.3 s (the CPU of both children's start-up alone could reach the
+        # sum waited for below before it had: its thread then counted 0.24 s, in a CI run)
+        assert parent.stdout.readline().strip() == "burned"
         deadline = time.monotonic() + 20.0
         while True:
             own, group = bench.process_usage(parent.pid), bench.process_usage(parent.pid, group=True)
