@@ -108,15 +108,19 @@ def test_bench_server_reports_its_figures(game: str) -> None:
             _positive(result, key)
 
 
+RUN: dict[str, float] = {
+    "cpu_ratio": 10.0,
+    "fanout_ratio": 2.0,
+    "setup_share": 0.1,
+    "commit_share": 0.25,
+    "table_cpu_us_per_move": 30.0,
+    "echo_cpu_us_per_message": 20.0,
+}
+"""A run's figures that :func:`bench.ratio_parts` reads."""
+
+
 def test_the_ratio_is_shown_in_its_parts() -> None:
-    run = {
-        "cpu_ratio": 10.0,
-        "fanout_ratio": 2.0,
-        "setup_share": 0.1,
-        "commit_share": 0.25,
-        "table_cpu_us_per_move": 30.0,
-        "echo_cpu_us_per_message": 20.0,
-    }
+    run = RUN
     # the table's own work is its CPU a move in echo messages (30 / 20); the rest is what none of them is
     assert bench.ratio_parts(run) == {
         "transport": 2.0,
@@ -170,15 +174,7 @@ def test_the_ratio_round_by_round_pairs_each_peoples_slice_with_the_echos_after_
 def test_the_benchs_table_shows_where_a_moves_cpu_goes(monkeypatch: pytest.MonkeyPatch) -> None:
     from coven import cli
 
-    run = {
-        "cpu_ratio": 10.0,
-        "fanout_ratio": 2.0,
-        "setup_share": 0.1,
-        "commit_share": 0.25,
-        "table_cpu_us_per_move": 30.0,
-        "echo_cpu_us_per_message": 20.0,
-        "moves": 5,
-    }
+    run = {**RUN, "moves": 5}
     spread = {"cpu_ratio_rounds": 8, "cpu_ratio_q1": 9.6, "cpu_ratio_q3": 10.7}
     result = {**run, **spread, "cpu_ratio_parts": bench.ratio_parts(run)}
     monkeypatch.setattr(bench, "bench_server", lambda **_: result)
