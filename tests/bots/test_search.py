@@ -4,7 +4,7 @@ enough to beat random play clearly on a small hidden-information game."""
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -255,6 +255,15 @@ class Spy:
     def world_from_view(self, view: Any, rng: random.Random) -> Any:
         self.views.append(view)
         return self.game.world_from_view(view, rng)
+
+    def world_sampler(self, view: Any) -> Callable[[random.Random], Any]:
+        draw = self.game.world_sampler(view)
+
+        def spied(rng: random.Random) -> Any:
+            self.views.append(view)
+            return draw(rng)
+
+        return spied
 
     def __getattr__(self, name: str) -> Any:
         inner = getattr(self.game, name)

@@ -259,16 +259,15 @@ def test_brujas_sampler_matches_the_exact_posterior(deal: str, seed: int, stop: 
     exact = brujas_exact(start, state, moves, me)
     assert 6 <= len(exact) <= MAX_OUTCOMES
     assert brujas_hidden(state, me) in exact
-    # sample_world(state, seat, rng) is world_from_view(view(state, seat), rng); one view object is
-    # drawn from many times (the game keeps its sampler for the same view, as a bot's search does).
+    # sample_world(state, seat, rng) is world_from_view(view(state, seat), rng), and the game's sampler
+    # for one view (world_sampler: many worlds from one view, as a bot's search draws them) draws alike
     view = BRUJAS.view(state, me)
-    assert brujas_hidden(BRUJAS.sample_world(state, me, random.Random(1)), me) == brujas_hidden(
-        BRUJAS.world_from_view(view, random.Random(1)), me
-    )
+    first = brujas_hidden(BRUJAS.world_from_view(view, random.Random(1)), me)
+    assert brujas_hidden(BRUJAS.sample_world(state, me, random.Random(1)), me) == first
+    draw = BRUJAS.world_sampler(view)
+    assert brujas_hidden(draw(random.Random(1)), me) == first
     rng = random.Random(seed)
-    seen: Counter[Hashable] = Counter(
-        brujas_hidden(BRUJAS.world_from_view(view, rng), me) for _ in range(DRAWS)
-    )
+    seen: Counter[Hashable] = Counter(brujas_hidden(draw(rng), me) for _ in range(DRAWS))
     assert set(seen) <= set(exact)
     assert total_variation(normalised(exact), seen, DRAWS) <= BAR
 

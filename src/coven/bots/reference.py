@@ -3,9 +3,9 @@
 A plain, generic perfect-information Monte Carlo (PIMC) player, kept apart from the games' own ``best``
 bots (it shares no code with them) so that "``best`` beats ``reference``" means something:
 
-1. From its view alone it draws worlds with the game's sampler (``Game.world_from_view``: exact,
-   uniform over the deals consistent with what the seat saw; checked in
-   ``tests/games/test_world_samplers.py``).
+1. From its view alone it draws worlds with the game's sampler (``Game.world_sampler``, each world as
+   ``Game.world_from_view`` draws it: exact, uniform over the deals consistent with what the seat saw;
+   checked in ``tests/games/test_world_samplers.py``).
 2. It lists its candidate actions: every legal action, or for games with huge action spaces a small
    family the game proposes (:class:`ReferencePlan.candidates`); when it may act without having to,
    "let the moment pass" is a candidate too.
@@ -101,8 +101,9 @@ class ReferenceBot:
         worlds = max(plan.min_worlds, min(plan.max_worlds, plan.playouts // len(options)))
         totals = [0.0] * len(options)
         game = self.game
+        draw = game.world_sampler(view)
         for _ in range(worlds):
-            world = game.world_from_view(view, rng)
+            world = draw(rng)
             seed = rng.getrandbits(62)
             for i, option in enumerate(options):
                 state = game.clone(world) if i < len(options) - 1 else world

@@ -4,8 +4,9 @@ After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" 
 :class:`SearchBot` decides for one seat, the *observer*, from that seat's view alone:
 
 1. **Determinization.** Every iteration draws a full world from the view with the game's sampler,
-   :meth:`Game.world_from_view` (uniform over the states consistent with what the seat saw; the future
-   chance of the world is fresh, never the true one). The true state is never seen.
+   :meth:`Game.world_sampler`, each world as :meth:`Game.world_from_view` draws it (uniform over the
+   states consistent with what the seat saw; the future chance of the world is fresh, never the true
+   one). The true state is never seen.
 2. **Selection and expansion** descend one tree, whose nodes are the observer's information sets (the
    same tree for every world). Who decides next in the world is worked out as every front end does it,
    by :func:`coven.core.driver.decisions`: seats that *may* act are offered the chance first (their
@@ -233,10 +234,11 @@ class SearchBot:
         return root
 
     def world_source(self, view: Any) -> Callable[[], Any]:
-        """Where one decision's worlds come from: by default a fresh draw of the game's sampler,
-        :meth:`Game.world_from_view`, for every iteration (a game's bot may weight the worlds)."""
-        game, rng = self.game, self.rng
-        return lambda: game.world_from_view(view, rng)
+        """Where one decision's worlds come from: by default the game's sampler for the view
+        (:meth:`Game.world_sampler`: what the view fixes worked out once a decision), a fresh draw for
+        every iteration (a game's bot may weight the worlds)."""
+        draw, rng = self.game.world_sampler(view), self.rng
+        return lambda: draw(rng)
 
     def _iterate(self, state: Any, root: _Node, root_options: Sequence[Hashable | None]) -> int:
         """One iteration on the world ``state``; returns the actions it simulated."""

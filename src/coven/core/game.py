@@ -21,6 +21,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex, TypeAlias, TypeVar
 
 from coven.core.codec import Codec, TaggedCodec
@@ -139,6 +140,10 @@ class Parts(Generic[S, V]):
     explain: Callable[[V, Sequence[Moment]], Explanation | None] | None = None
     metrics: Callable[[], Metrics] | None = None
     world_from_view: Callable[[V, random.Random], S] | None = None
+    world_sampler: Callable[[V], Callable[[random.Random], S]] | None = None
+    """A view's sampler, made once for many worlds (a search's, a reference bot's): what the view fixes
+    (the posteriors of what it hides) worked out once, each draw dealing the hidden parts anew. None:
+    :attr:`world_from_view` for every world."""
     hidden_facts: Callable[[S, Seat], frozenset[str]] | None = None
 
 
@@ -378,6 +383,15 @@ class Game(ABC, Generic[S, A, V]):
         if self.parts.world_from_view is None:
             raise NotImplementedError(f"{self.spec.id}: no world sampler was assembled")
         return self.parts.world_from_view(view, rng)
+
+    def world_sampler(self, view: V) -> Callable[[random.Random], S]:
+        """Draws of worlds consistent with ``view``, each as :meth:`world_from_view` would draw it, for
+        many draws from one view: what the view fixes is worked out once (the package's sampler, in
+        :class:`Parts`), not once a world."""
+        made = self.parts.world_sampler
+        if made is not None:
+            return made(view)
+        return partial(self.world_from_view, view)
 
     def sample_world(self, state: S, seat: Seat, rng: random.Random) -> S:
         """A world consistent with what ``seat`` knows in ``state``; built from its view alone."""

@@ -17,7 +17,7 @@ from coven.games.brujas.render import describe_event, render
 from coven.games.brujas.rules import BrujasGame
 from coven.games.brujas.state import BrujasState
 from coven.games.brujas.view import BrujasView, PastTrick
-from coven.games.brujas.worlds import secrets, world_from_view
+from coven.games.brujas.worlds import secrets, world_from_view, world_sampler
 
 GAME = BrujasGame(
     Parts(
@@ -27,6 +27,7 @@ GAME = BrujasGame(
         explain=explain,
         metrics=BrujasMetrics,
         world_from_view=world_from_view,
+        world_sampler=world_sampler,
         hidden_facts=secrets,
     )
 )

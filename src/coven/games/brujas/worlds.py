@@ -19,6 +19,7 @@ a matching fallback was off by a total-variation distance of 0.08-0.34 on small 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from coven.core import NotationError
 from coven.games.brujas.cards import (
@@ -315,19 +316,15 @@ class Sampler:
         return s
 
 
-class _LastSampler:
-    """The sampler of the last view asked for: it parses a view and counts its deals once; asked again
-    for the very same (frozen) view object, it draws at once."""
-
-    last: tuple[BrujasView, Sampler] | None = None
-
-
 def world_from_view(view: BrujasView, rng: random.Random) -> BrujasState:
     """A world consistent with ``view``: the unseen cards dealt anew (the game's sampler, in ``Parts``)."""
-    cached = _LastSampler.last
-    if cached is None or cached[0] is not view:
-        cached = _LastSampler.last = (view, Sampler(view))
-    return cached[1].draw(rng)
+    return Sampler(view).draw(rng)
+
+
+def world_sampler(view: BrujasView) -> Callable[[random.Random], BrujasState]:
+    """Draws of worlds consistent with ``view``, the view parsed and its deals counted once
+    (``Parts.world_sampler``: a search's worlds, each of them :func:`world_from_view`'s)."""
+    return Sampler(view).draw
 
 
 def secrets(state: BrujasState, seat: int) -> frozenset[str]:

@@ -15,7 +15,7 @@ from coven.games.commandments.explain import explain
 from coven.games.commandments.metrics import CommandmentsMetrics
 from coven.games.commandments.render import describe_event, render
 from coven.games.commandments.rules import CommandmentsGame
-from coven.games.commandments.worlds import build_world, secrets
+from coven.games.commandments.worlds import build_world, secrets, world_sampler
 
 GAME = CommandmentsGame(
     Parts(
@@ -25,6 +25,7 @@ GAME = CommandmentsGame(
         explain=explain,
         metrics=CommandmentsMetrics,
         world_from_view=build_world,
+        world_sampler=world_sampler,
         hidden_facts=secrets,
     )
 )

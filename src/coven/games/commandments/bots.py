@@ -36,12 +36,12 @@ worlds drawn from the view; as High Priestess it chooses as ``best`` does. It do
 ``coven simulate commandments --players 4 --bots search,best,best,best --games 40`` gave it 10 wins at
 seed 0 (best: 8.3, 10.8, 10.8; mean score 87.2 against 87.8) and 5 at seed 1 (best: 13, 13.5, 8.5;
 81.2 against 81.4). Its budget is 40 worlds a decision; the posteriors they are drawn from are worked
-out once a decision (:class:`~coven.games.commandments.worlds.Sampler`). When they were worked out
-for every world, a novice's decision against three ``greedy`` took 47 ms of CPU on average with the
-default options and 558 ms with ``expert``, ``judge=priestess`` and ``reveal=never`` (4 players, 6
-games; at 7 players 1.4 s, at most 2.7 s): with ``reveal=never`` every earlier ritual stays hidden,
-and a hidden human judge leaves the costliest join. Since, 23 ms and 44 ms (7 players: 67 ms, at most
-0.2 s), with the very same choices.
+out once a decision (``Game.world_sampler``: a :class:`~coven.games.commandments.worlds.Sampler`).
+When they were worked out for every world, a novice's decision against three ``greedy`` took 47 ms of
+CPU on average with the default options and 558 ms with ``expert``, ``judge=priestess`` and
+``reveal=never`` (4 players, 6 games; at 7 players 1.4 s, at most 2.7 s): with ``reveal=never`` every
+earlier ritual stays hidden, and a hidden human judge leaves the costliest join. Since, 23 ms and 44
+ms (7 players: 67 ms, at most 0.2 s), with the very same choices.
 
 ``beginner`` and ``casual`` (:mod:`coven.bots.levels`): ``greedy`` with random slips, a uniformly random
 legal choice instead of greedy's on 60% (beginner) and 10% (casual) of the decisions (``LEVEL_SLIP``).
@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache, partial
 from typing import Any, Final
 
@@ -84,7 +84,6 @@ from coven.games.commandments.rules import (
     rounds_for,
 )
 from coven.games.commandments.view import CommandmentsView
-from coven.games.commandments.worlds import Sampler
 
 # ------------------------------------------------------------------------------------ card statistics
 _SAMPLE_CONTEXTS: Final = 240
@@ -679,15 +678,6 @@ def margin_rewards(game: Game[Any, Any, Any], state: Any) -> list[float]:
     return out
 
 
-class Search(SearchBot):
-    """The generic IS-MCTS, its worlds drawn from one :class:`~coven.games.commandments.worlds.Sampler`
-    a decision: the posteriors of the hidden rituals are worked out once, not once a world."""
-
-    def world_source(self, view: Any) -> Callable[[], Any]:
-        draw, rng = Sampler(view).draw, self.rng
-        return lambda: draw(rng)
-
-
 def _search(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
     """``search``: the generic IS-MCTS (:mod:`coven.bots.search`) over the :class:`Shortlist`, worlds
     drawn from the exact posterior over the priestess's cards, eight decisions played on by ``greedy``
@@ -701,7 +691,7 @@ def _search(game: Game[Any, Any, Any], seat: Seat, seed: int) -> Bot:
         max_depth=1,
         playout_depth=8,
     )
-    return Search(game, seat, seed, plan)
+    return SearchBot(game, seat, seed, plan)
 
 
 LEVEL_SLIP: dict[str, float] = {"beginner": 0.6, "casual": 0.1}

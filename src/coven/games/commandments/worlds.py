@@ -13,6 +13,7 @@ hidden rituals is not enumerated).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from coven.core.chance import fresh
 from coven.games.commandments.cards import ACTION, ARTEFACT, Deck, deck_for
@@ -105,6 +106,12 @@ def build_world(view: CommandmentsView, rng: random.Random) -> CommandmentsState
     """A full state consistent with ``view`` (the game's sampler, in ``Parts``): see :class:`Sampler`,
     which draws many worlds from one view."""
     return Sampler(view).draw(rng)
+
+
+def world_sampler(view: CommandmentsView) -> Callable[[random.Random], CommandmentsState]:
+    """Draws of worlds consistent with ``view``, its posteriors worked out once (``Parts.world_sampler``:
+    a search's worlds, each of them :func:`build_world`'s)."""
+    return Sampler(view).draw
 
 
 def _ritual(
