@@ -38,6 +38,7 @@ const RAD = Math.PI / 180;
 const HIT_R = 19; // an artefact's touch target's radius: 38 of the circle's 540 units, 24 px on a 390 px phone
 const polar = (r, deg) => [r * Math.cos(deg * RAD), r * Math.sin(deg * RAD)];
 const HEX_ANGLE = (i) => -90 + 72 * i;
+const TRIANGLE_ANGLE = (area) => HEX_ANGLE(Number(area.slice(1)) - 1) + 36; // a triangle's axis, outwards
 const CENTRES = {};
 CENTRES.C = [0, 0];
 for (let i = 0; i < 5; i++) {
@@ -52,8 +53,7 @@ function shapeOf(area) {
     const pts = Array.from({ length: 6 }, (_, k) => polar(46, 30 + 60 * k).map((v, j) => v + (j ? cy : cx)));
     return s("polygon", { points: pts.map((p) => p.join(",")).join(" ") });
   }
-  const i = Number(area.slice(1)) - 1;
-  const a = HEX_ANGLE(i) + 36;
+  const a = TRIANGLE_ANGLE(area);
   const pts = [polar(112, a), polar(194, a - 17), polar(194, a + 17)];
   return s("polygon", { points: pts.map((p) => p.join(",")).join(" ") });
 }
@@ -71,8 +71,7 @@ function tokenSpots(area, n) {
   if (area === "R") return Array.from({ length: n }, (_, k) => polar(224, -90 + 12 + (360 / Math.max(n, 15)) * k));
   const [cx, cy] = CENTRES[area];
   if (area[0] === "T" && n < TRIANGLE_SPOTS.length) {
-    const deg = HEX_ANGLE(Number(area.slice(1)) - 1) + 36;
-    const [ux, uy] = polar(1, deg);
+    const [ux, uy] = polar(1, TRIANGLE_ANGLE(area));
     return TRIANGLE_SPOTS[n].map(([x, d]) => [(112 + d) * ux - x * uy, (112 + d) * uy + x * ux]);
   }
   if (area[0] !== "T" && n <= (area === "C" ? 5 : 4)) {
@@ -279,7 +278,7 @@ function circle(v, ctx, board, { novice, placing }) {
     svg.append(shape);
     // a name above the middle of the centre and of a hexagon, on the ring's top edge, and in the gap before
     // a triangle's tip (its artefacts may fill its corners)
-    const [lx, ly] = area === "R" ? polar(262, -90) : area[0] === "T" ? polar(99, HEX_ANGLE(Number(area.slice(1)) - 1) + 36) : CENTRES[area];
+    const [lx, ly] = area === "R" ? polar(262, -90) : area[0] === "T" ? polar(99, TRIANGLE_ANGLE(area)) : CENTRES[area];
     svg.append(s("text", { x: lx, y: area === "R" || area[0] === "T" ? ly + 4 : ly - 30, class: "area-label" }, area));
   }
   // Tokens.
