@@ -132,6 +132,12 @@ class BareViewsThatDeriveWrong(ToyGame):
         return {seat: self.view(state, None) for seat in seats}
 
 
+class SharedInName(ToyGame):
+    """Declares the cards played one object for every seat's view, but makes each seat its own."""
+
+    shared_view_members = ("played",)
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
@@ -150,6 +156,7 @@ class BareViewsThatDeriveWrong(ToyGame):
         (TurnAfterTheEnd(), "first_to_act is not the lowest seat"),
         (SharedViewsMixedUp(), "views of several seats at once differ"),
         (BareViewsThatDeriveWrong(), "bare views, once derived, differ"),
+        (SharedInName(), "'played' is declared shared but is not one object"),
     ],
     ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
 )

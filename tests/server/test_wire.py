@@ -130,3 +130,100 @@ def test_a_legal_list_is_written_once_and_reads_as_listed() -> None:
     assert brujas.legal_written(next(s for s in range(3) if s != mover), 60) is None  # not its turn
     # the standard library's writer (text that is not Unicode elsewhere in a frame) reads it back too
     assert json.loads(dumps({"legal": once, "text": "a\ud800"}))["legal"] == brujas.legal(mover, 60)
+
+
+class _Frames:
+    """A listener that keeps what it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.frames: list[str] = []
+
+    def send_text(self, text: str) -> None:
+        self.frames.append(text)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_update_shows_each_seat_its_view_exactly(game_id: str) -> None:
+    """A table's ``update`` frames, step after step of whole games, carry each seat's (and a spectator's)
+    view exactly as the codec writes it, whatever the server wrote only once for several seats or kept
+    from the step before (the game's ``shared_view_members``)."""
+    from coven.server.tables import checked_text_action
+
+    shown = 0
+    for seed in range(2):
+        table = _table(game_id, 3, seed=seed)
+        game = table.game
+        listeners = [_Frames(seat) for seat in (0, 1, 2, None)]
+        table.listeners.update(listeners)
+        rng = random.Random(seed)
+        while table.status == "playing" and table.number < 150:
+            seat = min(game.to_act(table.state))
+            actions = game.legal_actions(table.state, seat)
+            text = game.format_action(actions[rng.randrange(min(len(actions), 50))])
+            table.advance(table.take(seat, table.number, checked_text_action(text), text, 0), 60)
+            for listener in listeners:
+                frame = json.loads(listener.frames[-1])
+                assert frame["number"] == table.number
+                assert frame["view"] == game.view_to_json(game.view(table.state, listener.seat)), (
+                    game_id,
+                    seed,
+                    table.number,
+                    listener.seat,
+                )
+                shown += 1
+    assert shown > 100
+
+
+def test_a_shared_member_is_written_once_and_then_only_what_it_gained() -> None:
+    """``written_view`` writes a shared member (Amulets' spell book) once for every view holding that very
+    object, and a book one line longer as the last one's JSON with only the new line written; a book that
+    is not the last one grown (another table's, a shorter one) is written whole."""
+    from coven.server.messages import encode_json
+    from coven.server.table import written_view
+
+    table = _table("amulets", 3)
+    game, state = table.game, table.state
+    assert game.shared_view_members == ("book",)
+    rng = random.Random(5)
+    books = []
+    for _ in range(4):
+        seat = min(game.to_act(state))
+        actions = game.legal_actions(state, seat)
+        game.apply(state, seat, actions[rng.randrange(60)])
+        books.append(game.views(state, [0, 1]))
+    kept: dict[str, tuple[object, bytes]] = {}
+    first = books[0]
+    assert first[0].book is first[1].book  # one object for both seats
+    for views in books:
+        for view in views.values():
+            assert bytes(written_view(view, ("book",), kept)) == encode_json(view)
+    last = books[-1][0].book
+    assert kept["book"][0] is last and kept["book"][1] == encode_json(last)
+
+    # what was written is used as it is: a marked copy of the last JSON shows through
+    grown_from = books[-2][0].book
+    marked = encode_json(grown_from)[:-1] + b',"marked"]'
+    kept = {"book": (grown_from, marked)}
+    shown = json.loads(bytes(written_view(books[-1][0], ("book",), kept)))
+    assert shown["book"][: len(grown_from) + 1][-1] == "marked"
+    assert len(shown["book"]) == len(last) + 1
+    kept = {"book": (last, b'"marked"')}
+    assert json.loads(bytes(written_view(books[-1][1], ("book",), kept)))["book"] == "marked"
+
+    # not the last book grown (another table's of the same length, a longer one, the book reversed, an
+    # empty one): written whole
+    elsewhere = _table("amulets", 3, seed=9)
+    for _ in range(len(last) + 1):
+        seat = min(elsewhere.game.to_act(elsewhere.state))
+        elsewhere.game.apply(elsewhere.state, seat, elsewhere.game.legal_actions(elsewhere.state, seat)[7])
+    theirs = game.views(elsewhere.state, [0])[0].book
+    assert len(theirs) == len(last) + 1
+    for other in (theirs[: len(last)], theirs, tuple(reversed(last)), ()):
+        for view in books[-1].values():
+            kept = {"book": (other, b'"stale"')}
+            assert bytes(written_view(view, ("book",), kept)) == encode_json(view)
+    kept = {"book": (last, encode_json(last))}  # shorter than the last one
+    assert bytes(written_view(books[1][0], ("book",), kept)) == encode_json(books[1][0])
+    # no shared members: the view as it is
+    assert bytes(written_view(books[0][0], (), {})) == encode_json(books[0][0])

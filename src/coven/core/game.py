@@ -156,6 +156,10 @@ class Game(ABC, Generic[S, A, V]):
     """Every concrete action class; their union is the action type ``A``."""
     view_class: ClassVar[type]
     """The (frozen dataclass) type that :meth:`view` returns."""
+    shared_view_members: ClassVar[tuple[str, ...]] = ()
+    """Members of :attr:`view_class` that :meth:`views` makes one object for every seat it is asked for
+    (what the seats all see alike, such as a public history): a server writes each to JSON once for all
+    of them. The conformance suite checks the objects are one."""
     refusals: ClassVar[Texts] = CORE
     """Every refusal this game's rules can give (:mod:`coven.core.refusals`): the engine's own, joined with
     the game's (``CORE | Texts({...})``), whose messages :meth:`illegal_reason` and the game's option checks

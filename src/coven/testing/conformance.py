@@ -96,6 +96,9 @@ def _check_step(
     together = game.views(state, [*reversed(seats), 0])  # any order, a seat twice: the same answer
     if together != dict(zip(seats, before, strict=True)):
         raise _fail(where, "views of several seats at once differ from each seat's view")
+    for member in game.shared_view_members:  # one object for every seat (the server writes it once)
+        if len({id(getattr(view, member)) for view in together.values()}) != 1:
+            raise _fail(where, f"the views' {member!r} is declared shared but is not one object")
     bare = game.bare_views(state, seats)
     if {seat: game.derive_view(view) for seat, view in bare.items()} != together:
         raise _fail(where, "the bare views, once derived, differ from the views")

@@ -373,6 +373,7 @@ class AmuletsGame(Game[AmuletsState, Action, AmuletsView]):
     )
     action_classes = (Ask, Cast)
     view_class = AmuletsView
+    shared_view_members = ("book",)
     refusals = REFUSALS
 
     def __init__(self, parts: Parts[AmuletsState, AmuletsView] | None = None) -> None:
