@@ -210,6 +210,10 @@ def test_a_shared_member_is_written_once_and_then_only_what_it_gained() -> None:
     assert len(shown["book"]) == len(last) + 1
     kept = {"book": (last, b'"marked"')}
     assert json.loads(bytes(written_view(books[-1][1], ("book",), kept)))["book"] == "marked"
+    same_lines = tuple(list(last))  # another tuple of the very same lines
+    assert same_lines is not last
+    kept = {"book": (same_lines, b'"marked"')}
+    assert json.loads(bytes(written_view(books[-1][1], ("book",), kept)))["book"] == "marked"
 
     # not the last book grown (another table's of the same length, a longer one, the book reversed, an
     # empty one): written whole

@@ -211,8 +211,8 @@ def written_view(
     each of its ``shared`` members (:attr:`Game.shared_view_members`: one object for every seat, such as
     a public history) is not written again if it was written last (``written``: the last object and JSON
     of each member, kept by the table): the same object is its JSON again (the other seats' views of one
-    number), and a tuple that holds the last one's very items first and more after it (a history one
-    step longer) is the last one's JSON with only the new items written.
+    number), a tuple of the last one's very items is its JSON too, and a tuple that holds them first and
+    more after them (a history one step longer) is the last one's JSON with only the new items written.
 
     An Amulets spell book of forty lines took 5 µs to write, for each seat, after every move: a game's
     table work grew with its length (measured for issue 12)."""
@@ -241,8 +241,8 @@ def _written_member(value: object, last: tuple[object, bytes] | None) -> bytes:
         old: tuple[object, ...] = before
         new: tuple[object, ...] = value
         kept = len(old)
-        if 0 < kept < len(new) and all(map(operator.is_, old, new[:kept])):
-            return b"%s,%s" % (text[:-1], encode_json(new[kept:])[1:])
+        if 0 < kept <= len(new) and all(map(operator.is_, old, new[:kept])):
+            return text if kept == len(new) else b"%s,%s" % (text[:-1], encode_json(new[kept:])[1:])
     return encode_json(value)
 
 
