@@ -192,16 +192,14 @@ games (measured for issue 12). The constants, listed at every move, stay at the 
 
 
 _VIEW_FIELDS: dict[type, tuple[str, ...] | None] = {}
-"""The members of each class of views (a dataclass's fields; None: not a dataclass)."""
+"""The members of each class of views, as msgspec writes them (a dataclass's fields; None: not one)."""
 
 
 def _view_fields(kind: type) -> tuple[str, ...] | None:
-    names = _VIEW_FIELDS.get(kind, _MISSING)
-    if names is _MISSING:
-        fields = dataclasses.fields(kind) if dataclasses.is_dataclass(kind) else None
-        names = None if fields is None else tuple(f.name for f in fields)  # (as msgspec writes them)
-        _VIEW_FIELDS[kind] = names
-    return names  # type: ignore[no-any-return]
+    if kind not in _VIEW_FIELDS:
+        is_view = dataclasses.is_dataclass(kind)
+        _VIEW_FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)) if is_view else None
+    return _VIEW_FIELDS[kind]
 
 
 def written_view(
@@ -241,7 +239,7 @@ def _written_member(value: object, last: tuple[object, bytes] | None) -> bytes:
         old: tuple[object, ...] = before
         new: tuple[object, ...] = value
         kept = len(old)
-        if 0 < kept <= len(new) and all(map(operator.is_, old, new[:kept])):
+        if 0 < kept <= len(new) and all(map(operator.is_, old, new)):  # (map stops at the end of old)
             return text if kept == len(new) else b"%s,%s" % (text[:-1], encode_json(new[kept:])[1:])
     return encode_json(value)
 
@@ -282,6 +280,7 @@ class _Shown:
         number: int,
         views: dict[Seat | None, Any] | None = None,
         derived: set[Seat | None] | None = None,
+        written: dict[Seat | None, msgspec.Raw] | None = None,
     ) -> None:
         self.number = number
         self.turn = None
@@ -294,7 +293,7 @@ class _Shown:
         self.syncs = {}
         self.shared = None
         self.listed = {}
-        self.written = {}
+        self.written = {} if written is None else written
         self.listings = {}
 
 
@@ -490,11 +489,11 @@ class Table:
 
     def forget(self) -> None:
         """Drop what was made for the current number (the seats or the status changed under it), but the
-        views, which the state alone makes."""
+        views, which the state alone makes, and their JSON."""
         now = self._now
         self._now = None
         if now is not None and now.number == self.number:
-            self._now = _Shown(self.number, views=now.views, derived=now.derived)
+            self._now = _Shown(self.number, views=now.views, derived=now.derived, written=now.written)
 
     def derives(self) -> bool:
         """Whether this table's views carry a part derived from the view alone, costly to work out
