@@ -214,8 +214,9 @@ class _Worker:
                     future.set_result(value)
                 else:
                     future.set_exception(RuntimeError(str(value)))
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass  # the worker is gone: what it was asked is lost with it
+        except (asyncio.IncompleteReadError, ConnectionError):  # the worker is gone, with what it was asked
+            if self.alive:  # (not ended here: killed from outside, or it crashed, busy or idle)
+                log.warning("a bot worker died (process %d); a new one starts when it is needed", self.pid)
         except Exception as exc:  # an answer that cannot be read: the worker is of no more use
             log.warning("a bot worker's answer could not be read (%s); it is replaced", type(exc).__name__)
         finally:
