@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -138,6 +139,27 @@ class SharedInName(ToyGame):
     shared_view_members = ("played",)
 
 
+class ReusedNotATuple(ToyGame):
+    """Declares the whose-turn number a tuple of reused items."""
+
+    reused_view_items = ("turn",)
+
+
+class Pile(tuple[int, ...]):
+    """A pile of cards that says it may change (it cannot be hashed)."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class ReusedItemsThatChange(ToyGame):
+    """Declares the cards played reused items, but gives piles that say they may change."""
+
+    reused_view_items = ("played",)
+
+    def view(self, state: ToyState, seat: Seat | None) -> ToyView:
+        return dataclasses.replace(super().view(state, seat), played=tuple(Pile(p) for p in state.played))
+
+
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
@@ -157,6 +179,8 @@ class SharedInName(ToyGame):
         (SharedViewsMixedUp(), "views of several seats at once differ"),
         (BareViewsThatDeriveWrong(), "bare views, once derived, differ"),
         (SharedInName(), "'played' is declared shared but is not one object"),
+        (ReusedNotATuple(), "'turn' is declared reused but is not a tuple"),
+        (ReusedItemsThatChange(), "'played' \\(declared reused\\) can change"),
     ],
     ids=lambda x: type(x).__name__ if not isinstance(x, str) else "",
 )
@@ -198,3 +222,27 @@ def test_the_honest_toy_passes() -> None:
     assert report.decisions == 9
     assert report.hidden_varied
     assert report.illegal_tried > 0
+
+
+def test_a_reused_item_met_again_changed_is_caught() -> None:
+    """An item of a reused member met again, the very object, must write as it did when first met (the
+    server keeps that JSON): one met before with other JSON is refused; met again unchanged, or met for
+    the first time, it passes."""
+    from coven.testing.conformance import check_reused_items
+
+    class Reused(ToyGame):
+        reused_view_items = ("played",)
+
+    game = Reused()
+    state = game.setup(2, game.spec.resolve_options({"hand": 3}), 4)
+    game.apply(state, 0, game.legal_actions(state, 0)[0])
+    views = list(game.views(state, [0, 1, None]).values())
+    pile = views[0].played[0]
+    assert len(pile) == 1
+    met: dict[int, tuple[object, Any]] = {}
+    check_reused_items(game, views, met, "here")
+    assert met[id(pile)] == (pile, list(pile))
+    check_reused_items(game, views, met, "again")  # unchanged: fine
+    met[id(pile)] = (pile, [*pile, 9])  # as if it had been written with another card
+    with pytest.raises(ConformanceError, match="'played' \\(declared reused\\) changed"):
+        check_reused_items(game, views, met, "there")

@@ -231,3 +231,49 @@ def test_a_shared_member_is_written_once_and_then_only_what_it_gained() -> None:
     assert bytes(written_view(books[1][0], ("book",), kept)) == encode_json(books[1][0])
     # no shared members: the view as it is
     assert bytes(written_view(books[0][0], (), {})) == encode_json(books[0][0])
+
+
+def test_reused_items_are_written_once_while_they_are_given_again() -> None:
+    """``written_view`` writes each item of a reused member (a Commandments view's finished rituals and its
+    cards' words) once, by identity, for every seat and step that is given that very object: what was
+    kept is used as it is (a marked entry shows through), an entry of another object is written anew, and
+    the kept items are bounded."""
+    from coven.server import table as table_module
+    from coven.server.messages import encode_json
+    from coven.server.table import written_view
+
+    table = _table("commandments", 4)
+    game, state = table.game, table.state
+    assert game.reused_view_items == ("rituals", "cards")
+    rng = random.Random(3)
+    while len(state.rituals) < 2:  # a finished ritual, and one in play
+        seat = min(game.to_act(state))
+        actions = game.legal_actions(state, seat)
+        game.apply(state, seat, actions[rng.randrange(len(actions))])
+    views = game.views(state, [0, 1, 2, 3, None])
+    finished = views[1].rituals[0]
+    assert finished is views[2].rituals[0] or finished is views[3].rituals[0]  # given again
+    items: dict[int, tuple[object, bytes]] = {}
+    for view in views.values():
+        assert bytes(written_view(view, (), {}, game.reused_view_items, items)) == encode_json(view)
+    assert items[id(finished)] == (finished, encode_json(finished))
+    texts = {id(card) for view in views.values() for card in view.cards}
+    assert texts <= items.keys()
+
+    # what was kept is used as it is
+    items[id(finished)] = (finished, b'"marked"')
+    shown = json.loads(bytes(written_view(views[1], (), {}, game.reused_view_items, items)))
+    assert shown["rituals"][0] == "marked"
+    # an entry that holds another object under that identity is not used
+    items[id(finished)] = (views[1].rituals[-1], b'"stale"')
+    assert bytes(written_view(views[1], (), {}, game.reused_view_items, items)) == encode_json(views[1])
+    assert items[id(finished)][0] is finished
+    # without a table's items, or declared nothing: the view as it is
+    assert bytes(written_view(views[1], (), {}, game.reused_view_items, None)) == encode_json(views[1])
+    assert bytes(written_view(views[1], (), {})) == encode_json(views[1])
+    # bounded: full, the kept items start again
+    full = {i: (None, b"0") for i in range(-table_module.WRITTEN_ITEMS_BOUND, 0)}
+    items = dict(full)
+    assert bytes(written_view(views[1], (), {}, game.reused_view_items, items)) == encode_json(views[1])
+    assert not items.keys() & full.keys()
+    assert len(items) == len({id(x) for x in (*views[1].rituals, *views[1].cards)})

@@ -160,6 +160,11 @@ class Game(ABC, Generic[S, A, V]):
     """Members of :attr:`view_class` that :meth:`views` makes one object for every seat it is asked for
     (what the seats all see alike, such as a public history): a server writes each to JSON once for all
     of them. The conformance suite checks the objects are one."""
+    reused_view_items: ClassVar[tuple[str, ...]] = ()
+    """Members of :attr:`view_class` that are tuples of values :meth:`views` makes once and gives again,
+    the very objects, to other seats and at later steps (never changed: a finished ritual): a server
+    writes each such item to JSON once while it is given again. The conformance suite checks each is a
+    tuple, and that an item met again is unchanged."""
     refusals: ClassVar[Texts] = CORE
     """Every refusal this game's rules can give (:mod:`coven.core.refusals`): the engine's own, joined with
     the game's (``CORE | Texts({...})``), whose messages :meth:`illegal_reason` and the game's option checks

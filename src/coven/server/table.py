@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import msgspec
 
@@ -203,7 +203,11 @@ def _view_fields(kind: type) -> tuple[str, ...] | None:
 
 
 def written_view(
-    view: object, shared: tuple[str, ...], written: dict[str, tuple[object, bytes]]
+    view: object,
+    shared: tuple[str, ...],
+    written: dict[str, tuple[object, bytes]],
+    reused: tuple[str, ...] = (),
+    items: dict[int, tuple[object, bytes]] | None = None,
 ) -> msgspec.Raw:
     """``view`` as JSON, its codec's form (as :func:`~coven.server.messages.dumps` writes a view), where
     each of its ``shared`` members (:attr:`Game.shared_view_members`: one object for every seat, such as
@@ -212,9 +216,15 @@ def written_view(
     number), a tuple of the last one's very items is its JSON too, and a tuple that holds them first and
     more after them (a history one step longer) is the last one's JSON with only the new items written.
 
+    Each of its ``reused`` members (:attr:`Game.reused_view_items`: a tuple of values the game makes once
+    and gives again, the very objects, to other seats and at later steps, such as a finished ritual) is
+    written item by item, an item written before (``items``: JSON by identity, kept by the table) not
+    written again.
+
     An Amulets spell book of forty lines took 5 µs to write, for each seat, after every move: a game's
-    table work grew with its length (measured for issue 12)."""
-    names = _view_fields(type(view)) if shared else None
+    table work grew with its length; the finished rituals in a Commandments view were 7 of its 12 µs
+    (measured for issue 12)."""
+    names = _view_fields(type(view)) if shared or reused else None
     if names is None:
         return msgspec.Raw(encode_json(view))
     members: dict[str, object] = {}
@@ -224,8 +234,29 @@ def written_view(
             text = _written_member(value, written.get(name))
             written[name] = (value, text)
             value = msgspec.Raw(text)
+        elif name in reused and items is not None and type(value) is tuple:
+            value = msgspec.Raw(_written_items(value, items))
         members[name] = value
     return msgspec.Raw(encode_json(members))
+
+
+WRITTEN_ITEMS_BOUND: Final = 512
+"""At most this many items' JSON is kept by a table (:func:`written_view`'s ``items``; then it starts
+again): a Commandments game makes two new views of its ritual in play at each move."""
+
+
+def _written_items(value: tuple[object, ...], items: dict[int, tuple[object, bytes]]) -> bytes:
+    """The JSON array of ``value``'s items, each written once while it lasts (``items``: by identity, each
+    entry holding its item, so that the identity names no other)."""
+    parts: list[bytes] = []
+    for item in value:
+        hit = items.get(id(item))
+        if hit is None or hit[0] is not item:
+            if len(items) >= WRITTEN_ITEMS_BOUND:
+                items.clear()
+            hit = items[id(item)] = (item, encode_json(item))
+        parts.append(hit[1])
+    return b"[%s]" % b",".join(parts)
 
 
 def _written_member(value: object, last: tuple[object, bytes] | None) -> bytes:
@@ -388,6 +419,9 @@ class Table:
     """What the table shows at its current number, each part made once (see :meth:`forget`)."""
     _members: dict[str, tuple[object, bytes]] = field(default_factory=dict)
     """The game's shared view members last written, and their JSON (see :func:`written_view`)."""
+    _items: dict[int, tuple[object, bytes]] = field(default_factory=dict)
+    """The items of the game's reused view members written lately, and their JSON (see
+    :func:`written_view`)."""
 
     @property
     def last_mover(self) -> Seat:
@@ -676,8 +710,13 @@ class Table:
         """``seat``'s view at this number as JSON (:func:`written_view`), made once."""
         written = now.written.get(seat)
         if written is None:
+            game = self.game
             written = now.written[seat] = written_view(
-                self._view(now, seat), self.game.shared_view_members, self._members
+                self._view(now, seat),
+                game.shared_view_members,
+                self._members,
+                game.reused_view_items,
+                self._items,
             )
         return written
 

@@ -78,6 +78,34 @@ def _expect_unchanged(game: AnyGame, state: Any, before: list[Any], where: str) 
         raise _fail(where, "a refused action changed the state")
 
 
+def check_reused_items(
+    game: AnyGame, views: Sequence[Any], met: dict[int, tuple[object, JSONValue]], where: str
+) -> None:
+    """What a server may write once and keep (:attr:`Game.reused_view_items`): each declared member of
+    ``views`` is a tuple, each of its items a value that cannot change (hashable), and an item met before
+    (``met``, by identity, filled in here: each item with its JSON when first met) has the same JSON
+    again."""
+    for member in game.reused_view_items:
+        for view in views:
+            items = getattr(view, member)
+            if type(items) is not tuple:
+                raise _fail(where, f"the views' {member!r} is declared reused but is not a tuple")
+            written = game.view_to_json(view)
+            shown = written.get(member) if isinstance(written, dict) else None
+            if not isinstance(shown, list):
+                raise _fail(where, f"the views' {member!r} is declared reused but is not written as a list")
+            for item, json_item in zip(items, shown, strict=True):
+                try:
+                    hash(item)
+                except TypeError:
+                    raise _fail(
+                        where, f"an item of the views' {member!r} (declared reused) can change"
+                    ) from None
+                before = met.setdefault(id(item), (item, json_item))
+                if before[0] is item and before[1] != json_item:
+                    raise _fail(where, f"an item of the views' {member!r} (declared reused) changed")
+
+
 def _check_step(
     game: AnyGame,
     state: Any,
@@ -85,8 +113,10 @@ def _check_step(
     report: Report,
     foreign_actions: list[Hashable],
     where: str,
+    met: dict[int, tuple[object, JSONValue]],
 ) -> None:
-    """The per-state checks (expensive ones; run on a sample of steps)."""
+    """The per-state checks (expensive ones; run on a sample of steps). ``met``: the items of reused view
+    members seen at the steps checked before (see :func:`check_reused_items`)."""
     players = game.num_players(state)
     to_act, may_act = game.to_act(state), game.may_act(state)
     if to_act & may_act:
@@ -99,6 +129,7 @@ def _check_step(
     for member in game.shared_view_members:  # one object for every seat (the server writes it once)
         if len({id(getattr(view, member)) for view in together.values()}) != 1:
             raise _fail(where, f"the views' {member!r} is declared shared but is not one object")
+    check_reused_items(game, list(together.values()), met, where)
     bare = game.bare_views(state, seats)
     if {seat: game.derive_view(view) for seat, view in bare.items()} != together:
         raise _fail(where, "the bare views, once derived, differ from the views")
@@ -285,6 +316,7 @@ def check_game(
     quiet = game.clone(state)  # the same game through advance (no events): it must keep the same positions
     moves: list[Move] = []
     foreign: list[Hashable] = []
+    met: dict[int, tuple[object, JSONValue]] = {}  # reused view items seen (see check_reused_items)
     # Decide which steps get the expensive checks: spread them over the expected length.
     stride = max(1, bounds.max_decisions // max(1, max_checked_steps * 3))
 
@@ -293,7 +325,7 @@ def check_game(
         if report.decisions >= bounds.max_decisions:
             raise _fail(where, f"still running after the declared {bounds.max_decisions} decisions")
         if report.decisions % stride == 0 and report.checked_steps < max_checked_steps:
-            _check_step(game, state, rng, report, foreign, where)
+            _check_step(game, state, rng, report, foreign, where, met)
             _check_advanced(game, quiet, state, where)
         seat, _ = _choose_actor(game, state, rng, optional_rate)
         legal: Sequence[Hashable] = game.legal_actions(state, seat)

@@ -627,6 +627,7 @@ class CommandmentsGame(Game[CommandmentsState, Action, CommandmentsView]):
     )
     action_classes = ACTION_CLASSES
     view_class = CommandmentsView
+    reused_view_items = ("rituals", "cards")  # a finished ritual's views, the cards' words (see views)
     refusals = REFUSALS
 
     # ------------------------------------------------------------------------------------- setup
