@@ -101,8 +101,7 @@ def check_reused_items(
                     raise _fail(
                         where, f"an item of the views' {member!r} (declared reused) can change"
                     ) from None
-                before = met.setdefault(id(item), (item, json_item))
-                if before[0] is item and before[1] != json_item:
+                if met.setdefault(id(item), (item, json_item))[1] != json_item:  # (met keeps it alive)
                     raise _fail(where, f"an item of the views' {member!r} (declared reused) changed")
 
 
