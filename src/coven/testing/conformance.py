@@ -85,12 +85,14 @@ def check_reused_items(
     ``views`` is a tuple, each of its items a value that cannot change (hashable), and an item met before
     (``met``, by identity, filled in here: each item with its JSON when first met) has the same JSON
     again."""
-    for member in game.reused_view_items:
-        for view in views:
+    if not game.reused_view_items:
+        return
+    for view in views:
+        written = game.view_to_json(view)  # (once a view, for all its members)
+        for member in game.reused_view_items:
             items = getattr(view, member)
             if type(items) is not tuple:
                 raise _fail(where, f"the views' {member!r} is declared reused but is not a tuple")
-            written = game.view_to_json(view)
             shown = written.get(member) if isinstance(written, dict) else None
             if not isinstance(shown, list):
                 raise _fail(where, f"the views' {member!r} is declared reused but is not written as a list")
