@@ -197,3 +197,31 @@ def test_the_replay_caption_says_the_move_in_french(server: Any, fr: Any) -> Non
     assert " a pris " in said(page.locator("#replay-caption"))
     page.locator("#replay-caption").scroll_into_view_if_needed()
     shoot(page, "replay-caption-fr-desktop")
+
+
+def test_a_french_amulets_player_types_the_letters_the_page_shows(server: Any, fr: Any) -> None:
+    # the spell book shows R J V B N (Rouge, Jaune, Vert, Bleu, Noir): typed, they are read
+    page = fr.new_page()
+    seated(server, page, "amulets", ["greedy", "greedy"])
+    page.wait_for_selector("main[data-myturn=yes]")
+    number = page.get_attribute("main", "data-number")
+    if not page.locator("#all-moves").evaluate("el => el.open"):
+        page.click("#all-moves summary")
+    page.fill("#notation", "ask RA1 JB2 VC3 BD4 NE5")
+    page.click("#notation-play")
+    page.wait_for_function("n => document.querySelector('main').dataset.number !== n", arg=number)
+    assert page.locator("#move-error").is_hidden()
+    assert "RA1 JB2 VC3 BD4 NE5" in page.inner_text("#board")  # as the spell book writes it
+
+
+def test_the_commandments_typing_box_says_the_time_is_measured(server: Any, fr: Any) -> None:
+    page = fr.new_page()
+    seated(server, page, "commandments", ["greedy", "greedy"])
+    page.wait_for_selector("main[data-myturn=yes], main[data-mayact=yes]")
+    if not page.locator("#all-moves").evaluate("el => el.open"):
+        page.click("#all-moves summary")
+    assert "les secondes écrites dans un coup" in page.inner_text("#typing-hint")
+    other = fr.new_page()
+    seated(server, other, "namaste", ["greedy"])
+    other.wait_for_selector("main[data-myturn=yes]")
+    assert other.locator("#typing-hint").count() == 0  # where nothing is measured, nothing is said

@@ -305,10 +305,15 @@ def test_a_wrong_invite_link_says_so(server: Any, context: Any) -> None:
     page = context.new_page()
     links = create_table(page, server.base, "namaste", ["human", "bot:random"])
     page.goto(links["invites"][0].split("#token=")[0] + "#token=not-the-token")
-    page.wait_for_selector("#turn:has-text('not valid for this table')")
+    page.wait_for_selector("#bad-link:has-text('not valid for this table')")
     assert page.get_attribute("main", "data-myturn") != "yes"
-    # said once: the pill only says the connection is closed, and no error box repeats it
-    assert page.inner_text("#conn") == "closed"
-    assert page.locator("#move-error").is_hidden()
+    # no empty board, chat or log: what went wrong, and what the page can do instead
+    assert page.locator("#board").count() == 0 and page.locator("#move-error").count() == 0
+    watch = page.locator("#bad-link #watch-instead")
+    assert watch.get_attribute("href") == links["spectator"]
+    assert page.locator("#bad-link #back-to-lobby").get_attribute("href") == "/"
+    watch.click()
+    page.wait_for_selector("#board")
+    page.wait_for_selector("#who:has-text('Watching')")
     page.goto(server.base + "/t/no-such-table")
     page.wait_for_selector("#table-missing:has-text('This table does not exist')")

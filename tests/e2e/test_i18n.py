@@ -338,6 +338,27 @@ def test_a_table_that_does_not_exist_says_so_with_a_way_back(
         assert page.url == server.base + "/"
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_an_address_with_no_page_says_so_with_a_way_back(server: Any, browser: Any, lang: str) -> None:
+    locale = "fr-FR" if lang == "fr" else "en-US"
+    with watched_context(browser, locale=locale, **SCREENS["desktop"]) as ctx:
+        page = ctx.new_page()
+        response = page.goto(server.base + "/nosuchpage")
+        assert response is not None and response.status == 404
+        page.wait_for_selector("#not-found")
+        title, back = {
+            "en": ("There is no such page", "Back to the lobby"),
+            "fr": ("Cette page n'existe pas", "Retour à l'accueil"),
+        }[lang]
+        assert page.inner_text("#not-found h1") == title
+        assert "/nosuchpage" in page.inner_text("#not-found")
+        assert not page.evaluate(MISSING)
+        link = page.locator("#not-found a#back-to-lobby")
+        assert link.inner_text() == back
+        link.click()
+        page.wait_for_selector("#game-brujas")
+
+
 def test_a_french_table_on_desktop_and_phone(server: Any, fr_screen: tuple[str, Any]) -> None:
     kind, ctx = fr_screen
     bots = [{"kind": "bot", "bot": b, "name": None} for b in TABLES["brujas"]]

@@ -88,6 +88,19 @@ def test_a_person_leaves_and_returns_to_their_seat_from_your_tables(server: Any,
     assert lobby.locator(f".your-table[data-table='{table}']").count() == 0
 
 
+def test_the_lobby_tells_seats_of_the_same_name_apart_as_the_table_does(server: Any, context: Any) -> None:
+    page = context.new_page()
+    links = create_table(page, server.base, "namaste", ["human", "bot:greedy", "bot:greedy"])
+    table = table_id(links["invites"][0])
+    page.goto(links["invites"][0])
+    page.wait_for_selector("main[data-myturn=yes]")
+    assert "greedy bot 2" in page.inner_text("#scores") and "greedy bot 3" in page.inner_text("#scores")
+    page.goto(server.base + "/")
+    page.wait_for_selector("section.recent[data-ready=yes]")
+    row = page.locator(".recent-list li", has=page.locator(f"a[href*='{table}']"))
+    assert row.inner_text().endswith("Person 1, greedy bot 2, greedy bot 3")
+
+
 def test_a_seat_in_play_is_never_lost_among_many_ended_ones(server: Any, context: Any) -> None:
     """A browser that kept many seats: the one at a table still in play is listed (first), however many
     newer seats of ended or vanished tables there are; only the newest ended ones are kept."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -143,3 +144,28 @@ def test_a_malformed_body_gets_a_422_never_a_500(real: TestClient, body: bytes) 
 def test_the_routes_are_in_the_openapi_document(real: TestClient) -> None:
     paths = real.get("/api/openapi.json").json()["paths"]
     assert "get" in paths[DECK] and "post" in paths[PREVIEW]
+
+
+def test_a_box_card_as_the_deck_lists_it_is_taken_back_as_a_custom_card(real: TestClient) -> None:
+    # a client that copies a card of the box to make its own sends it back as the deck wrote it ("2")
+    listed = {c["id"]: c for c in real.get(DECK).json()["cards"]}
+    for box_id in ("A01", next(i for i, c in listed.items() if c["value"] == "?")):
+        mine = {**listed[box_id], "id": "MY" + box_id}
+        answer = real.post(PREVIEW, json={"card": mine})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["card"]["value"] == listed[box_id]["value"]
+    created = real.post(
+        "/api/tables",
+        json={
+            "game": "commandments",
+            "players": 3,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2,
+            "options": {"custom_cards": json.dumps([{**listed["A01"], "id": "MYA01"}])},
+        },
+    )
+    assert created.status_code in (200, 201), created.text
+    # a value that is no digit of 1-9 is still refused, saying why
+    for bad in ("0", "10", " 2", "2.0", "٢", "+2"):
+        refused = real.post(PREVIEW, json={"card": card(value=bad)})
+        assert refused.status_code == 422, (bad, refused.text)
+        assert "value must be a whole number" in refused.text, (bad, refused.text)

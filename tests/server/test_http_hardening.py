@@ -413,10 +413,15 @@ def test_an_unknown_api_path_is_404_in_the_apis_shape(client: TestClient, path: 
     """Under /api/ every error is the API's JSON; the page's own files answer as they did (plain text)."""
     for method in ("GET", "POST", "DELETE"):
         assert "no API route" in refused(client.request(method, path), 404, "not_found")
-    for method, page, status in (("GET", "/nothing.html", 404), ("PUT", "/", 405), ("PUT", "/t/abc", 405)):
+    for method, page, status in (("PUT", "/", 405), ("PUT", "/t/abc", 405)):
         response = client.request(method, page)
         assert response.status_code == status
         assert response.headers["content-type"].startswith("text/plain")
+    # a page that is not there: a 404 that is the browser client's page, which says so in the person's
+    # language (tests/e2e/test_i18n.py), not a bare "Not Found"
+    missing = client.get("/nothing.html")
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/app.js">' in missing.text
 
 
 # ------------------------------------------------------------------- the last resort

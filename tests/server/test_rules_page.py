@@ -229,3 +229,24 @@ def test_a_game_without_french_rules_serves_english_when_french_is_asked(
     assert page.lang == "en" and page.article_lang == "en"
     assert page.headings[0] == "Brujas del Sábado — how to play"
     assert 'data-langs="en"' in response.text
+
+
+def test_a_rules_page_is_made_once_per_language(real: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a rulebook does not change while the server runs: a flood of requests for it is a flood of copies,
+    # not of renderings (each about 1 ms, every table waiting meanwhile)
+    from coven.server import app
+
+    made: list[str] = []
+    render = app.rules_document
+
+    def counted(game_id: str, *args: object, **kwargs: object) -> str:
+        made.append(game_id)
+        return render(game_id, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app, "rules_document", counted)
+    pages = {lang: [real.get(f"/rules/amulets?lang={lang}") for _ in range(3)] for lang in ("en", "fr")}
+    assert made == ["amulets", "amulets"]  # one English, one French
+    for lang, answers in pages.items():
+        assert all(a.status_code == 200 and a.text == answers[0].text for a in answers)
+        assert structure(answers[0].text).lang == lang
+    assert pages["en"][0].text != pages["fr"][0].text

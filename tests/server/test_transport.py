@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import select
 import socket
 import threading
 import time
@@ -164,3 +165,47 @@ def test_a_frame_that_is_not_utf8_is_the_clients_fault_on_one_info_line(
             assert not [line for line in lines if line[0] >= logging.ERROR], lines
     finally:
         logger.setLevel(original)  # (through setLevel: the loggers' cached answers go too)
+
+
+def _sent_until_refused(sock: socket.socket, piece: bytes, most: int) -> tuple[int, bytes]:
+    """Send ``piece`` after ``piece`` until the server answers or drops the connection (at most ``most``
+    bytes): how much was sent, and the answer (empty if the connection was reset before it was read)."""
+    sent = 0
+    sock.settimeout(10.0)
+    while sent < most:
+        readable, _, _ = select.select([sock], [], [], 0.01)
+        if readable:
+            break
+        try:
+            sock.sendall(piece)
+        except OSError:  # reset: the server closed with our bytes unread
+            break
+        sent += len(piece)
+    try:
+        return sent, sock.recv(65536)
+    except OSError:
+        return sent, b""
+
+
+def test_a_request_head_that_does_not_end_is_refused_early() -> None:
+    # one connection sending one endless header (or URL) held the event loop for seconds: its parser copies
+    # all it has at every piece; past the head's bound the request is refused and the connection closed
+    with _serving(http_protocol(head_bytes=8192)) as url:
+        port = int(url.split(":")[2].split("/")[0])
+        for start in (b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ", b"GET /api/health?q="):
+            with socket.create_connection((LOOPBACK, port)) as greedy:
+                greedy.sendall(start)
+                sent, answer = _sent_until_refused(greedy, b"a" * 1024, 8 * 2**20)
+                assert sent < 2**20, "the server went on reading an endless head"
+                assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer[:80]
+        # a head within the bound is answered, and a body larger than the bound is not a head: on one
+        # connection kept alive, a request with a 20 kB body, then another
+        with socket.create_connection((LOOPBACK, port)) as fine:
+            fine.settimeout(10.0)
+            fine.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Fine: " + b"b" * 6000 + b"\r\n\r\n")
+            assert fine.recv(4096).startswith(b"HTTP/1.1 200")
+            body = b"c" * 20_000
+            fine.sendall(b"POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n" + body)
+            assert fine.recv(4096).startswith(b"HTTP/1.1 405")  # (the route takes GET: not refused as a head)
+            fine.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert fine.recv(4096).startswith(b"HTTP/1.1 200")

@@ -1,4 +1,5 @@
-// Entry point: "/" is the lobby, "/t/{table}" a table (the seat's token, if any, in the fragment).
+// Entry point: "/" is the lobby, "/t/{table}" a table (the seat's token, if any, in the fragment), and
+// anything else the server has no page for (it answers with 404.html, this same page) says so.
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { h, clear, watchScrollers } from "./util.js";
@@ -23,9 +24,19 @@ function route() {
   if (m) {
     const params = new URLSearchParams(location.hash.replace(/^#/, ""));
     mountTable(root, decodeURIComponent(m[1]), params.get("token"));
-  } else {
+  } else if (/^\/(index\.html)?$/.test(location.pathname)) {
     mountLobby(root);
+  } else {
+    notFound(root); // the server's 404 page (404.html) is this page: say what is missing, and the way back
   }
+}
+
+function notFound(root) {
+  document.title = `Coven — ${t("notfound.title")}`;
+  root.append(h("section", { class: "panel table-missing", id: "not-found", role: "alert" },
+    h("h1", {}, t("notfound.title")),
+    h("p", {}, t("notfound.text", { path: decodeURI(location.pathname) })),
+    h("p", {}, h("a", { href: "/", class: "button primary", id: "back-to-lobby" }, t("table.back_to_lobby")))));
 }
 
 window.addEventListener("hashchange", () => location.reload());

@@ -6,8 +6,11 @@
 
 import { t, lang } from "./i18n.js";
 
+/** The close code of a hello whose token no seat of the table has (a mistyped or another table's link). */
+export const BAD_LINK = 4001;
+
 const FATAL = new Map([
-  [4001, () => t("conn.fatal.token")],
+  [BAD_LINK, () => t("conn.fatal.token")],
   [4002, () => t("conn.fatal.protocol")],
   [4004, () => t("conn.fatal.no_table")],
   [4029, () => t("conn.fatal.too_many")],
@@ -97,7 +100,7 @@ export class TableSocket {
       const fatal = FATAL.has(ev.code) ? FATAL.get(ev.code)() : null;
       if (fatal) {
         this.closed = true;
-        this.hooks.onStatus("closed", fatal);
+        this.hooks.onStatus("closed", fatal, ev.code);
         return;
       }
       this.again();

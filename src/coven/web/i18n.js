@@ -73,6 +73,13 @@ export function seatName(seat, i) {
   return name;
 }
 
+/** Every seat's name as shown, a number after each of names that would be the same ("greedy bot 2",
+ * "greedy bot 3"): the table, its result and the lobby all tell seats apart alike. */
+export function seatNames(seats, count = seats.length) {
+  const base = Array.from({ length: count }, (_, i) => seatName(seats[i], i));
+  return base.map((n, i) => (base.filter((m) => m === n).length > 1 ? `${n} ${i + 1}` : n));
+}
+
 /** Store the choice and draw the page again in that language. */
 export function setLang(code) {
   if (!LANGS.includes(code) || code === lang) return;

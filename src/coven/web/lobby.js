@@ -5,7 +5,7 @@ import { h, clear, button, listing, PACE_DEFAULT_SECONDS, LAST_SECONDS } from ".
 import { keptSeats, forgetSeat, markEnded, seatUrl, spectatorUrl } from "./seats.js";
 import { deckBrowser } from "./deck.js";
 import { customCardsField } from "./games/commandments_cards.js";
-import { t as tr, textOr, errorText, lang, gameTitle, seatName, botLevel } from "./i18n.js";
+import { t as tr, textOr, errorText, lang, gameTitle, seatName, seatNames, botLevel } from "./i18n.js";
 
 /** A variant worth naming beside a table's game (The 3 Commandments' expert variant). */
 function variantText(t) {
@@ -437,7 +437,7 @@ async function loadYours(box, titles) {
     }, { class: "small forget", "aria-label": tr("lobby.remove_label", { id: entry.table }) });
     try {
       const t = await api.table(entry.table);
-      const names = t.seats.map((x, i) => seatName(x, i));
+      const names = seatNames(t.seats);
       li.dataset.status = t.status;
       li.querySelector(".variant").textContent = variantText(t);
       status.textContent = statusText(t, entry, names);
@@ -480,7 +480,7 @@ async function loadRecent(box, titles) {
     const mine = new Map(keptSeats().map((e) => [e.table, e]));
     const ul = h("ul", { class: "recent-list" });
     for (const t of tables.slice(0, 12)) {
-      const who = t.seats.map((x, i) => seatName(x, i)).join(", ");
+      const who = seatNames(t.seats).join(", ");
       const entry = mine.get(t.id);
       // A table where this browser holds a seat opens in that seat; any other one opens to watch.
       const link = entry

@@ -1,11 +1,11 @@
 // A table: the live socket, whose turn it is, the scores, the log, the board, the result and replay.
 import { api } from "./api.js";
-import { TableSocket, TIMEOUTS } from "./conn.js";
+import { TableSocket, TIMEOUTS, BAD_LINK } from "./conn.js";
 import { boardFor, generic } from "./games/index.js";
 import { h, clear, button, listing, fmtScore, LAST_SECONDS } from "./util.js";
 import { showResult } from "./result.js";
 import { keepSeat, spectatorUrl } from "./seats.js";
-import { t, errorText, errorTitle, gameTitle, seatName, botLevel } from "./i18n.js";
+import { t, errorText, errorTitle, gameTitle, seatNames, botLevel } from "./i18n.js";
 
 let nextId = 1;
 
@@ -111,9 +111,13 @@ class TableClient {
     this.renderTop();
     this.conn = new TableSocket(this.tableId, this.token, {
       onMessage: (m) => this.onMessage(m),
-      onStatus: (status, note) => {
+      onStatus: (status, note, code) => {
         this.connStatus = status;
         this.connNote = note || "";
+        if (status === "closed" && code === BAD_LINK && this.token && this.number === null) {
+          this.showBadLink(); // refused at once: nothing of the table to show, but it can be watched
+          return;
+        }
         this.renderTop();
         if (status === "closed") {
           // said once, where the page says what happens now (the pill just says "closed"; an error box
@@ -141,13 +145,20 @@ class TableClient {
       h("p", {}, h("a", { href: "/", class: "button primary", id: "back-to-lobby" }, t("table.back_to_lobby")))));
   }
 
+  /** An invite link the table refuses (mistyped, or another table's): say so, and offer what the page can
+   * do instead, watch the table (its spectator link is public) or go back to the lobby, no empty panels. */
+  showBadLink() {
+    const title = t("table.bad_link_title");
+    document.title = `Coven — ${title}`;
+    clear(this.root).append(h("section", { class: "panel table-missing", id: "bad-link", role: "alert" },
+      h("h1", {}, title),
+      h("p", {}, t("conn.fatal.token"), " ", t("table.bad_link_text")),
+      h("p", {}, h("a", { href: spectatorUrl(this.tableId), class: "button primary", id: "watch-instead" }, t("table.watch_instead")),
+        " ", h("a", { href: "/", class: "button", id: "back-to-lobby" }, t("table.back_to_lobby")))));
+  }
+
   names() {
-    const base = Array.from({ length: this.players }, (_, i) => seatName(this.seats[i], i));
-    return base.map((n, i) => {
-      const twin = base.filter((m) => m === n).length > 1;
-      const name = twin ? `${n} ${i + 1}` : n;
-      return i === this.seat ? t("table.you", { name }) : name;
-    });
+    return seatNames(this.seats, this.players).map((name, i) => (i === this.seat ? t("table.you", { name }) : name));
   }
 
   // ------------------------------------------------------------------------------ messages
@@ -367,7 +378,7 @@ class TableClient {
 
   showError(m) {
     const title = errorTitle(m.code);
-    const text = errorText(m.code, m.message, this.game, m.reason, (i) => seatName(this.seats[i], i)) || m.code;
+    const text = errorText(m.code, m.message, this.game, m.reason, (i) => seatNames(this.seats, this.players)[i]) || m.code;
     // a text that only says the heading again is not said twice
     const same = (x) => x.replace(/[\s.!:]+$/u, "").toLowerCase();
     this.error = m;
@@ -808,7 +819,8 @@ class TableClient {
     const input = h("input", { type: "text", id: "notation", "aria-label": t("moves.notation_label"), placeholder: t("moves.placeholder"), autocomplete: "off",
       value: this.typed || "", dataset: { fkey: "notation" }, oninput: (ev) => { this.typed = ev.target.value; } });
     const form = h("form", { class: "free-form", onsubmit: (ev) => { ev.preventDefault(); if (input.value.trim()) this.act(input.value.trim()); } },
-      h("label", { for: "notation" }, t("moves.type")), input, h("button", { type: "submit", id: "notation-play" }, t("moves.play")));
+      h("label", { for: "notation" }, t("moves.type")), input, h("button", { type: "submit", id: "notation-play" }, t("moves.play")),
+      this.board.typingHint ? h("p", { class: "muted typing-hint", id: "typing-hint" }, this.board.typingHint(ctx)) : null);
     const open = this.movesOpen ?? this.board === generic;
     const det = h("details", { class: "all-moves", id: "all-moves", open: open ? true : undefined,
       ontoggle: (ev) => { this.movesOpen = ev.target.open; } },

@@ -229,6 +229,17 @@ def test_fields_and_placements_round_trip() -> None:
     assert parse_placement("R@A1, Y@B3, G@C2, B@D4, K@E5") == q
 
 
+def test_a_placement_is_read_in_the_french_initials_the_french_page_shows() -> None:
+    # Rouge, Jaune, Vert, Bleu, Noir: what a French player sees on the pieces and in the spell book
+    assert parse_placement("RA1 JB3 VC2 BD4 NE5") == parse_placement("RA1 YB3 GC2 BD4 KE5")
+    assert parse_placement("ne5 jb3 RA1 vc2 bd4") == parse_placement("KE5 YB3 RA1 GC2 BD4")
+    assert GAME.parse_action("ask RA1 JB3 VC2 BD4 NE5") == GAME.parse_action("ask RA1 YB3 GC2 BD4 KE5")
+    with pytest.raises(NotationError, match="placed twice"):
+        parse_placement("YA1 JB3 RC2 BD4 KE5")  # Y and J are the same amulet
+    with pytest.raises(NotationError, match="not an amulet"):
+        parse_placement("RA1 XB3 VC2 BD4 NE5")
+
+
 @pytest.mark.parametrize("text", ["ask RA1 YB3 GC2 BD4 KE5", "cast RE5 YA1 GB1 BC1 KD1"])
 def test_actions_round_trip(text: str) -> None:
     action = GAME.parse_action(text)

@@ -27,6 +27,9 @@ AMULETS = 5
 PAIRS = FIELDS * AMULETS
 LETTERS = "ABCDE"
 AMULET_CODES = "RYGBK"
+FRENCH_CODES = "RJVBN"
+"""The amulets' initials in French (Rouge, Jaune, Vert, Bleu, Noir), as the French page shows them: a
+placement is read with either set (the two share R and B, at the same amulets, and nothing else)."""
 AMULET_NAMES = ("Red", "Yellow", "Green", "Blue", "Black")
 
 STAR, HOME, FEEL, NOTHING = "*", "o", "+", "-"
@@ -140,7 +143,8 @@ def format_placement(fields: Sequence[int]) -> str:
 
 
 def parse_placement(text: str) -> tuple[int, ...]:
-    """Inverse of :func:`format_placement`; also takes five bare fields in amulet order.
+    """Inverse of :func:`format_placement`; also takes five bare fields in amulet order, and the amulets'
+    French initials (:data:`FRENCH_CODES`: ``RA1 JB2 VC3 BD4 NE5``, what the French page shows).
 
     Distinct fields are not checked here (that is a rule: see :func:`placement_problem`).
     """
@@ -152,9 +156,9 @@ def parse_placement(text: str) -> tuple[int, ...]:
     fields: list[int | None] = [None] * AMULETS
     for token in tokens:
         t = token.upper().replace("@", "").replace(":", "").replace("=", "")
-        if len(t) != 3 or t[0] not in AMULET_CODES:
+        if len(t) != 3 or (t[0] not in AMULET_CODES and t[0] not in FRENCH_CODES):
             raise NotationError(NOTATION_REFUSALS("refusal.amulets.notation.amulet", text=short_repr(token)))
-        a = AMULET_CODES.index(t[0])
+        a = AMULET_CODES.index(t[0]) if t[0] in AMULET_CODES else FRENCH_CODES.index(t[0])
         if fields[a] is not None:
             raise NotationError(
                 NOTATION_REFUSALS("refusal.amulets.notation.twice", amulet=t[0], text=short_repr(text))

@@ -58,6 +58,9 @@ letter of their texts and expressions is escaped to ``\\uXXXX`` (as ``json.dumps
 MAX_CARD_TEXT: Final = 200
 """The longest English or French text of a card."""
 _ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+_VALUE_TEXTS: Final = {str(n): n for n in range(1, MAX_FIXED + 1)}
+"""A fixed value written as text, as the deck's listing gives it (``"2"``): read as its number (ASCII digits
+only, no sign, no spaces)."""
 
 CARD_REFUSALS: Final = LANGUAGE_REFUSALS | Texts(
     {
@@ -158,6 +161,8 @@ def make_card(
         number: int | None = None
     elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_FIXED:
         number = value
+    elif isinstance(value, str) and value in _VALUE_TEXTS:  # as the deck's listing writes it ("2")
+        number = _VALUE_TEXTS[value]
     else:
         raise CardError(
             CARD_REFUSALS("refusal.commandments.card.field_value", max=MAX_FIXED, value=short_repr(value))

@@ -178,6 +178,11 @@ export function turnHint(ctx) {
   return t("cmd.hint_move");
 }
 
+/** Said under the box where a move is typed: the seconds in a move's notation are measured, not chosen. */
+export function typingHint() {
+  return t("cmd.typing_hint");
+}
+
 export function render(el, ctx) {
   const v = ctx.view;
   const ritual = v.rituals[v.rituals.length - 1];

@@ -197,7 +197,7 @@ export function describe(ev, ctx) {
     case "waiting": return t("namaste.ev.waiting", { name: name(d.seat), names: listing((d.still || []).map(name)) });
     case "entries": {
       const entries = Object.entries(d.entries || {});
-      return said(t("namaste.ev.entries", { entries: entries.map(([s, a]) => t("namaste.entry", { name: name(s), action: actionText(a) })).join("; ") }),
+      return said(t("namaste.ev.entries", { entries: entries.map(([s, a]) => t("namaste.entry", { name: name(s), action: actionText(a) })).join(t("namaste.entry_sep")) }),
         entries.map(([s, a]) => `${name(s)} ${a}`).join(", "));
     }
     case "line": {
