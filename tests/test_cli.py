@@ -137,6 +137,71 @@ def test_a_game_left_early_keeps_its_record_and_says_why(tmp_path: Path, leaving
     assert f"play seat=0 card={state.hands[0][0]}" in replayed.output and "not over" in replayed.output
 
 
+@pytest.mark.usefixtures("toy")
+def test_a_game_left_early_crowns_nobody_in_its_replay(tmp_path: Path) -> None:
+    state = GAME.new_game(2, None, 11)
+    record = tmp_path / "left.json"
+    args = ["play", "toy", "--seed", "11", "--bots", "random", "--save", str(record)]
+    runner.invoke(app, args, input=f"{state.hands[0][0]}\nquit\n")
+    replayed = runner.invoke(app, ["replay", str(record)])
+    assert replayed.exit_code == 0 and "not over" in replayed.output
+    assert "wins" not in replayed.output  # (every seat was crowned: tied at the top mid-game)
+
+
+@pytest.mark.usefixtures("toy")
+@pytest.mark.parametrize(
+    ("where", "why"), [("missing/game.json", "there is no folder"), ("", "it is a folder")]
+)
+def test_play_refuses_a_record_it_could_not_save_before_the_game(
+    tmp_path: Path, where: str, why: str
+) -> None:
+    # found at the end, it lost the whole game in a traceback
+    args = ["play", "toy", "--seed", "11", "--bots", "random", "--save", str(tmp_path / where)]
+    result = runner.invoke(app, args, input="quit\n")
+    assert result.exit_code == 2 and "cannot save the record" in result.stderr and why in result.stderr
+    assert "you are seat" not in result.output  # refused before anything was played
+    french = runner.invoke(app, [*args, "--lang", "fr"], input="quit\n")
+    assert french.exit_code == 2 and "impossible d'enregistrer la partie" in french.stderr
+
+
+@pytest.mark.usefixtures("toy")
+@pytest.mark.parametrize("lang", ["de", "frog", "", "e"])
+def test_play_refuses_a_language_it_does_not_speak(lang: str) -> None:
+    result = runner.invoke(app, ["play", "toy", "--lang", lang], input="quit\n")
+    assert result.exit_code == 2 and "--lang is one of en, fr" in result.stderr
+
+
+@pytest.mark.usefixtures("toy")
+@pytest.mark.parametrize("lang", ["fr", "FR", "fr_FR.UTF-8", "en-GB"])
+def test_play_takes_a_language_as_a_locale_names_it(lang: str) -> None:
+    result = runner.invoke(
+        app, ["play", "toy", "--seed", "2", "--bots", "random", "--lang", lang], input="quit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert ("joueurs" in result.output) == lang.lower().startswith("fr")
+
+
+def test_an_error_is_shown_as_written_brackets_and_all(tmp_path: Path) -> None:
+    broken = tmp_path / "pairs.json"
+    broken.write_text('{"game": "namaste", "players": 2, "seed": 1, "moves": [[0]]}')
+    result = runner.invoke(app, ["replay", str(broken)])
+    assert result.exit_code == 2 and "is a pair [seat, action]" in result.stderr, result.stderr
+    result = runner.invoke(app, ["simulate", "brujas", "-n", "1", "-b", "[b]x"])
+    assert result.exit_code == 2 and "has no bot '[b]x'" in result.stderr, result.stderr
+
+
+def test_simulate_shows_each_game_s_figures_as_tables() -> None:
+    result = runner.invoke(app, ["simulate", "namaste", "-n", "2", "-b", "random,greedy", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "{" not in result.output  # no JSON left for people to read
+    rows = [line for line in result.output.splitlines() if "0: random" in line or "1: greedy" in line]
+    assert len(rows) == 4  # each bot in the results, then in the figures per bot
+    assert "karma" in result.output and "circles" in result.output  # (headings wrap in 80 columns)
+    assert "mean rolls per game" in result.output and "2 games" in result.output
+    one = runner.invoke(app, ["simulate", "namaste", "-n", "1", "-b", "random"])
+    assert "1 game," in one.output
+
+
 def test_replay_refuses_a_broken_file(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{nope")

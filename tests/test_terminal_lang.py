@@ -201,7 +201,7 @@ UNREADABLE_MOVES: dict[str, tuple[str, list[str], list[str]]] = {
             "un placement donne le champ de chacune des cinq amulettes, pas 'A1 B2'",
             "un champ va d'A1 à E5, pas 'F5'",
             "l'amulette R est placée deux fois dans 'RA1 RB2 GC3 BD4 KE5'",
-            "'QE5' n'est pas une amulette (R Y G B K) suivie d'un champ (A1-E5)",
+            "'QE5' n'est pas une amulette (R J V B N, ou en anglais R Y G B K) suivie d'un champ (A1-E5)",
         ],
         [
             "an action is 'ask <placement>' or 'cast <placement>', not 'zzz'",

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import random
 import socket
 import statistics
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +22,7 @@ from coven.bots.arena import make_bot, run_tournament
 from coven.core.driver import Driver, InputEnded, Quit, escape, play_terminal, refusal_text, seat_lines
 from coven.core.errors import CovenError, InvalidOptionError
 from coven.core.game import AnyGame
-from coven.core.lang import LANGS, pick_lang, translations
+from coven.core.lang import LANGS, known_lang, pick_lang, translations
 from coven.core.record import Record, replay_steps
 from coven.core.refusals import PREFIX as REFUSAL_PREFIX
 from coven.games import game_ids, get_game
@@ -59,8 +61,13 @@ def refusal_catalogue(lang: str | None) -> dict[str, str]:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long
+    # the message as written, brackets and all (a record's "[seat, action]", a bot named "[b]x")
+    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)  # one line, however long
     return typer.Exit(code)
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
 
 
 def _game(game_id: str) -> AnyGame:
@@ -95,7 +102,12 @@ def play(
     game_id: GameArg,
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")] = None,
     seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat (0 is the first player).")] = 0,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Bots for the other seats, in seat order.")] = "",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", "-b", help="Bots for the other seats, in seat order, or one for all (default best)."
+        ),
+    ] = "",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deal and the dice.")] = None,
     bot_seed: Annotated[
         int | None,
@@ -115,10 +127,14 @@ def play(
     You see what your seat sees: your view, your own moves and the events shown to you (the other
     seats' moves as their events tell them, never their notation).
     """
+    if known_lang(lang) is None:
+        raise _fail(f"--lang is one of {', '.join(LANGS)}, not {lang!r}")
     tr = translations(lang).gettext
     refusals = refusal_catalogue(lang)
     game = _game(game_id)
     count = _players(game, players)
+    if save is not None and (problem := _unwritable(save, tr)):
+        raise _fail(tr("cannot save the record to {path}: {why}").format(path=save, why=problem))
     if not 0 <= seat < count:
         raise _fail(tr("--seat is 0 to {last}").format(last=count - 1))
     names = [b.strip() for b in bots.split(",") if b.strip()] or ["best"]
@@ -153,7 +169,14 @@ def play(
         if save is not None and driver is not None:
             seats = tuple("you" if s == seat else by_seat[s] for s in range(count))
             options = dict(game.options(state))
-            Record(game.spec.id, count, options, deal_seed, seats, driver.record_moves()).save(save)
+            record = Record(game.spec.id, count, options, deal_seed, seats, driver.record_moves())
+            try:
+                record.save(save)
+            except OSError as exc:  # (checked before the game, but the disk may have changed since)
+                why = tr("cannot save the record to {path}: {why}").format(path=save, why=exc.strerror)
+                err_console.print(f"[bold red]error:[/] {escape(why)}", soft_wrap=True)
+                print(record.dumps())  # not lost: the record itself, to keep by hand
+                raise typer.Exit(1) from None
             console.print(tr("record saved to {path}").format(path=save))
 
     try:
@@ -171,14 +194,29 @@ def play(
     keep(driver)
 
 
+def _unwritable(path: Path, tr: Callable[[str], str]) -> str | None:
+    """Why a record could not be written to ``path`` (None: it can), found before the game is played, in
+    the language of ``tr``."""
+    folder = path.parent
+    if path.is_dir():
+        return tr("it is a folder")
+    if not folder.is_dir():
+        return tr("there is no folder {folder}").format(folder=folder)
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return tr("not allowed to write there")
+    return None
+
+
 # ----------------------------------------------------------------------- simulate
 @app.command()
 def simulate(
     game_id: GameArg,
-    players: Annotated[int | None, typer.Option("--players", "-p")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Number of players (default: the game's fewest).")
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 100,
     bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, or one for all.")] = "random",
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals and the bots: a run repeats.")] = 0,
     option: OptionArg = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     timing: Annotated[bool, typer.Option("--timing", help="Add decision times per bot (ms).")] = False,
@@ -202,7 +240,7 @@ def simulate(
     if as_json:
         print(json.dumps(result.to_json(timing)))
         return
-    table = Table(title=f"{game.spec.title}: {games} games, {count} players, seed {seed}")
+    table = Table(title=f"{game.spec.title}: {_games(games)}, {count} players, seed {seed}")
     table.add_column("bot")
     table.add_column("wins", justify="right")
     table.add_column("win %", justify="right")
@@ -222,19 +260,83 @@ def simulate(
         table.add_row(*row)
     console.print(table)
     console.print(f"{result.games_per_second:.1f} games/s")
-    if result.metrics:
-        console.print_json(data=result.metrics)
+    for figures in metrics_tables(result.metrics, result.bots):
+        console.print(figures)
+
+
+def metrics_tables(metrics: Mapping[str, Any], bots: Sequence[str]) -> list[Table]:
+    """A tournament's game-specific figures (``--json`` gives them as the game writes them) as tables: one
+    row per bot for those given per bot (a list in bot order, an object keyed by the bot's index, or
+    ``by_bot``), then one row per figure for the rest."""
+    count = len(bots)
+    keys = {str(b) for b in range(count)}
+    columns: dict[str, list[Any]] = {}
+    rest: list[tuple[str, Any]] = []
+
+    def per_bot(name: str, value: Any) -> bool:
+        if isinstance(value, list) and len(value) == count and all(_scalar(v) for v in value):
+            columns[name] = list(value)
+            return True
+        if (
+            isinstance(value, dict)
+            and value
+            and set(value) <= keys
+            and all(_scalar(v) for v in value.values())
+        ):
+            columns[name] = [value.get(str(b), "") for b in range(count)]
+            return True
+        return False
+
+    for name, value in metrics.items():
+        if name == "by_bot" and isinstance(value, dict) and set(value) <= keys:
+            for b, figures in value.items():
+                for key, figure in figures.items() if isinstance(figures, dict) else ():
+                    columns.setdefault(key, [""] * count)[int(b)] = figure
+        elif not per_bot(name, value):
+            if isinstance(value, dict):
+                rest.extend((f"{name}: {key}", figure) for key, figure in value.items())
+            else:
+                rest.append((name, value))
+    tables = []
+    if columns:
+        by_bot = Table(title="per bot")
+        by_bot.add_column("bot", no_wrap=True)
+        for name in columns:
+            by_bot.add_column(name.replace("_", " "), justify="right")
+        for b in range(count):
+            by_bot.add_row(escape(f"{b}: {bots[b]}"), *(_figure(values[b]) for values in columns.values()))
+        tables.append(by_bot)
+    if rest:
+        overall = Table(title="over all games")
+        overall.add_column("figure")
+        overall.add_column("value", justify="right")
+        for name, value in rest:
+            overall.add_row(escape(name.replace("_", " ")), _figure(value))
+        tables.append(overall)
+    return tables
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, bool | int | float | str)
+
+
+def _figure(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return escape(value if isinstance(value, str) else json.dumps(value))
 
 
 @app.command()
 def ladder(
     game_id: GameArg,
-    players: Annotated[int | None, typer.Option("--players", "-p")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Number of players (default: the game's fewest).")
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 40,
     bots: Annotated[
         str | None, typer.Option("--bots", "-b", help="Bots to rate, comma-separated (default: all).")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals and the bots: a run repeats.")] = 0,
     option: OptionArg = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
@@ -259,7 +361,7 @@ def ladder(
     if as_json:
         print(json.dumps(result.to_json()))
         return
-    table = Table(title=f"{game.spec.title} ladder: {games} games, {count} players, seed {seed}")
+    table = Table(title=f"{game.spec.title} ladder: {_games(games)}, {count} players, seed {seed}")
     for column in ("rank", "bot", "mu", "± sigma", "ordinal", "games", "win %", "mean score"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for rank, s in enumerate(result.standings, 1):
@@ -342,7 +444,7 @@ def replay(
     except CovenError as exc:
         raise _fail(f"the record does not replay: {exc}") from None
     console.print(game.render(game.view(state, seat)))
-    winners = game.winners(state)
+    winners = game.winners(state) if game.is_over(state) else frozenset()  # (nobody wins a game under way)
     names = record.seats or tuple(f"seat {s}" for s in range(record.players))
     for s, value in enumerate(game.scores(state)):
         crown = " [bold yellow]wins[/]" if s in winners else ""

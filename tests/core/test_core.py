@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -140,6 +141,17 @@ def test_record_round_trips_and_replays() -> None:
         Record.loads("{not json")
     with pytest.raises(NotationError, match="not a record"):
         Record.loads('{"game": "toy"}')
+    # the seats are named all or not at all (a replay would otherwise invent the names it lacks)
+    with pytest.raises(NotationError, match="name all 2 seats or none, not 1"):
+        Record.loads('{"game": "toy", "players": 2, "seed": 9, "seats": ["a"], "moves": []}')
+    assert Record.loads('{"game": "toy", "players": 2, "seed": 9, "moves": []}').seats == ()
+
+
+def test_a_record_is_saved_and_loaded_by_any_path(tmp_path: Path) -> None:
+    record = Record("toy", 2, {"hand": 3}, 9, ("a", "b"))
+    record.save(str(tmp_path / "as-text.json"))  # a path as text, as a researcher types it
+    record.save(tmp_path / "as-path.json")
+    assert Record.load(str(tmp_path / "as-path.json")) == Record.load(tmp_path / "as-text.json") == record
 
 
 def test_events_carry_an_audience() -> None:

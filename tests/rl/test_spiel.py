@@ -65,6 +65,8 @@ def test_table_options_reach_the_game() -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
     with pytest.raises(InvalidOptionError, match="question_cap"):
         load("amulets", question_cap=99)
+    with pytest.raises(InvalidOptionError, match="reward is one of win, score, not 'elo'"):
+        load("brujas", reward="elo")  # typed as every other bad parameter
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -39,6 +39,10 @@ FRENCH: Final[Mapping[str, str]] = {
     ", seed {seed}": ", graine {seed}",
     "the deal's seed was {seed}": "la graine de la donne était {seed}",
     "record saved to {path}": "partie enregistrée dans {path}",
+    "cannot save the record to {path}: {why}": "impossible d'enregistrer la partie dans {path} : {why}",
+    "it is a folder": "c'est un dossier",
+    "there is no folder {folder}": "il n'y a pas de dossier {folder}",
+    "not allowed to write there": "l'écriture n'y est pas permise",
     "the input ended before the game did": "l'entrée s'est terminée avant la partie",
     "--seat is 0 to {last}": "--seat va de 0 à {last}",
     "give one bot for each of the {n} other seats, or one for all": (
@@ -87,6 +91,17 @@ def pick_lang(choice: str | None) -> str:
     """``fr``, ``fr_FR.UTF-8``, ``FR`` → ``fr``; anything else (or nothing) → ``en``."""
     code = (choice or "").strip().lower()[:2]
     return code if code in LANGS else "en"
+
+
+def known_lang(choice: str) -> str | None:
+    """The language ``choice`` names, if it names one of :data:`LANGS` (``fr``, ``FR``, a locale such as
+    ``fr_FR.UTF-8`` or ``fr-CA``); None for anything else (``de``, ``frog``): a choice a person typed is
+    checked with this, where :func:`pick_lang` reads anything, English by default."""
+    code = choice.strip().lower()
+    head = code[:2]
+    if head in LANGS and (len(code) == 2 or code[2] in "_-."):
+        return head
+    return None
 
 
 def translations(lang: str | None) -> DictTranslations:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +60,15 @@ class Record:
             raise NotationError(f"a record's game is a game id, not {short_repr(game)}")
         players = _whole(raw["players"], "number of players", 1, MAX_PLAYERS)
         seed = _whole(raw["seed"], "seed", -(1 << SEED_BITS) + 1, (1 << SEED_BITS) - 1)
+        seats = _seats(raw.get("seats", []))
+        if seats and len(seats) != players:
+            raise NotationError(f"a record's seats name all {players} seats or none, not {len(seats)}")
         return cls(
             game=game,
             players=players,
             options=_options(raw.get("options", {})),
             seed=seed,
-            seats=_seats(raw.get("seats", [])),
+            seats=seats,
             moves=_moves(raw["moves"], players),
         )
 
@@ -86,12 +90,15 @@ class Record:
             raise NotationError(f"a record is JSON: {str(exc)[:80]}") from None
         return cls.from_json(raw)
 
-    def save(self, path: Path) -> None:
-        path.write_text(self.dumps() + "\n", encoding="utf-8")
+    def save(self, path: str | PathLike[str]) -> None:
+        """Write the record to the file ``path`` (OSError if it cannot be written)."""
+        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: Path) -> Record:
-        return cls.loads(path.read_bytes())
+    def load(cls, path: str | PathLike[str]) -> Record:
+        """The record in the file ``path``: :class:`NotationError` if it is none, OSError if it cannot be
+        read."""
+        return cls.loads(Path(path).read_bytes())
 
 
 MAX_GAME_ID = 64

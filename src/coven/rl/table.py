@@ -21,7 +21,7 @@ import numpy as np
 
 from coven.core import Event, Move, Record, Seat
 from coven.core.driver import decisions
-from coven.core.errors import GameOverError, IllegalActionError, short_repr
+from coven.core.errors import GameOverError, IllegalActionError, InvalidOptionError, short_repr
 from coven.core.game import check_seed
 from coven.rl.encoding import PASS, Encoding, Mask, Observation
 
@@ -44,7 +44,7 @@ class Table:
         self, encoding: Encoding, seed: SupportsIndex = 0, reward: str = "win", state: Any | None = None
     ) -> None:
         if reward not in REWARDS:
-            raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
+            raise InvalidOptionError(f"reward is one of {', '.join(REWARDS)}, not {short_repr(reward)}")
         self.encoding = encoding
         self.game = encoding.game
         self.seed = check_seed(seed)  # a record's seed is an int (a numpy one would not dump)

@@ -40,6 +40,7 @@ import numpy as np
 import pyspiel
 
 from coven.core import OptionValue
+from coven.core.errors import InvalidOptionError, short_repr
 from coven.core.game import AnyGame, check_seed
 from coven.games import get_game
 from coven.rl.encoding import Encoding
@@ -91,7 +92,7 @@ class CovenSpielGame(pyspiel.Game):  # type: ignore[misc]
         seed = check_seed(given.pop("rng_seed", 0))
         self.reward = str(given.pop("reward", REWARDS[0]))
         if self.reward not in REWARDS:
-            raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {self.reward!r}")
+            raise InvalidOptionError(f"reward is one of {', '.join(REWARDS)}, not {short_repr(self.reward)}")
         self.coven_game = game
         self.encoding: Encoding = encoding_for(game_id, players, given)
         low, high = reward_bounds(self.encoding, self.reward)
