@@ -8,12 +8,14 @@ import json
 import logging
 import weakref
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+import coven
 from coven.games import REGISTRY
 from coven.server.app import HttpEdge
 from coven.server.settings import Settings
@@ -417,11 +419,17 @@ def test_an_unknown_api_path_is_404_in_the_apis_shape(client: TestClient, path: 
         response = client.request(method, page)
         assert response.status_code == status
         assert response.headers["content-type"].startswith("text/plain")
-    # a page that is not there: a 404 that is the browser client's page, which says so in the person's
-    # language (tests/e2e/test_i18n.py), not a bare "Not Found"
-    missing = client.get("/nothing.html")
-    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
-    assert '<script type="module" src="/app.js">' in missing.text
+
+
+def test_a_page_that_is_not_there_is_the_clients_404_page(make_client: Callable[..., TestClient]) -> None:
+    # a 404 that is the browser client's page, which says so in the person's language
+    # (tests/e2e/test_i18n.py), not a bare "Not Found"
+    client = make_client(web_dir=Path(coven.__file__).parent / "web")
+    for path in ("/nothing.html", "/nosuchpage", "/a/b/c"):
+        missing = client.get(path)
+        assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+        assert '<script type="module" src="/app.js">' in missing.text
+    assert client.get("/").status_code == 200  # (the lobby is still the lobby)
 
 
 # ------------------------------------------------------------------- the last resort
