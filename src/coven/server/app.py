@@ -14,11 +14,13 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import msgspec
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -641,6 +643,23 @@ def _holds_seat(request: Request, table: Table, seat: int) -> bool:
     return scheme.lower() == "bearer" and 0 < len(token) <= 256 and table.token_matches(seat, token)
 
 
+class _ClientFiles(StaticFiles):
+    """The browser client's files; an address that is none of them gets the client's page with a 404, and
+    the page says what is missing, in the person's language, with the way back (not a bare "Not Found")."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory=directory, html=True)
+        self.index = directory / "index.html"
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        try:
+            return await super().get_response(path, scope)
+        except HTTPException as exc:
+            if exc.status_code != 404 or not self.index.is_file():
+                raise
+            return FileResponse(self.index, status_code=404)
+
+
 class _ApiUnmatched:
     """The answer to a request under /api/ that no API route took, in the API's error shape: 405 with an
     ``Allow`` header when routes have the path but not the method, else 404 (the page's static files,
@@ -726,7 +745,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes.append(Route("/t/{table_id}", page, methods=["GET"]))
     routes.append(Route("/rules/{game_id}", lobby.rules_page, methods=["GET"]))
     if web.is_dir():
-        routes.append(Mount("/", app=StaticFiles(directory=web, html=True), name="web"))
+        routes.append(Mount("/", app=_ClientFiles(web), name="web"))
     else:
         routes.append(Route("/", page, methods=["GET"]))
     app = Starlette(

@@ -1,5 +1,5 @@
 // Entry point: "/" is the lobby, "/t/{table}" a table (the seat's token, if any, in the fragment), and
-// anything else the server has no page for (it answers with 404.html, this same page) says so.
+// anything else the server has no page for (it answers with this same page, as a 404) says so.
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { h, clear, watchScrollers } from "./util.js";
@@ -27,7 +27,7 @@ function route() {
   } else if (/^\/(index\.html)?$/.test(location.pathname)) {
     mountLobby(root);
   } else {
-    notFound(root); // the server's 404 page (404.html) is this page: say what is missing, and the way back
+    notFound(root); // the server answers an address it has no file for with this page (a 404): say so
   }
 }
 
