@@ -459,6 +459,18 @@ def test_the_result_screen_explains_in_french(server: Any, browser: Any, game: s
         assert not pieces, f"English on the French {game} result: {pieces}"
         summary = page.inner_text("#why-summary")
         assert "victoire" in summary or "Personne ne gagne" in summary, summary
+        if game == "amulets":  # a cast's placement as the French spell book writes it: R J V B N
+            casts = [
+                p
+                for p in (
+                    line.get("params", {}).get("where") for seat in body["seats"] for line in seat["lines"]
+                )
+                if p
+            ]
+            assert casts, body
+            french_letters = str.maketrans("YGK", "JVN")
+            for placement in casts:
+                assert placement.translate(french_letters) in shown, (placement, shown)
 
 
 @contextmanager

@@ -41,6 +41,7 @@ export async function showResult(table, box) {
   if (why instanceof Error) {
     whyBox.lastChild.textContent = t("result.no_explanation", { message: errorText(why.code, why.message) });
   } else {
+    shownParams = table.board && table.board.explainedParams ? table.board.explainedParams : (params) => params;
     showExplanation(whyBox, why, names, result, replayer);
   }
   if (replay) clear(chartBox).append(scoreChart(scoreSeries(table, replay), names));
@@ -70,9 +71,12 @@ function fillNames(text, names) {
 
 // Each text of an explanation comes in English with its message key and params (see coven.core.explain):
 // shown through the catalogue in the page's language, or as the English text when the catalogue lacks a key.
+// The table's board may show some of the parameters its own way (Amulets: a placement in the page's letters).
+let shownParams = (params) => params;
+
 function said(text, key, params) {
   if (!key) return text;
-  const out = messageText(key, params || {});
+  const out = messageText(key, shownParams(params || {}));
   return out === null ? text : out;
 }
 

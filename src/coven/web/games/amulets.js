@@ -42,6 +42,13 @@ function placementShown(fields) {
   return fields.map((f, a) => `${SHOWN[a]}${fieldName(f)}`).join(" ");
 }
 
+/** An explanation's parameters as this page shows them: a placement ("RA5 YA4 GA1 BA2 KE1", the engine's
+ * notation) in the page's letters, as the spell book beside it writes it ("RA5 JA4 VA1 BA2 NE1" in French). */
+export function explainedParams(params) {
+  const fields = typeof params.where === "string" ? fieldsOf(params.where) : null;
+  return fields ? { ...params, where: placementShown(fields) } : params;
+}
+
 /** A placement in words: "Red D4, Yellow C3, …". */
 function placementWords(fields) {
   return fields.map((f, a) => t("amulets.placed", { colour: NAMES[a].toLowerCase(), field: fieldName(f) })).join(", ");
