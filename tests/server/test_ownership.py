@@ -36,9 +36,9 @@ def eventually(check: Callable[[], bool], seconds: float = 20.0) -> None:
 def beatless_service(tmp_path: Path, node: str, **settings: Any) -> TableService:
     """A table service named ``node`` on its own SQLite file whose heartbeat never beats by itself (the
     test runs its steps), bots playing at once."""
+    settings.setdefault("database_url", f"sqlite:///{tmp_path / f'{node}.sqlite3'}")
     return TableService(
         Settings(
-            database_url=f"sqlite:///{tmp_path / f'{node}.sqlite3'}",
             node_id=node,
             bot_processes=0,
             bot_pause=0,
@@ -127,6 +127,59 @@ def test_a_table_created_while_the_leases_are_renewed_stays_owned_and_driven(
         finally:
             answer.set()
             await service.stop()
+
+    asyncio.run(play())
+
+
+def test_a_process_restarted_under_its_node_id_drives_its_tables_at_once(tmp_path: Path) -> None:
+    # Killed and restarted at once by a service manager, under the same COVEN_NODE_ID: its tables' leases
+    # still run (its last life renewed them), so nobody adopts them, and the new life renewed them at
+    # every beat without driving them: stuck for good, every health check ok. It takes them back at start.
+    async def play() -> None:
+        first = beatless_service(tmp_path, "web-3", lease_seconds=600.0)
+        await first.start()
+        bots = [SeatRequest("bot", bot="random")] * 2
+        table, _ = await first.create("brujas", 3, {}, [SeatRequest("human"), *bots])
+        # killed: nothing released, nothing more done (its leases run for ten minutes)
+        assert first._heartbeat is not None
+        first._heartbeat.cancel()
+        await asyncio.to_thread(first.commits.close)
+        await asyncio.to_thread(first.store.dispose)
+
+        again = beatless_service(tmp_path, "web-3", lease_seconds=600.0)
+        await again.start()
+        try:
+            assert table.id in again.owned
+            adopted = again.tables[table.id]
+            assert adopted.driver is not None and not adopted.driver.done()
+        finally:
+            await again.stop()
+
+    asyncio.run(play())
+
+
+def test_the_process_that_starts_a_table_shows_every_seat_taken(tmp_path: Path) -> None:
+    # People joining at once through different processes: the last claim starts the table, but the process
+    # that made it had not heard of the others' claims (their notices came while it loaded the table, or
+    # not yet), and showed their seats as free for the whole game. Two processes on one store, each with a
+    # bus of its own (no notice crosses): the worst case of a notice that comes late.
+    async def play() -> None:
+        url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+        a = beatless_service(tmp_path, "web-a", database_url=url)
+        b = beatless_service(tmp_path, "web-b", database_url=url)
+        await a.start()
+        await b.start()
+        try:
+            table, _ = await a.create("brujas", 3, {}, [SeatRequest("human")] * 3)
+            replica = await b.get(table.id)  # b loads it for its people
+            await a.claim(table, 0)
+            await a.claim(table, 1)
+            await b.claim(replica, 2)  # the last seat: b starts the table
+            assert replica.status == "playing"
+            assert [s.claimed for s in replica.seats] == [True, True, True]
+        finally:
+            await b.stop()
+            await a.stop()
 
     asyncio.run(play())
 

@@ -164,7 +164,13 @@ class TableService:
         self.commits.start()  # the writer process starts beside what follows, not on the first move
         await self.bus.start()
         self.bus.subscribe(self._on_bus)
-        await self._adopt_orphans()  # tables whose owner is gone (after a restart: all of ours)
+        # tables whose owner is gone, and those still leased to this node id: a process restarted under
+        # the same id (a service manager's restart) finds its last life's leases still running, renewed
+        # until it died; nobody else may adopt them before they run out, and its heartbeat would renew
+        # them for ever without driving them (seen by an operator's pass for issue 12: bot tables stuck
+        # for good, every health check ok)
+        ours = await asyncio.to_thread(self.store.renew_leases, self.node, self.settings.lease_seconds)
+        await self._adopt_orphans(also=ours)
         self._heartbeat = asyncio.create_task(self._beat(), name="coven-heartbeat")
         self._started = True
 
@@ -246,10 +252,12 @@ class TableService:
                 table.driver = None
         self.owned -= lost
 
-    async def _adopt_orphans(self) -> None:
+    async def _adopt_orphans(self, also: Iterable[str] = ()) -> None:
         """Take the lease of the tables whose owner's lease ran out, and of the tables watched here that
-        rest (their owner let them go while people here watched: see :meth:`_rest_idle`), and drive them."""
+        rest (their owner let them go while people here watched: see :meth:`_rest_idle`), and of ``also``,
+        and drive them."""
         orphans = await asyncio.to_thread(self.store.orphaned_ids)
+        orphans.extend(table_id for table_id in also if table_id not in orphans)
         tables = self.tables.values()
         watched = [t.id for t in tables if t.listeners and t.status != "over" and t.id not in self.owned]
         if watched:  # (only where processes share tables: a lone process owns every table it holds)
@@ -575,6 +583,15 @@ class TableService:
             table.seats[seat] = StoredSeat(old.seat, old.kind, old.name, old.bot, old.token_hash, True)
             started = table.status == "waiting" and status == "playing"
             table.status = status
+            if status == "playing" and not all(s.claimed for s in table.seats):
+                # started: every person's seat is claimed, some through other processes whose notices
+                # have not reached this one (or came while it loaded the table, and went unheard); the
+                # seats it showed stayed unclaimed for the whole game (seen by an operator's pass for
+                # issue 12: three people joining at once through three processes)
+                stored = await asyncio.to_thread(self.store.load_table, table.id, False)
+                if stored is not None:
+                    table.seats = list(stored.seats)
+                    self._sync_stand_ins(table)
             await self._show_seats(table, started)
         if started:
             table.wake.set()
