@@ -4,6 +4,7 @@ it goes away another process adopts the table, bots included; finished tables le
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from coven.server.settings import Settings
 from coven.server.tables import SeatRequest, TableService
 from tests.server.conftest import TestClient
 from tests.server.helpers import create, hello, latest, wait_for, ws_url
+from tests.store.backends import unique_prefix
 
 FAST = {"lease_seconds": 1.0, "heartbeat_seconds": 0.1}
 
@@ -182,6 +184,37 @@ def test_the_process_that_starts_a_table_shows_every_seat_taken(tmp_path: Path) 
             await a.stop()
 
     asyncio.run(play())
+
+
+def test_two_processes_under_one_node_id_are_told(
+    tmp_path: Path, bus_redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Both take the id's tables as their own and each ignores the other's notices as its own: the log says
+    # so, once, as soon as one hears the other (an operator's recipe gave every machine the same ids).
+    async def play() -> None:
+        url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+        shared = {"database_url": url, "bus_url": bus_redis_url, "bus_prefix": unique_prefix()}
+        first = beatless_service(tmp_path, "web-1", **shared)
+        twin = beatless_service(tmp_path, "web-1", **shared)
+        other = beatless_service(tmp_path, "web-2", **shared)
+        for s in (first, twin, other):
+            await s.start()
+        try:
+            for _ in range(2):
+                table, _ = await first.create("brujas", 3, {}, [SeatRequest("human")] * 3)
+                await first.claim(table, 0)
+            deadline = time.monotonic() + 10
+            while not twin.twin_seen and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+        finally:
+            for s in (other, twin, first):
+                await s.stop()
+        assert twin.twin_seen and not other.twin_seen and not first.twin_seen
+        said = [r for r in caplog.records if "another process runs as node id 'web-1'" in r.getMessage()]
+        assert len(said) == 1 and said[0].levelname == "ERROR"
+
+    with caplog.at_level(logging.ERROR, logger="coven.server"):
+        asyncio.run(play())
 
 
 RESTING = {**FAST, "rest_seconds": 0.3}

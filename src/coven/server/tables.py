@@ -127,6 +127,10 @@ class TableService:
             self.store, interval=settings.commit_interval, process=settings.commit_process
         )
         self.node = settings.node_id or uuid.uuid4().hex[:12]
+        self.life = uuid.uuid4().hex[:12]
+        """This process's own mark beside its node id on the bus: a notice with our id and another mark
+        comes from another process running under the same id (a misconfiguration, said in the log)."""
+        self.twin_seen = False
         self.bus: Bus = make_bus(settings.bus_url, settings.bus_prefix, name=f"coven-{self.node}")
         self.tables: dict[str, Table] = {}
         """Tables in this process's memory: those it owns, and replicas of others' that its own
@@ -810,7 +814,7 @@ class TableService:
         if not self.bus.reaches_others:
             return True
         try:
-            await self.bus.publish({**message, "origin": self.node})
+            await self.bus.publish({**message, "origin": self.node, "life": self.life})
         except Exception as exc:
             log.warning("bus publish of a %s notice failed: %s", message.get("kind"), exc)
             return False
@@ -821,6 +825,13 @@ class TableService:
             await self._resync_all()
             return
         if message.get("origin") == self.node:
+            if message.get("life", self.life) != self.life and not self.twin_seen:
+                self.twin_seen = True  # (said once: every notice of the other one would say it again)
+                log.error(
+                    "another process runs as node id %r: a node id names one process (their tables' leases "
+                    "and moves get mixed up); give each process its own COVEN_NODE_ID, see docs/deploy.md",
+                    self.node,
+                )
             return
         kind = message.get("kind")
         if kind in {"acted", "refused"}:  # an owner's answer to a move sent from here
