@@ -6,6 +6,7 @@ import asyncio
 import gc
 import json
 import logging
+import re
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -494,6 +495,14 @@ def test_serve_gives_uvicorn_the_same_limits_and_one_line_logs(
     assert all(handler["filters"] == ["one_line"] for handler in config["handlers"].values())
     assert config["loggers"]["coven"]["handlers"] == ["default"]
     assert config["root"]["handlers"] == ["default"]  # asyncio, SQLAlchemy, ...: one line each too
+    # each line says when: the logs of several processes line up (they said only what)
+    from uvicorn.logging import DefaultFormatter
+
+    made = config["formatters"]["default"]
+    formatter = DefaultFormatter(fmt=made["fmt"], datefmt=made["datefmt"], use_colors=False)
+    record = logging.LogRecord("coven.server", logging.WARNING, __file__, 1, "a %s", ("warning",), None)
+    line = formatter.format(record)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[+-]\d{4} WARNING: +a warning", line), line
 
 
 def test_a_log_record_with_a_traceback_becomes_one_line() -> None:

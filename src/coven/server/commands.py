@@ -160,12 +160,19 @@ class OneLineLogs(logging.Filter):
         return f"{before} ({said})" if before and said else before or said
 
 
+LOG_TIME = "%Y-%m-%d %H:%M:%S%z"
+"""When a log line was written (an operator lines up the logs of several processes by it)."""
+
+
 def log_config(log_level: str) -> dict[str, Any]:
     """uvicorn's logging configuration, with Coven's loggers (and any other library's warnings, through the
-    root logger) on its handler, and every record one line."""
+    root logger) on its handler, every record one line, beginning with its time."""
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
+    for formatter in config["formatters"].values():  # when, to the second, in the machine's time
+        formatter["fmt"] = "%(asctime)s " + formatter["fmt"]
+        formatter["datefmt"] = LOG_TIME
     config["filters"] = {"one_line": {"()": OneLineLogs}}
     for handler in config["handlers"].values():
         handler["filters"] = ["one_line"]
