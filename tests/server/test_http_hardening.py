@@ -519,6 +519,22 @@ def test_a_log_record_with_a_traceback_becomes_one_line() -> None:
     assert OneLineLogs().filter(record)
     line = logging.Formatter().format(record)
     assert line.startswith("bad frame (UnicodeDecodeError: ") and "\n" not in line and "Traceback" not in line
+    # a failed statement: the driver's words, not the SQL and its parameters SQLAlchemy adds to them
+    from sqlalchemy.exc import OperationalError
+
+    try:
+        raise OperationalError(
+            "SELECT secret FROM coven_seats WHERE x = ?", ("a-parameter",), Exception("gone")
+        )
+    except OperationalError:
+        import sys
+
+        failed = logging.LogRecord(
+            "coven", logging.ERROR, __file__, 1, "bus handler failed", (), sys.exc_info()
+        )
+    assert OneLineLogs().filter(failed)
+    said = logging.Formatter().format(failed)
+    assert said == "bus handler failed (OperationalError: Exception: gone)", said
     plain = logging.LogRecord("coven", logging.INFO, __file__, 1, "ok %d", (1,), None)
     assert OneLineLogs().filter(plain) and logging.Formatter().format(plain) == "ok 1"
 

@@ -8,6 +8,8 @@ import dataclasses
 import logging
 from typing import Any, ClassVar
 
+from sqlalchemy.exc import StatementError
+
 from coven.server.settings import Settings, redacted_url, tune_collector
 
 LOOPBACK = "127.0.0.1"
@@ -136,7 +138,11 @@ class OneLineLogs(logging.Filter):
         if self.TRACEBACK in text:  # a traceback as text (uvicorn's "lifespan.startup.failed" message)
             text = self._exception_of(text)
         exc = record.exc_info[1] if record.exc_info else None
-        if exc is not None:
+        if isinstance(exc, StatementError) and exc.orig is not None:
+            # the driver's own words, without the statement and its parameters that SQLAlchemy adds to
+            # them (every statement a dropped connection failed filled a line with its SQL)
+            text = f"{text} ({type(exc).__name__}: {type(exc.orig).__name__}: {exc.orig})"
+        elif exc is not None:
             text = f"{text} ({type(exc).__name__}: {exc})"
         text = " ".join(text.split())
         record.msg = text if len(text) <= 500 else text[:497] + "..."
