@@ -165,6 +165,25 @@ def test_play_refuses_a_record_it_could_not_save_before_the_game(
 
 
 @pytest.mark.usefixtures("toy")
+def test_a_record_the_disk_refuses_at_the_end_is_printed_not_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coven.core.record import Record
+
+    def full(self: Record, path: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Record, "save", full)
+    state = GAME.new_game(2, None, 11)
+    args = ["play", "toy", "--seed", "11", "--bots", "random", "--save", str(tmp_path / "game.json")]
+    result = runner.invoke(app, args, input=f"{state.hands[0][0]}\nquit\n")
+    assert result.exit_code == 1, result.output
+    assert "cannot save the record" in result.stderr and "No space left on device" in result.stderr
+    printed = Record.loads(result.stdout[result.stdout.index('{"game"') :])  # the moves made, to keep by hand
+    assert printed.seed == 11 and printed.moves[0].action == str(state.hands[0][0])
+
+
+@pytest.mark.usefixtures("toy")
 @pytest.mark.parametrize("lang", ["de", "frog", "", "e"])
 def test_play_refuses_a_language_it_does_not_speak(lang: str) -> None:
     result = runner.invoke(app, ["play", "toy", "--lang", lang], input="quit\n")

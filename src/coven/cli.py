@@ -173,10 +173,11 @@ def play(
             try:
                 record.save(save)
             except OSError as exc:  # (checked before the game, but the disk may have changed since)
-                why = tr("cannot save the record to {path}: {why}").format(path=save, why=exc.strerror)
-                err_console.print(f"[bold red]error:[/] {escape(why)}", soft_wrap=True)
+                failed = _fail(
+                    tr("cannot save the record to {path}: {why}").format(path=save, why=exc.strerror), 1
+                )
                 print(record.dumps())  # not lost: the record itself, to keep by hand
-                raise typer.Exit(1) from None
+                raise failed from None
             console.print(tr("record saved to {path}").format(path=save))
 
     try:

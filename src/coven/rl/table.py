@@ -37,14 +37,19 @@ def reward_bounds(encoding: Encoding, reward: str) -> tuple[float, float]:
     return 0.0, 1.0
 
 
+def check_reward(reward: object) -> None:
+    """:class:`InvalidOptionError` unless ``reward`` is one of :data:`REWARDS`."""
+    if reward not in REWARDS:
+        raise InvalidOptionError(f"reward is one of {', '.join(REWARDS)}, not {short_repr(reward)}")
+
+
 class Table:
     """A game in progress, driven one index at a time (the state is the engine's, never shown)."""
 
     def __init__(
         self, encoding: Encoding, seed: SupportsIndex = 0, reward: str = "win", state: Any | None = None
     ) -> None:
-        if reward not in REWARDS:
-            raise InvalidOptionError(f"reward is one of {', '.join(REWARDS)}, not {short_repr(reward)}")
+        check_reward(reward)
         self.encoding = encoding
         self.game = encoding.game
         self.seed = check_seed(seed)  # a record's seed is an int (a numpy one would not dump)

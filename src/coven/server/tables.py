@@ -586,17 +586,17 @@ class TableService:
             old = table.seats[seat]
             table.seats[seat] = StoredSeat(old.seat, old.kind, old.name, old.bot, old.token_hash, True)
             started = table.status == "waiting" and status == "playing"
-            table.status = status
             if status == "playing" and not all(s.claimed for s in table.seats):
                 # started: every person's seat is claimed, some through other processes whose notices
                 # have not reached this one (or came while it loaded the table, and went unheard); the
                 # seats it showed stayed unclaimed for the whole game (seen by an operator's pass for
-                # issue 12: three people joining at once through three processes)
-                stored = await asyncio.to_thread(self.store.load_table, table.id, False)
-                if stored is not None:
-                    table.seats = list(stored.seats)
-                    self._sync_stand_ins(table)
-            await self._show_seats(table, started)
+                # issue 12: three people joining at once through three processes). The store's seats and
+                # status, shown, the table woken if it started
+                await self._refresh_seats_locked(table)
+                started = False
+            else:
+                table.status = status
+                await self._show_seats(table, started)
         if started:
             table.wake.set()
         await self._publish({"kind": "seats", "table": table.id})

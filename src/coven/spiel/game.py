@@ -40,12 +40,11 @@ import numpy as np
 import pyspiel
 
 from coven.core import OptionValue
-from coven.core.errors import InvalidOptionError, short_repr
 from coven.core.game import AnyGame, check_seed
 from coven.games import get_game
 from coven.rl.encoding import Encoding
 from coven.rl.games import ENCODINGS, encoding_for
-from coven.rl.table import REWARDS, Table, reward_bounds
+from coven.rl.table import REWARDS, Table, check_reward, reward_bounds
 
 PREFIX = "python_coven_"
 SEED_BITS = 62
@@ -91,8 +90,7 @@ class CovenSpielGame(pyspiel.Game):  # type: ignore[misc]
         players = int(given.pop("players", game.spec.min_players))
         seed = check_seed(given.pop("rng_seed", 0))
         self.reward = str(given.pop("reward", REWARDS[0]))
-        if self.reward not in REWARDS:
-            raise InvalidOptionError(f"reward is one of {', '.join(REWARDS)}, not {short_repr(self.reward)}")
+        check_reward(self.reward)
         self.coven_game = game
         self.encoding: Encoding = encoding_for(game_id, players, given)
         low, high = reward_bounds(self.encoding, self.reward)

@@ -2,7 +2,7 @@
 // anything else the server has no page for (it answers with this same page, as a 404) says so.
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
-import { h, clear, watchScrollers } from "./util.js";
+import { h, clear, problemPage, watchScrollers } from "./util.js";
 import { t, langSwitch } from "./i18n.js";
 
 /** The fixed texts of index.html, in the page's language, and the EN/FR switch in the header. */
@@ -32,11 +32,7 @@ function route() {
 }
 
 function notFound(root) {
-  document.title = `Coven — ${t("notfound.title")}`;
-  root.append(h("section", { class: "panel table-missing", id: "not-found", role: "alert" },
-    h("h1", {}, t("notfound.title")),
-    h("p", {}, t("notfound.text", { path: decodeURI(location.pathname) })),
-    h("p", {}, h("a", { href: "/", class: "button primary", id: "back-to-lobby" }, t("table.back_to_lobby")))));
+  problemPage(root, "not-found", t("notfound.title"), t("notfound.text", { path: decodeURI(location.pathname) }));
 }
 
 window.addEventListener("hashchange", () => location.reload());

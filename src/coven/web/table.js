@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { TableSocket, TIMEOUTS, BAD_LINK } from "./conn.js";
 import { boardFor, generic } from "./games/index.js";
-import { h, clear, button, listing, fmtScore, LAST_SECONDS } from "./util.js";
+import { h, clear, button, listing, fmtScore, problemPage, LAST_SECONDS } from "./util.js";
 import { showResult } from "./result.js";
 import { keepSeat, spectatorUrl } from "./seats.js";
 import { t, errorText, errorTitle, gameTitle, seatNames, botLevel } from "./i18n.js";
@@ -137,24 +137,15 @@ class TableClient {
   /** A table that cannot be opened: what went wrong and the way back to the lobby, no empty panels. */
   showMissing(err) {
     const missing = err && (err.code === "unknown_table" || err.status === 404);
-    const title = missing ? t("table.missing_title") : t("table.cannot_open_title");
-    document.title = `Coven — ${title}`;
-    clear(this.root).append(h("section", { class: "panel table-missing", id: "table-missing", role: "alert" },
-      h("h1", {}, title),
-      h("p", {}, missing ? t("table.missing_text", { id: this.tableId }) : errorText(err && err.code, err && err.message)),
-      h("p", {}, h("a", { href: "/", class: "button primary", id: "back-to-lobby" }, t("table.back_to_lobby")))));
+    problemPage(this.root, "table-missing", missing ? t("table.missing_title") : t("table.cannot_open_title"),
+      missing ? t("table.missing_text", { id: this.tableId }) : errorText(err && err.code, err && err.message));
   }
 
   /** An invite link the table refuses (mistyped, or another table's): say so, and offer what the page can
    * do instead, watch the table (its spectator link is public) or go back to the lobby, no empty panels. */
   showBadLink() {
-    const title = t("table.bad_link_title");
-    document.title = `Coven — ${title}`;
-    clear(this.root).append(h("section", { class: "panel table-missing", id: "bad-link", role: "alert" },
-      h("h1", {}, title),
-      h("p", {}, t("conn.fatal.token"), " ", t("table.bad_link_text")),
-      h("p", {}, h("a", { href: spectatorUrl(this.tableId), class: "button primary", id: "watch-instead" }, t("table.watch_instead")),
-        " ", h("a", { href: "/", class: "button", id: "back-to-lobby" }, t("table.back_to_lobby")))));
+    problemPage(this.root, "bad-link", t("table.bad_link_title"), [t("conn.fatal.token"), " ", t("table.bad_link_text")],
+      [[spectatorUrl(this.tableId), t("table.watch_instead"), "watch-instead"]]);
   }
 
   names() {

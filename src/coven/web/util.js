@@ -53,6 +53,18 @@ export function clear(el) {
   return el;
 }
 
+/** The page in place of what cannot be shown (a table that is not there, a refused invite link, an address
+ * with no page): its title, the window's too, what went wrong, and the ways on in one alert panel, with no
+ * empty panels beside it. `ways`: links [href, label, id] offered before the lobby's (the first is the main
+ * one). */
+export function problemPage(root, id, title, text, ways = []) {
+  document.title = `Coven — ${title}`;
+  const links = [...ways, ["/", t("table.back_to_lobby"), "back-to-lobby"]];
+  clear(root).append(h("section", { class: "panel table-missing", id, role: "alert" }, h("h1", {}, title), h("p", {}, text),
+    h("p", {}, links.map(([href, label, linkId], i) => [i ? " " : null,
+      h("a", { href, class: i ? "button" : "button primary", id: linkId }, label)]))));
+}
+
 /** A button that acts on click, Enter and Space (native buttons already do). */
 export function button(label, onclick, attrs = {}) {
   return h("button", { type: "button", ...attrs, onclick }, label);
