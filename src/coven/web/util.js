@@ -62,7 +62,7 @@ export function problemPage(root, id, title, text, ways = []) {
   const links = [...ways, ["/", t("table.back_to_lobby"), "back-to-lobby"]];
   clear(root).append(h("section", { class: "panel table-missing", id, role: "alert" }, h("h1", {}, title), h("p", {}, text),
     h("p", {}, links.map(([href, label, linkId], i) => [i ? " " : null,
-      h("a", { href, class: i ? "button" : "button primary", id: linkId }, label)]))));
+      h("a", { href, class: `button${i ? "" : " primary"}`, id: linkId }, label)]))));
 }
 
 /** A button that acts on click, Enter and Space (native buttons already do). */
