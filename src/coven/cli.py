@@ -662,6 +662,14 @@ def bench_server(
             help="The server's least seconds between two group commits (default: coven serve's).",
         ),
     ] = None,
+    socket_protocol: Annotated[
+        str,
+        typer.Option(
+            "--socket-protocol",
+            help="The server's websocket protocol: coven (as coven serve serves) or uvicorn (its own, "
+            "as the echo is served), to compare them.",
+        ),
+    ] = "coven",
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """Simulated people over real websockets on 127.0.0.1: moves/s, ack times, the server's CPU per move
@@ -682,6 +690,7 @@ def bench_server(
             games=games,
             commit_process=commit_process,
             commit_interval=commit_interval,
+            socket_protocol=socket_protocol,
         )
     except (CovenError, ValueError) as exc:
         raise _fail(str(exc)) from None

@@ -12,6 +12,7 @@ import sys
 import uvicorn
 
 from coven.server.app import create_app
+from coven.server.framing import protocols
 from coven.server.settings import Settings
 
 
@@ -28,7 +29,8 @@ def main() -> None:
         heartbeat_seconds=0.3,
         commit_process=commit == "process",
     )
-    uvicorn.run(create_app(settings), host="127.0.0.1", port=int(port), log_level="warning", lifespan="on")
+    app = create_app(settings)
+    uvicorn.run(app, host="127.0.0.1", port=int(port), log_level="warning", lifespan="on", **protocols())
 
 
 if __name__ == "__main__":

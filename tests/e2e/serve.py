@@ -16,6 +16,7 @@ from pathlib import Path
 import uvicorn
 
 from coven.server.app import create_app
+from coven.server.framing import protocols
 from coven.server.settings import Settings
 
 
@@ -39,7 +40,7 @@ def main() -> None:
         bot_budget_seconds=float(os.environ.get("COVEN_BOT_BUDGET", "30")),
     )
     app = create_app(settings)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **protocols())
 
 
 if __name__ == "__main__":

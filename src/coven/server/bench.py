@@ -18,8 +18,12 @@ One run has up to five phases, every server in its own child process on 127.0.0.
    app's **fan-out**, driven alike: each table's connections are a group, and a message sent on one
    comes back on every one, as a move's update does (one frame in, one out per seat), with nothing
    computed. Its CPU per message over the echo's (``fanout_ratio``) is the part of ``cpu_ratio`` that a
-   move's frames cost through the transport alone: the floor under it, whatever the server does (a
-   little high: the frame that comes in is as long as those that go out, where an ``act`` is short).
+   move's frames cost through uvicorn's transport alone (a little high: the frame that comes in is as
+   long as those that go out, where an ``act`` is short). Coven's server reads and writes a game's
+   frames through its own protocol (:mod:`coven.server.framing`), which costs less a frame than
+   uvicorn's, the echo's: under it, the ``transport`` part is what the frames would cost through the
+   echo's stack, and ``rest`` what is left (``socket_protocol`` ``uvicorn`` serves Coven through
+   uvicorn's own protocol, to compare).
 3. **set-up**: what a table's set-up costs the server alone (``tables`` at a time, for a quarter of
    ``seconds``, at most 2 s): a table is created, its people connect, say hello, see the game start and
    leave. Measured: the server's CPU per table set up. Phase 1's tables were set up the same way, the
@@ -1023,8 +1027,8 @@ RATIO_PARTS: Final = ("transport", "setup", "commit", "table", "rest")
 
 
 def ratio_parts(result: Mapping[str, Any]) -> dict[str, float] | None:
-    """A run's ``cpu_ratio`` in its parts, each in echo messages: a move's frames through the transport
-    alone (``fanout_ratio``), the tables' set-up (``setup_share`` of it), the durable commit
+    """A run's ``cpu_ratio`` in its parts, each in echo messages: a move's frames through uvicorn's
+    transport alone (``fanout_ratio``), the tables' set-up (``setup_share`` of it), the durable commit
     (``commit_share`` of it), a move's own work at its table (``table_cpu_us_per_move`` over the echo's
     CPU per message: the rules, the seats' views, legal lists and frames, their JSON) and the rest (what
     joins them: each message read and checked, the table's lock, the commit's hand-over and wait, each
@@ -1105,6 +1109,10 @@ def collect_garbage() -> None:
         gc.collect()
 
 
+SOCKET_PROTOCOLS: Final = ("coven", "uvicorn")
+"""The websocket protocols the bench's Coven server can be served with (see :func:`bench_server`)."""
+
+
 def bench_server(
     players: int | None = None,
     seconds: float = 10.0,
@@ -1117,6 +1125,7 @@ def bench_server(
     games: int = 0,
     commit_process: bool = False,
     commit_interval: float | None = None,
+    socket_protocol: str = "coven",
 ) -> dict[str, Any]:
     """Run the bench (see the module's doc) and return its figures as one flat JSON object.
 
@@ -1129,6 +1138,9 @@ def bench_server(
     the figures: ``process``; else ``thread``), as ``coven serve --commit-process`` does;
     ``commit_interval``: the server's least seconds between two group commits (default, and in the
     figures as ``commit_interval``: the server's default), as ``coven serve --commit-interval`` sets it.
+    ``socket_protocol``: the Coven server's websocket protocol, ``coven`` (as ``coven serve`` serves:
+    :class:`coven.server.framing.LeanWebSocketProtocol`) or ``uvicorn`` (uvicorn's own, as the echo is
+    served), to compare the two (in the figures as ``socket_protocol``).
     """
     from coven.games import get_game
     from coven.server.settings import Settings
@@ -1144,6 +1156,8 @@ def bench_server(
         raise ValueError("games is a positive number of games (0: a phase of seconds)")
     if tables < 1 or bot_tables < 0:
         raise ValueError("at least one people's table, and no negative number of bot tables")
+    if socket_protocol not in SOCKET_PROTOCOLS:
+        raise ValueError(f"socket_protocol is one of {', '.join(SOCKET_PROTOCOLS)}, not {socket_protocol!r}")
     interval = Settings().commit_interval if commit_interval is None else commit_interval
     if not (math.isfinite(interval) and 0 <= interval <= 0.1):
         raise ValueError("commit_interval is a number of seconds from 0 to 0.1")
@@ -1157,7 +1171,13 @@ def bench_server(
         echo_log = stack.enter_context(open(tmp / "echo.log", "w+b"))
         # both start at once (the imports take a while); the echo app idles until its phase
         commit = "process" if commit_process else "thread"
-        tuning = json.dumps({"commit_process": commit_process, "commit_interval": interval})
+        tuning = json.dumps(
+            {
+                "commit_process": commit_process,
+                "commit_interval": interval,
+                "socket_protocol": socket_protocol,
+            }
+        )
         command = [sys.executable, "-m", "coven.server.bench", "--server", url, tuning]
         child = Child(command, tmp / "server.port", log)
         stack.callback(child.stop)
@@ -1211,6 +1231,7 @@ def bench_server(
         "database": shown_database,
         "commit": commit,
         "commit_interval": interval,
+        "socket_protocol": socket_protocol,
         "tables": tables,
         "players_per_table": count,
         "players": tables * count,
@@ -1313,6 +1334,7 @@ def bench_server(
 # --------------------------------------------------------------------------- the child processes
 def _serve_coven(url: str, tuning: dict[str, Any], port_file: str) -> None:
     from coven.server.app import create_app
+    from coven.server.framing import LeanWebSocketProtocol
     from coven.server.settings import Settings, tune_collector
 
     # the bench's simulated people send faster than anyone, and create hundreds of tables (and open
@@ -1330,7 +1352,8 @@ def _serve_coven(url: str, tuning: dict[str, Any], port_file: str) -> None:
         commit_interval=float(tuning["commit_interval"]),
     )
     tune_collector()  # as `coven serve` runs
-    echo_app.serve_on_free_port(create_app(settings), port_file)
+    ws = LeanWebSocketProtocol if tuning["socket_protocol"] == "coven" else None  # (None: uvicorn's own)
+    echo_app.serve_on_free_port(create_app(settings), port_file, ws)
 
 
 if __name__ == "__main__":

@@ -208,7 +208,7 @@ def serve(
     import uvicorn
 
     from coven.server.app import create_app
-    from coven.server.echo import http_protocol
+    from coven.server.framing import protocols
     from coven.server.settings import bus_prefix_for
 
     settings = Settings(database_url=database, bus_url=bus, **tuning)
@@ -226,7 +226,9 @@ def serve(
         create_app(settings),
         host=host,
         port=port,
-        http=http_protocol(),  # no cycle left behind at each websocket's upgrade
+        # HTTP: no cycle left behind at each websocket's upgrade, slow and endless requests let go;
+        # websockets: a game's frames in and out without the library's per-frame objects
+        **protocols(),
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
         # the transport refuses what the protocol would refuse (close 1009), before buffering it

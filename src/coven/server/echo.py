@@ -194,8 +194,9 @@ def create_echo_app() -> Starlette:
     )
 
 
-def serve_on_free_port(app: Any, port_file: str) -> None:
-    """Serve ``app`` with uvicorn on a loopback port the kernel picks, written to ``port_file`` once bound.
+def serve_on_free_port(app: Any, port_file: str, ws: type[Any] | None = None) -> None:
+    """Serve ``app`` with uvicorn on a loopback port the kernel picks, written to ``port_file`` once bound;
+    ``ws``: the websocket protocol's class (default uvicorn's own, as the echo is served).
 
     The server binds its own socket and says which port it got, so two servers started side by side
     can never be handed the same port (nor lose theirs to another process between a parent's
@@ -212,7 +213,8 @@ def serve_on_free_port(app: Any, port_file: str) -> None:
     partial = target.with_name(target.name + ".partial")
     partial.write_text(str(sock.getsockname()[1]), encoding="ascii")
     os.replace(partial, target)
-    uvicorn.Server(uvicorn.Config(app, http=http_protocol(), **TRANSPORT)).run(sockets=[sock])
+    protocol: dict[str, Any] = {} if ws is None else {"ws": ws}
+    uvicorn.Server(uvicorn.Config(app, http=http_protocol(), **protocol, **TRANSPORT)).run(sockets=[sock])
 
 
 if __name__ == "__main__":  # ``python -P echo.py PORT_FILE``: a script, without importing the coven package

@@ -21,6 +21,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from coven.core import Seat
+from coven.server.framing import SEND_TEXT_NOW
 from coven.server.limits import ClientCounts, RateLimiter
 from coven.server.messages import (
     PROTOCOL_VERSION,
@@ -71,8 +72,9 @@ accepted: what can go wrong on a frame is a closed connection, handled here)."""
 class Connection:
     """A client of one table: its seat (None: spectator), its outgoing frames and their writer.
 
-    A frame is written at once when nothing is waiting before it: the server's ``send`` is driven by hand
-    and, as long as the transport takes the bytes (no back-pressure), it finishes without suspending, so
+    A frame is written at once when nothing is waiting before it: by the server protocol's own
+    ``send_text_now`` (:mod:`coven.server.framing`), else by the server's ``send`` driven by hand, which,
+    as long as the transport takes the bytes (no back-pressure), finishes without suspending; either way
     the frame costs no hop through a task (a frame per seat per move goes through here). A send that does
     suspend, and every frame queued behind it, are finished in order by the connection's writer task.
     """
@@ -101,6 +103,10 @@ class Connection:
         self.limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
         self.strikes = 0
         transport = websocket.scope.get(TRANSPORT_KEY)
+        extensions = websocket.scope.get("extensions") or {}
+        self._send_now: Callable[[str], bool] | None = extensions.get(SEND_TEXT_NOW)
+        """The server protocol's own way to write a text frame at once (see :mod:`coven.server.framing`),
+        if it has one."""
         self._receive: Callable[[], Awaitable[Message]]
         self._send: Callable[[Message], Awaitable[None]]
         if transport is None:  # an app without the edge: Starlette's own methods do the same
@@ -137,6 +143,14 @@ class Connection:
         self._wake()
 
     def _write_now(self, text: str) -> None:
+        send_now = self._send_now
+        if send_now is not None:
+            try:
+                if send_now(text):
+                    return
+            except Exception:  # as below: the connection's failure, not the sender's
+                self._lost()
+                return
         send = self._send({"type": "websocket.send", "text": text})
         try:
             awaited = send.send(None)  # type: ignore[attr-defined]
