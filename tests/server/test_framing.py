@@ -13,21 +13,30 @@ frames take."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
+import json
 import os
+import socket
 import struct
+import threading
+import time
+import urllib.request
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
+from websockets.sync.client import connect as ws_connect
 
-from coven.server.framing import SEND_TEXT_NOW, LeanWebSocketProtocol
+from coven.server.framing import SEND_TEXT_NOW, LeanWebSocketProtocol, protocols
 
 LIMIT = 4096
 """The size limit of the protocols under test (``ws_max_size``)."""
@@ -378,3 +387,58 @@ def test_a_frame_past_the_limit_is_refused_from_its_header() -> None:
     assert lean[0][-1] == {"type": "websocket.disconnect", "code": 1009}
     close = lean[1].split(b"\r\n\r\n", 1)[1]  # (after the handshake's answer: the close frame alone)
     assert close[:1] == b"\x88" and close[2:4] == struct.pack("!H", 1009)
+
+
+def test_a_tables_sockets_leave_no_protocol_behind(tmp_path: Path) -> None:
+    """Coven's app under ``coven serve``'s protocols: the people of a table connect, say hello, see the
+    table and leave; with the collector off, none of their connections' protocols is left (each is
+    freed when its connection ends, not by a collection that would stop every table)."""
+    from coven.server.app import create_app
+    from coven.server.settings import Settings
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'c.sqlite3'}", ping_interval=0, create_limit=0)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning", **protocols()))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+
+    def alive() -> int:
+        return sum(issubclass(type(o), LeanWebSocketProtocol) for o in gc.get_objects())
+
+    def a_table() -> None:
+        body = json.dumps({"game": "brujas", "players": 3, "seats": [{"kind": "human"}] * 3}).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/tables", data=body, headers={"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            created = json.loads(answer.read())
+        for invite in created["invites"]:
+            with ws_connect(f"ws://127.0.0.1:{port}/ws/tables/{created['table']['id']}") as ws:
+                hello = {"type": "hello", "protocol": 1, "token": invite["token"], "last": None}
+                ws.send(json.dumps(hello))
+                while json.loads(ws.recv(timeout=10))["type"] not in {"sync", "update"}:
+                    pass
+
+    try:
+        deadline = time.monotonic() + 20.0
+        while not server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        a_table()  # (the first connections make what lives as long as the server)
+        gc.collect()
+        gc.disable()
+        try:
+            before = alive()
+            for _ in range(3):
+                a_table()
+            time.sleep(0.3)  # the server sees the last close
+            assert alive() - before == 0
+        finally:
+            gc.enable()
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20.0)
+        sock.close()

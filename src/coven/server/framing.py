@@ -196,6 +196,15 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:  # (the app's task has not begun: it finds the extension)
             scope["extensions"][SEND_TEXT_NOW] = self.send_text_now
 
+    async def run_asgi(self) -> None:
+        try:
+            await super().run_asgi()
+        finally:
+            # The scope holds this protocol's method and this protocol the scope: a reference cycle, which
+            # the collector (tuned for a server: rarely a full pass) would keep for long, with everything
+            # the connection holds. The app is done with it: cut it now.
+            self.scope["extensions"].pop(SEND_TEXT_NOW, None)
+
     # ------------------------------------------------------------------ frames out
     def send_text_now(self, text: str) -> bool:
         """Write ``text`` as one text frame now, if the connection is open and the transport takes bytes;
