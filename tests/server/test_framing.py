@@ -78,6 +78,23 @@ class _Transport:
         return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 40000)}.get(name, default)
 
 
+def _opened(kind: type[WebSocketsSansIOProtocol], app: Any) -> tuple[WebSocketsSansIOProtocol, _Transport]:
+    """A ``kind`` protocol serving ``app`` (frames of at most :data:`LIMIT` bytes), its connection made."""
+    config = Config(
+        app,
+        ws_max_size=LIMIT,
+        ws_ping_interval=None,
+        ws_per_message_deflate=False,
+        lifespan="off",
+        log_level="critical",
+    )
+    config.load()
+    proto = kind(config=config, server_state=ServerState(), app_state={})
+    transport = _Transport()
+    proto.connection_made(transport)  # type: ignore[arg-type]
+    return proto, transport
+
+
 Seen = tuple[list[Any], bytes, bool]
 """What a session gave: the app's messages, every byte written to the client, whether it was closed."""
 
@@ -109,18 +126,7 @@ async def _session(
             elif reply is True and message.get("text") is not None:
                 await send({"type": "websocket.send", "text": message["text"][::-1]})
 
-    config = Config(
-        app,
-        ws_max_size=LIMIT,
-        ws_ping_interval=None,
-        ws_per_message_deflate=False,
-        lifespan="off",
-        log_level="critical",
-    )
-    config.load()
-    proto = protocol(config=config, server_state=ServerState(), app_state={})
-    transport = _Transport()
-    proto.connection_made(transport)  # type: ignore[arg-type]
+    proto, transport = _opened(protocol, app)
     proto.data_received(HANDSHAKE + early)
     for _ in range(5):
         await asyncio.sleep(0)
@@ -304,11 +310,7 @@ def test_a_game_frame_takes_the_direct_path() -> None:
                     return
                 received.append(message["text"])
 
-        config = Config(app, ws_max_size=LIMIT, ws_ping_interval=None, lifespan="off", log_level="critical")
-        config.load()
-        proto = LeanWebSocketProtocol(config=config, server_state=ServerState(), app_state={})
-        transport = _Transport()
-        proto.connection_made(transport)  # type: ignore[arg-type]
+        proto, transport = _opened(LeanWebSocketProtocol, app)
         proto.data_received(HANDSHAKE)
         await asyncio.sleep(0)
         library = proto.conn.receive_data
@@ -358,11 +360,7 @@ def test_the_app_can_write_a_text_frame_at_once(ending: str) -> None:
                 assert (await receive())["type"] == "websocket.disconnect"
             done.append(now("at the end"))
 
-        config = Config(app, ws_max_size=LIMIT, ws_ping_interval=None, lifespan="off", log_level="critical")
-        config.load()
-        proto = LeanWebSocketProtocol(config=config, server_state=ServerState(), app_state={})
-        transport = _Transport()
-        proto.connection_made(transport)  # type: ignore[arg-type]
+        proto, transport = _opened(LeanWebSocketProtocol, app)
         proto.data_received(HANDSHAKE)
         await asyncio.sleep(0)
         proto.connection_lost(None)  # (when the app is past its frames: it waits, or has closed)
