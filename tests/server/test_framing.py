@@ -131,10 +131,10 @@ async def _session(
     for _ in range(5):
         await asyncio.sleep(0)
     for piece in pieces:
-        if transport.closing:
+        if transport.closing or transport.paused:  # (a transport reads nothing more while paused)
             break
         proto.data_received(piece)
-        for _ in range(5):  # the app takes what came (a real transport reads no more while paused)
+        for _ in range(5):  # the app takes what came, and reading goes on
             await asyncio.sleep(0)
     if not transport.closing:
         proto.connection_lost(None)
