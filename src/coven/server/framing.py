@@ -71,9 +71,6 @@ class _Inbox:
     def empty(self) -> bool:
         return not self._items
 
-    def qsize(self) -> int:
-        return len(self._items)
-
     async def get(self) -> Any:
         items = self._items
         while not items:
