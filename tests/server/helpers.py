@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import socket
+import threading
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +19,31 @@ from coven.server.tables import TableService
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient, WebSocketTestSession
+
+
+@contextlib.contextmanager
+def served(app: Any, **config: Any) -> Iterator[int]:
+    """``app`` under uvicorn (``config``: its settings) in a thread of this process, so that its objects are
+    the test's to count, on a loopback port the kernel picks: the port."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    server = uvicorn.Server(uvicorn.Config(app, **config))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20.0
+        while not server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20.0)
+        sock.close()
 
 
 @contextlib.asynccontextmanager

@@ -17,9 +17,7 @@ import gc
 import itertools
 import json
 import os
-import socket
 import struct
-import threading
 import time
 import urllib.request
 from collections.abc import Callable, Sequence
@@ -27,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from uvicorn.config import Config
@@ -37,6 +34,7 @@ from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect as ws_connect
 
 from coven.server.framing import SEND_TEXT_NOW, LeanWebSocketProtocol, protocols
+from tests.server.helpers import served
 
 LIMIT = 4096
 """The size limit of the protocols under test (``ws_max_size``)."""
@@ -395,18 +393,11 @@ def test_a_tables_sockets_leave_no_protocol_behind(tmp_path: Path) -> None:
     from coven.server.settings import Settings
 
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'c.sqlite3'}", ping_interval=0, create_limit=0)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning", **protocols()))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
 
     def alive() -> int:
         return sum(issubclass(type(o), LeanWebSocketProtocol) for o in gc.get_objects())
 
-    def a_table() -> None:
+    def a_table(port: int) -> None:
         body = json.dumps({"game": "brujas", "players": 3, "seats": [{"kind": "human"}] * 3}).encode()
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/tables", data=body, headers={"content-type": "application/json"}
@@ -420,23 +411,15 @@ def test_a_tables_sockets_leave_no_protocol_behind(tmp_path: Path) -> None:
                 while json.loads(ws.recv(timeout=10))["type"] not in {"sync", "update"}:
                     pass
 
-    try:
-        deadline = time.monotonic() + 20.0
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        a_table()  # (the first connections make what lives as long as the server)
+    with served(create_app(settings), log_level="warning", **protocols()) as port:
+        a_table(port)  # (the first connections make what lives as long as the server)
         gc.collect()
         gc.disable()
         try:
             before = alive()
             for _ in range(3):
-                a_table()
+                a_table(port)
             time.sleep(0.3)  # the server sees the last close
             assert alive() - before == 0
         finally:
             gc.enable()
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20.0)
-        sock.close()

@@ -8,43 +8,27 @@ import gc
 import logging
 import select
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
-import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from coven.server.echo import ECHO_PATH, LOOPBACK, TRANSPORT, create_echo_app, http_protocol
 from coven.server.framing import LeanWebSocketProtocol
+from tests.server.helpers import served
 
 
 @contextmanager
 def _serving(http: type[Any], **config: Any) -> Iterator[str]:
     """The echo app under uvicorn in a thread of this process (its objects are this test's to count);
     ``config``: uvicorn's settings beyond the bench's."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((LOOPBACK, 0))
-    sock.listen(64)
-    server = uvicorn.Server(uvicorn.Config(create_echo_app(), http=http, **{**TRANSPORT, **config}))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 20.0
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        yield f"ws://{LOOPBACK}:{sock.getsockname()[1]}{ECHO_PATH}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20.0)
-        sock.close()
+    with served(create_echo_app(), http=http, **{**TRANSPORT, **config}) as port:
+        yield f"ws://{LOOPBACK}:{port}{ECHO_PATH}"
 
 
 def _protocols(kind: type[Any] = HttpToolsProtocol) -> int:
