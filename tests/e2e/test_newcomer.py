@@ -5,8 +5,9 @@ karma pad keeps its names and totals in sight, and the logs say moves in words, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -298,10 +299,31 @@ TOUCH = """() => {
   const circle = document.querySelector('#board .holy-circle');
   const held = [...circle.querySelectorAll('*')].filter((el) => getComputedStyle(el).touchAction === 'none');
   const hits = [...circle.querySelectorAll('.token.draggable')].map((g) => {
-    const r = g.getBoundingClientRect(); return Math.min(r.width, r.height); });
+    const r = g.querySelector('circle.hit').getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2, Math.min(r.width, r.height)]; });
   return { circle: getComputedStyle(circle).touchAction, held: held.map((el) => el.tagName + '.' +
     el.getAttribute('class')), hits };
 }"""
+"""The holy circle's touch: its own ``touch-action``, the elements that keep a touch for dragging, and each
+draggable artefact's finger target (its centre and diameter on the screen, in CSS px)."""
+
+FINGER: Final = 24
+"""A finger's target on a phone, in CSS px (the least the page gives an artefact with room round it)."""
+
+
+def finger_targets_problems(hits: list[list[float]]) -> list[str]:
+    """Where the artefacts' targets break the page's rule: each is :data:`FINGER` px across, or, in a
+    crowded area, as wide as the way to its nearest neighbour allows (less than half of it each), and no
+    two overlap. (Which board a test gets depends on the deal; the rule holds on every board.)"""
+    problems = []
+    for i, (x, y, wide) in enumerate(hits):
+        others = [(math.hypot(u - x, v - y), w) for j, (u, v, w) in enumerate(hits) if j != i]
+        near = min(d for d, _ in others)
+        if wide < min(FINGER, near - 1.0) - 0.5:  # (the page leaves a quarter unit between neighbours)
+            problems.append(f"artefact {i}: {wide:.1f} px wide, its nearest neighbour {near:.1f} px away")
+        if any(wide / 2 + w / 2 > d + 0.5 for d, w in others):
+            problems.append(f"artefact {i}: its target covers a neighbour's")
+    return problems
 
 
 def swipe_scrolls(page: Any, x: float, y: float) -> bool:
@@ -325,7 +347,9 @@ def test_the_holy_circle_lets_a_phone_scroll_and_its_artefacts_be_tapped(server:
     # the novice's turn: each artefact is a finger's target, and only the artefacts keep a touch for dragging
     mine = page.evaluate(TOUCH)
     assert mine["circle"] == "auto", mine
-    assert len(mine["hits"]) == 15 and min(mine["hits"]) >= 24, mine["hits"]
+    assert len(mine["hits"]) == 15, mine["hits"]
+    assert not finger_targets_problems(mine["hits"]), finger_targets_problems(mine["hits"])
+    assert any(wide >= FINGER for _, _, wide in mine["hits"]), mine["hits"]
     assert mine["held"] and all(x.startswith("g.token") for x in mine["held"]), mine["held"]
     box = page.locator("#board .holy-circle .area[data-area=R]").bounding_box()
     assert box is not None
