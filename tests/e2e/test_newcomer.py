@@ -295,7 +295,10 @@ def test_the_commandments_result_page_has_each_id_once(server: Any, context: Any
     assert page.locator("#board #karma-pad").count() == 1 and page.locator("#board #destiny").count() == 1
 
 
-TOUCH = """() => {
+TOUCH = """async () => {
+  // the last move's artefact travels to its place first (an endless animation would never finish)
+  const ending = document.getAnimations().filter((a) => a.effect.getComputedTiming().iterations !== Infinity);
+  await Promise.all(ending.map((a) => a.finished));
   const circle = document.querySelector('#board .holy-circle');
   const held = [...circle.querySelectorAll('*')].filter((el) => getComputedStyle(el).touchAction === 'none');
   const hits = [...circle.querySelectorAll('.token.draggable')].map((g) => {
@@ -305,7 +308,8 @@ TOUCH = """() => {
     el.getAttribute('class')), hits };
 }"""
 """The holy circle's touch: its own ``touch-action``, the elements that keep a touch for dragging, and each
-draggable artefact's finger target (its centre and diameter on the screen, in CSS px)."""
+draggable artefact's finger target (its centre and diameter on the screen, in CSS px), once every artefact
+stands where it goes (the last move's travels there first)."""
 
 FINGER: Final = 24
 """A finger's target on a phone, in CSS px (the least the page gives an artefact with room round it)."""
