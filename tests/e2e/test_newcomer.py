@@ -295,10 +295,7 @@ def test_the_commandments_result_page_has_each_id_once(server: Any, context: Any
     assert page.locator("#board #karma-pad").count() == 1 and page.locator("#board #destiny").count() == 1
 
 
-TOUCH = """async () => {
-  // the last move's artefact travels to its place first (an endless animation would never finish)
-  const ending = document.getAnimations().filter((a) => a.effect.getComputedTiming().iterations !== Infinity);
-  await Promise.all(ending.map((a) => a.finished));
+TOUCH = """() => {
   const circle = document.querySelector('#board .holy-circle');
   const held = [...circle.querySelectorAll('*')].filter((el) => getComputedStyle(el).touchAction === 'none');
   const hits = [...circle.querySelectorAll('.token.draggable')].map((g) => {
@@ -308,8 +305,8 @@ TOUCH = """async () => {
     el.getAttribute('class')), hits };
 }"""
 """The holy circle's touch: its own ``touch-action``, the elements that keep a touch for dragging, and each
-draggable artefact's finger target (its centre and diameter on the screen, in CSS px), once every artefact
-stands where it goes (the last move's travels there first)."""
+draggable artefact's finger target (its centre and diameter on the screen, in CSS px). Measure it once no
+artefact travels (``main:not([data-animating=yes])``): the last move's crosses its neighbours on its way."""
 
 FINGER: Final = 24
 """A finger's target on a phone, in CSS px (the least the page gives an artefact with room round it)."""
@@ -348,6 +345,7 @@ def test_the_holy_circle_lets_a_phone_scroll_and_its_artefacts_be_tapped(server:
     page = phone.new_page()
     created = novice_table(server, page)
     page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_selector("main:not([data-animating=yes])")
     # the novice's turn: each artefact is a finger's target, and only the artefacts keep a touch for dragging
     mine = page.evaluate(TOUCH)
     assert mine["circle"] == "auto", mine
