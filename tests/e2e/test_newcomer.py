@@ -350,7 +350,8 @@ def test_the_holy_circle_lets_a_phone_scroll_and_its_artefacts_be_tapped(server:
     mine = page.evaluate(TOUCH)
     assert mine["circle"] == "auto", mine
     assert len(mine["hits"]) == 15, mine["hits"]
-    assert not finger_targets_problems(mine["hits"]), finger_targets_problems(mine["hits"])
+    problems = finger_targets_problems(mine["hits"])
+    assert not problems, problems
     assert any(wide >= FINGER for _, _, wide in mine["hits"]), mine["hits"]
     assert mine["held"] and all(x.startswith("g.token") for x in mine["held"]), mine["held"]
     box = page.locator("#board .holy-circle .area[data-area=R]").bounding_box()
